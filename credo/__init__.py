@@ -1,0 +1,88 @@
+"""Credo: a temporal knowledge store on Neo4j.
+
+    import credo
+    with credo.connect(tenant="acme") as store:
+        store.add_fact("Alice", "owns", "Acme account", valid_from="2024-01-01")
+        store.holders("owns", "Acme account", valid_at="2024-03-01", known_at="2024-04-01")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from credo.schema.errors import (
+    ConfigError,
+    ConflictError,
+    CredoError,
+    DatabaseUnavailable,
+    EvidenceRefused,
+    InvalidInput,
+    MigrationError,
+    NotFound,
+    ProvisioningError,
+    TransitionRefused,
+)
+from credo.schema.facts import Fact, ObjectValue, literal
+from credo.settings import Settings
+from credo.store import Store
+
+__all__ = [
+    "ConfigError", "ConflictError", "CredoError", "DatabaseUnavailable", "EvidenceRefused", "Fact", "InvalidInput",
+    "MigrationError", "NotFound", "ObjectValue", "ProvisioningError", "Settings", "Store", "TransitionRefused",
+    "connect", "text",
+]
+
+
+def text(value: str) -> ObjectValue:
+    """A string literal object (plain strings name entities)."""
+    return literal(value)
+
+
+def connect(
+    tenant: str | None = None,
+    settings: Settings | None = None,
+    *,
+    embedder: Any = "default",
+    start: bool = True,
+    migrate: bool = True,
+    progress: Callable[[str], None] | None = None,
+    **overrides: Any,
+) -> Store:
+    """A store handle bound to `tenant`: uses NEO4J_URI if set, else starts the local Neo4j (when `start`).
+
+    `embedder` is "default" (all-MiniLM-L6-v2, loaded on first use), None (no embeddings) or an Embedder.
+    """
+    from credo.graph.db import Database
+    from credo.graph.migrate import migrate as run_migrations
+    from credo.graph.provision import resolve_connection
+
+    settings = settings or Settings(**overrides)
+    say = progress or (lambda _msg: None)
+    info = resolve_connection(settings, start=start, progress=say)
+    db = Database(info.uri, info.user, info.password, info.database, timeout_s=settings.connect_timeout_s)
+    try:
+        db.verify()
+        if migrate:
+            run_migrations(db, progress=say)
+    except BaseException:
+        db.close()
+        raise
+    return Store(db, tenant=tenant or settings.tenant, embedder=_embedder(embedder))
+
+
+class _LazyDefaultEmbedder:
+    """Loads the default model on first use, so handles that never embed never pay for it."""
+
+    dimension = 384
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        from credo.services.embeddings import default_embedder
+
+        return default_embedder().embed(texts)
+
+
+def _embedder(choice: Any) -> Any:
+    if choice == "default":
+        return _LazyDefaultEmbedder()
+    return choice

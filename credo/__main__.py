@@ -1,0 +1,5 @@
+"""`python -m credo` runs the command line."""
+
+from credo.api.cli import main
+
+raise SystemExit(main())

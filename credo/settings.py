@@ -1,0 +1,51 @@
+"""One settings object for Credo: environment variables, then explicit arguments."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _user_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "credo"
+
+
+def _user_data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "credo"
+
+
+class Settings(BaseSettings):
+    """Connection, provisioning and model settings; every field has an environment variable."""
+
+    model_config = SettingsConfigDict(extra="ignore", populate_by_name=True)
+
+    neo4j_uri: str | None = Field(default=None, validation_alias=AliasChoices("NEO4J_URI", "neo4j_uri"))
+    neo4j_user: str = Field(default="neo4j", validation_alias=AliasChoices("NEO4J_USER", "NEO4J_USERNAME", "neo4j_user"))
+    neo4j_password: str | None = Field(
+        default=None, validation_alias=AliasChoices("NEO4J_PASSWORD", "neo4j_password")
+    )
+    neo4j_database: str = Field(default="neo4j", validation_alias=AliasChoices("NEO4J_DATABASE", "neo4j_database"))
+    tenant: str = Field(default="default", validation_alias=AliasChoices("CREDO_TENANT", "tenant"))
+    cache_dir: Path = Field(default_factory=_user_cache_dir, validation_alias=AliasChoices("CREDO_CACHE_DIR", "cache_dir"))
+    data_dir: Path = Field(default_factory=_user_data_dir, validation_alias=AliasChoices("CREDO_DATA_DIR", "data_dir"))
+    instance: str = Field(default="default", validation_alias=AliasChoices("CREDO_INSTANCE", "instance"))
+    neo4j_version: str | None = Field(
+        default=None, validation_alias=AliasChoices("CREDO_NEO4J_VERSION", "neo4j_version")
+    )
+    use_docker: bool = Field(default=True, validation_alias=AliasChoices("CREDO_USE_DOCKER", "use_docker"))
+    connect_timeout_s: float = Field(
+        default=5.0, validation_alias=AliasChoices("CREDO_CONNECT_TIMEOUT", "connect_timeout_s")
+    )
+    llm_base_url: str | None = Field(default=None, validation_alias=AliasChoices("CREDO_LLM_BASE_URL", "llm_base_url"))
+    llm_model: str | None = Field(default=None, validation_alias=AliasChoices("CREDO_LLM_MODEL", "llm_model"))
+    llm_api_key: str | None = Field(default=None, validation_alias=AliasChoices("CREDO_LLM_API_KEY", "llm_api_key"))
+
+    @property
+    def instance_dir(self) -> Path:
+        """Directory of the local Neo4j instance named by `instance`."""
+        return self.data_dir / "instances" / self.instance

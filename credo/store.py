@@ -1,0 +1,141 @@
+"""The store handle: one tenant's view of a Credo graph, with the public Python API."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, Literal
+
+from credo.graph.db import Database
+from credo.schema.entities import Entity
+from credo.schema.facts import Conflict, Fact, FactCreate, PathStep, PredicateDef, Relation
+from credo.services import conflicts as conflict_service
+from credo.services import entities as entity_service
+from credo.services import predicates as predicate_service
+from credo.services import read_facts, record_fact, revise_fact, who
+from credo.services.context import Context, system_clock
+from credo.services.embeddings import Embedder
+
+
+class Store:
+    """A tenant-bound handle on a Credo graph. Build it with `credo.connect()`; close it when done."""
+
+    def __init__(
+        self, db: Database, *, tenant: str, embedder: Embedder | None = None,
+        _clock: Callable[[], datetime] | None = None, _owns_db: bool = True,
+    ) -> None:
+        self.tenant = tenant
+        self._db = db
+        self._owns_db = _owns_db
+        self._ctx = Context(db=db, tenant=tenant, clock=_clock or system_clock, embedder=embedder)
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the driver (when this handle owns it)."""
+        if self._owns_db:
+            self._db.close()
+
+    def for_tenant(self, tenant: str) -> "Store":
+        """Another tenant's handle sharing this connection."""
+        return Store(self._db, tenant=tenant, embedder=self._ctx.embedder, _clock=self._ctx.clock, _owns_db=False)
+
+    # -- recording -----------------------------------------------------------------------------
+    def add_fact(
+        self, subject: str, predicate: str, object: Any, *, valid_from: Any = None, valid_to: Any = None,
+        scope: dict[str, str] | None = None, kind: str = "semantic", statement: str | None = None,
+        confidence: float | None = None, sensitivity: str | None = None,
+    ) -> Fact:
+        """Record a claim; a conflicting one is kept as `conflicted`, an earlier open-ended one is bounded."""
+        data = record_fact.validate(
+            subject=subject, predicate=predicate, object=object, valid_from=valid_from, valid_to=valid_to,
+            scope=scope or {}, kind=kind, statement=statement, confidence=confidence, sensitivity=sensitivity,
+        )
+        return record_fact.add_facts(self._ctx, [data])[0]
+
+    def add_facts(self, rows: Sequence[dict[str, Any] | FactCreate]) -> list[Fact]:
+        """Record many claims in one transaction (each row takes add_fact's fields)."""
+        batch = [r if isinstance(r, FactCreate) else record_fact.validate(**r) for r in rows]
+        return record_fact.add_facts(self._ctx, batch)
+
+    def write_range(
+        self, subject: str, predicate: str, object: Any, *, valid_from: Any, valid_to: Any,
+        scope: dict[str, str] | None = None, statement: str | None = None,
+    ) -> Fact:
+        """A change for [valid_from, valid_to) only; outside the range the earlier value holds again."""
+        data = record_fact.validate(subject=subject, predicate=predicate, object=object, valid_from=valid_from,
+                                    valid_to=valid_to, scope=scope or {}, statement=statement)
+        return record_fact.write_range(self._ctx, data=data)
+
+    def correct_fact(self, fact_id: str, **changes: Any) -> Fact:
+        """We were wrong about the past: a new version under the same fact_id (pass a version id to pin one)."""
+        return revise_fact.correct_fact(self._ctx, ref=fact_id, changes=changes)
+
+    def succeed_fact(self, fact_id: str, *, object: Any, at: Any, **fields: Any) -> Fact:
+        """The world changed at `at`: the old fact ends there; the returned successor starts there."""
+        return revise_fact.succeed_fact(self._ctx, ref=fact_id, object=object, at=at, fields=fields)
+
+    def end_fact(self, fact_id: str, *, at: Any) -> Fact:
+        """The claim stopped holding at valid time `at`."""
+        return revise_fact.end_fact(self._ctx, ref=fact_id, at=at)
+
+    def retract_fact(self, fact_id: str, *, reason: str) -> list[Fact]:
+        """We no longer believe it was ever true; returns the versions that stopped being believed."""
+        return revise_fact.retract_fact(self._ctx, ref=fact_id, reason=reason)
+
+    # -- reading -------------------------------------------------------------------------------
+    def facts(
+        self, subject: str | None = None, predicate: str | None = None, object: Any = None, *, valid_at: Any = None,
+        known_at: Any = None, scope: dict[str, str] | None = None, include_undated: bool = False, states: Any = None,
+    ) -> list[Fact]:
+        """Versions valid at `valid_at` as believed at `known_at` (both default to now)."""
+        return read_facts.facts(self._ctx, subject=subject, predicate=predicate, object=object, valid_at=valid_at,
+                                known_at=known_at, scope=scope, include_undated=include_undated, states=states)
+
+    def history(self, fact_id: str) -> list[Fact]:
+        """Every version of a fact: both intervals and how each ended."""
+        return read_facts.history(self._ctx, fact_id=fact_id)
+
+    def chain(self, subject: str, predicate: str, *, known_at: Any = None, scope: dict[str, str] | None = None) -> list[Fact]:
+        """The evolution chain of (subject, predicate) in valid-time order."""
+        return read_facts.chain(self._ctx, subject=subject, predicate=predicate, known_at=known_at, scope=scope)
+
+    def relations(self, entity: str, *, valid_at: Any = None, known_at: Any = None) -> list[Relation]:
+        """Every relation of an entity at the point, both directions."""
+        return who.relations(self._ctx, entity=entity, valid_at=valid_at, known_at=known_at)
+
+    def holders(self, predicate: str, object: Any, *, valid_at: Any = None, known_at: Any = None) -> list[Fact]:
+        """Who held `predicate object` at the point."""
+        return who.holders(self._ctx, predicate=predicate, object=object, valid_at=valid_at, known_at=known_at)
+
+    def path(self, a: str, b: str, *, valid_at: Any = None, known_at: Any = None, max_hops: int = 4) -> list[PathStep] | None:
+        """How two entities are connected at the point (shortest chain of relations), or None."""
+        return who.path(self._ctx, a=a, b=b, valid_at=valid_at, known_at=known_at, max_hops=max_hops)
+
+    # -- governance ----------------------------------------------------------------------------
+    def define_predicate(self, name: str, *, cardinality: Literal["single", "multi"] = "single",
+                         inverse: str | None = None) -> PredicateDef:
+        """Say whether a predicate is single- or multi-valued, and its inverse name."""
+        return predicate_service.define_predicate(self._ctx, name=name, cardinality=cardinality, inverse=inverse)
+
+    def conflicts(self, *, include_resolved: bool = False) -> list[Conflict]:
+        """Writes kept but not applied, awaiting a decision."""
+        return conflict_service.conflicts(self._ctx, include_resolved=include_resolved)
+
+    def resolve_conflict(self, conflict_id: str, *, decision: str, at: Any = None,
+                         scope: dict[str, str] | None = None, reason: str | None = None) -> Fact:
+        """Decide a conflict: succession (at), correction, reject, or split_scope (scope)."""
+        return conflict_service.resolve_conflict(self._ctx, conflict_id=conflict_id, decision=decision, at=at,
+                                                 scope=scope, reason=reason)
+
+    def merge_entities(self, keep: str, other: str) -> Entity:
+        """Merge `other` into `keep`, reversibly; `other`'s name becomes an alias."""
+        return entity_service.merge_entities(self._ctx, keep=keep, other=other)
+
+    def unmerge_entities(self, other: str) -> Entity:
+        """Undo the merge of `other`."""
+        return entity_service.unmerge_entities(self._ctx, other=other)

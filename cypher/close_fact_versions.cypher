@@ -1,0 +1,13 @@
+// Stop believing versions: close known_to (and their ABOUT edges), recording how and why they ended.
+// Only versions still believed are closed, so a raced write sees fewer ids than it asked for.
+// $known  known time of the write
+// $rows   list of {version_id, ended_by, reason}
+// returns: closed (list of version ids actually closed)
+UNWIND $rows AS row
+MATCH (f:Fact {version_id: row.version_id})
+WHERE f.known_to IS NULL
+SET f.known_to = $known, f.ended_by = row.ended_by, f.end_reason = row.reason
+WITH f
+OPTIONAL MATCH (f)-[r:ABOUT]->()
+SET r.known_to = $known
+RETURN collect(DISTINCT f.version_id) AS closed

@@ -1,0 +1,13 @@
+// Conflicts of a tenant, optionally only open ones or one by id.
+// $tenant       tenant id
+// $conflict_id  conflict id or null
+// $open_only    only conflicts still awaiting a decision
+// returns: conflict_id, status, decision, opened_at, challenger, established
+MATCH (c:Fact)-[r:CONFLICTS_WITH]->(e:Fact)
+WHERE c.tenant = $tenant
+  AND ($conflict_id IS NULL OR r.conflict_id = $conflict_id)
+  AND (NOT $open_only OR r.known_to IS NULL)
+RETURN r.conflict_id AS conflict_id, r.status AS status, r.decision AS decision, r.known_from AS opened_at,
+       c {.*, embedding: null, disputed: false} AS challenger,
+       e {.*, embedding: null, disputed: r.known_to IS NULL} AS established
+ORDER BY r.known_from

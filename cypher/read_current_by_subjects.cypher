@@ -1,0 +1,10 @@
+// Versions believed now for (subject, predicate) pairs: the input of conflict and range checks.
+// $tenant  tenant id
+// $rows    list of {subject_ids, predicate}
+// returns: predicate, subject_ids, facts
+UNWIND $rows AS row
+OPTIONAL MATCH (f:Fact)
+WHERE f.subject_id IN row.subject_ids AND f.predicate = row.predicate AND f.tenant = $tenant
+  AND f.known_to IS NULL
+WITH row, collect(f {.*, embedding: null, disputed: false}) AS facts
+RETURN row.predicate AS predicate, row.subject_ids AS subject_ids, facts

@@ -1,0 +1,25 @@
+// Every fact version of the tenant, as of a (valid, known) point, filtered by state and the optional fields.
+// $tenant         tenant id
+// $object_id      object entity id or null
+// $object_value   literal object text or null
+// $scope_key      canonical scope text or null (any scope)
+// $valid_at       valid-time point
+// $known_at       known-time point (far future = believed now)
+// $states         states to return
+// $include_undated  also return versions whose valid_from is unknown
+// $any_valid      ignore valid time (history reads)
+// returns: fact
+MATCH (f:Fact)
+WHERE f.tenant = $tenant
+  AND ($object_id IS NULL OR f.object_id = $object_id)
+  AND ($object_value IS NULL OR f.object_value = $object_value)
+  AND ($scope_key IS NULL OR f.scope_key = $scope_key)
+  AND f.known_from <= $known_at AND (f.known_to IS NULL OR f.known_to > $known_at)
+  AND f.state IN $states
+  AND ($any_valid
+       OR (f.valid_from IS NOT NULL AND f.valid_from <= $valid_at AND (f.valid_to IS NULL OR f.valid_to > $valid_at))
+       OR ($include_undated AND f.valid_from IS NULL AND (f.valid_to IS NULL OR f.valid_to > $valid_at)))
+RETURN f {.*, embedding: null,
+          disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f)
+                             WHERE c.known_from <= $known_at AND (c.known_to IS NULL OR c.known_to > $known_at) }} AS fact
+ORDER BY f.valid_from, f.known_from

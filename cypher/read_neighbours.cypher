@@ -1,0 +1,22 @@
+// Entity-to-entity relations served at a (valid, known) point, from a frontier of entities, both directions.
+// $tenant    tenant id
+// $ids       frontier entity ids
+// $valid_at  valid-time point
+// $known_at  known-time point (far future = believed now)
+// $states    served states
+// returns: from_id, to_id, direction, fact
+UNWIND $ids AS id
+CALL (id) {
+  MATCH (f:Fact) USING INDEX f:Fact(subject_id)
+  WHERE f.subject_id = id AND f.object_id IS NOT NULL
+  RETURN f, f.object_id AS to_id, 'out' AS direction
+  UNION
+  MATCH (f:Fact) USING INDEX f:Fact(object_id)
+  WHERE f.object_id = id
+  RETURN f, f.subject_id AS to_id, 'in' AS direction
+}
+WITH id, f, to_id, direction
+WHERE f.tenant = $tenant AND f.state IN $states
+  AND f.known_from <= $known_at AND (f.known_to IS NULL OR f.known_to > $known_at)
+  AND f.valid_from IS NOT NULL AND f.valid_from <= $valid_at AND (f.valid_to IS NULL OR f.valid_to > $valid_at)
+RETURN id AS from_id, to_id, direction, f {.*, embedding: null, disputed: false} AS fact

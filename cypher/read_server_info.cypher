@@ -1,0 +1,4 @@
+// Server agent, version and edition.
+// returns: name, version, edition
+CALL dbms.components() YIELD name, versions, edition
+RETURN name, versions[0] AS version, edition

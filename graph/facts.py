@@ -1,0 +1,142 @@
+"""Fact versions in the graph: create, close, link, and read them as of a (valid, known) point."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from credo.cypher import load
+from credo.graph.db import Tx
+from credo.graph.records import FAR_FUTURE, fact_from_row, fact_props
+from credo.schema.errors import ConflictError
+from credo.schema.facts import Fact
+
+CREATE_FACT_VERSIONS = load("create_fact_versions")
+CLOSE_FACT_VERSIONS = load("close_fact_versions")
+LINK_SUPERSEDES = load("link_supersedes")
+READ_VERSION = load("read_version")
+READ_FACT_VERSIONS = load("read_fact_versions")
+READ_CURRENT_BY_SUBJECTS = load("read_current_by_subjects")
+READ_FACTS_BY_SUBJECT = load("read_facts_by_subject")
+READ_FACTS_BY_OBJECT = load("read_facts_by_object")
+READ_FACTS_BY_PREDICATE = load("read_facts_by_predicate")
+READ_FACTS_ALL = load("read_facts_all")
+READ_NEIGHBOURS = load("read_neighbours")
+
+
+def create_versions(tx: Tx, facts: list[Fact], embeddings: dict[str, list[float]] | None = None) -> None:
+    """Write new versions with their ABOUT edges."""
+    if not facts:
+        return
+    embeddings = embeddings or {}
+    rows = [
+        {
+            "props": fact_props(f, embedding=embeddings.get(f.version_id)),
+            "subject_id": f.subject_id,
+            "object_id": f.object.entity_id,
+        }
+        for f in facts
+    ]
+    tx.one(CREATE_FACT_VERSIONS, rows=rows)
+
+
+def close_versions(tx: Tx, known: datetime, closing: list[tuple[str, str, str | None]]) -> None:
+    """Close (version_id, ended_by, reason) versions; refuse if any was closed meanwhile."""
+    if not closing:
+        return
+    rows = [{"version_id": v, "ended_by": how, "reason": why} for v, how, why in closing]
+    row = tx.one(CLOSE_FACT_VERSIONS, known=known, rows=rows)
+    closed = set(row["closed"]) if row else set()
+    missing = [v for v, _, _ in closing if v not in closed]
+    if missing:
+        raise ConflictError(missing[0], "this version is no longer current (another write changed it first)")
+
+
+def link_supersedes(tx: Tx, known: datetime, links: list[tuple[str, str, str, datetime | None]]) -> None:
+    """Create (new_id)-[:SUPERSEDES {kind, at}]->(old_id) edges."""
+    if links:
+        rows = [{"new_id": n, "old_id": o, "kind": k, "at": at} for n, o, k, at in links]
+        tx.one(LINK_SUPERSEDES, known=known, rows=rows)
+
+
+def version(tx: Tx, tenant: str, version_id: str) -> Fact | None:
+    """One version by id, or None."""
+    row = tx.one(READ_VERSION, tenant=tenant, version_id=version_id)
+    return fact_from_row(row["fact"]) if row else None
+
+
+def versions_of(tx: Tx, tenant: str, fact_id: str) -> list[Fact]:
+    """Every version of a fact, oldest belief first."""
+    return [fact_from_row(r["fact"]) for r in tx.rows(READ_FACT_VERSIONS, tenant=tenant, fact_id=fact_id)]
+
+
+def current_for(tx: Tx, tenant: str, keys: list[tuple[list[str], str]]) -> list[list[Fact]]:
+    """Versions believed now for each (subject ids, predicate), in input order."""
+    rows = [{"subject_ids": ids, "predicate": p} for ids, p in keys]
+    found = tx.rows(READ_CURRENT_BY_SUBJECTS, tenant=tenant, rows=rows)
+    return [[fact_from_row(f) for f in r["facts"]] for r in found]
+
+
+def as_of(
+    tx: Tx,
+    tenant: str,
+    *,
+    subject_ids: list[str] | None = None,
+    object_ids: list[str] | None = None,
+    predicate: str | None = None,
+    object_value: str | None = None,
+    scope_key: str | None = None,
+    valid_at: datetime,
+    known_at: datetime | None,
+    states: list[str],
+    include_undated: bool = False,
+    any_valid: bool = False,
+) -> list[Fact]:
+    """Versions whose valid and known intervals contain the point, picking the query an index serves."""
+    params: dict[str, Any] = {
+        "tenant": tenant,
+        "predicate": predicate,
+        "object_id": None,
+        "object_value": object_value,
+        "scope_key": scope_key,
+        "valid_at": valid_at,
+        "known_at": known_at or FAR_FUTURE,
+        "states": states,
+        "include_undated": include_undated,
+        "any_valid": any_valid,
+    }
+    def seen(found: list[Fact]) -> list[Fact]:
+        # as believed at known_at: a later closing of the version was not known yet
+        if known_at is None:
+            return found
+        return [
+            f.model_copy(update={"known_to": None, "ended_by": None, "end_reason": None})
+            if f.known_to is not None and f.known_to > known_at else f
+            for f in found
+        ]
+
+    if subject_ids is not None:
+        if object_ids is not None:
+            params["object_id"] = object_ids[0] if len(object_ids) == 1 else None
+        rows = tx.rows(READ_FACTS_BY_SUBJECT, entity_ids=subject_ids, **params)
+        found = [fact_from_row(r["fact"]) for r in rows]
+        if object_ids is not None:
+            found = [f for f in found if f.object.entity_id in object_ids]
+        return seen(found)
+    if object_ids is not None:
+        rows = tx.rows(READ_FACTS_BY_OBJECT, entity_ids=object_ids, **params)
+    elif predicate is not None:
+        rows = tx.rows(READ_FACTS_BY_PREDICATE, **params)
+    else:
+        rows = tx.rows(READ_FACTS_ALL, **params)
+    return seen([fact_from_row(r["fact"]) for r in rows])
+
+
+def neighbours(
+    tx: Tx, tenant: str, ids: list[str], *, valid_at: datetime, known_at: datetime | None, states: list[str]
+) -> list[tuple[str, str, str, Fact]]:
+    """(from_id, to_id, direction, fact) for every served entity relation touching the frontier."""
+    rows = tx.rows(
+        READ_NEIGHBOURS, tenant=tenant, ids=ids, valid_at=valid_at, known_at=known_at or FAR_FUTURE, states=states
+    )
+    return [(r["from_id"], r["to_id"], r["direction"], fact_from_row(r["fact"])) for r in rows]

@@ -1,0 +1,97 @@
+"""Turn graph records into schema models (repositories never return records or OGM objects)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any
+
+from credo.schema.facts import Fact, ObjectValue
+
+
+def native(value: Any) -> Any:
+    """Driver temporal values to Python ones, instants always in the fixed UTC offset; others unchanged.
+
+    Neo4j orders equal instants by zone (a `[UTC]` zone id sorts after `Z`), so every instant is written
+    with the same fixed offset; the driver hands back a zone id, which is normalised here.
+    """
+    to_native = getattr(value, "to_native", None)
+    value = to_native() if callable(to_native) else value
+    if isinstance(value, datetime) and value.tzinfo is not None:
+        return value.astimezone(timezone.utc)
+    return value
+
+
+def fact_from_row(row: dict[str, Any]) -> Fact:
+    """A Fact model from a map projection of a :Fact node."""
+    data = {key: native(value) for key, value in row.items()}
+    return Fact(
+        tenant=data["tenant"],
+        fact_id=data["fact_id"],
+        version_id=data["version_id"],
+        subject=data["subject_name"],
+        subject_id=data["subject_id"],
+        predicate=data["predicate"],
+        object=ObjectValue(type=data["object_type"], value=data["object_value"], entity_id=data.get("object_id")),
+        object_name=data.get("object_name") or data["object_value"],
+        statement=data.get("statement") or "",
+        quote=data.get("quote"),
+        scope=json.loads(data.get("scope_key") or "{}"),
+        kind=data.get("kind") or "semantic",
+        evidence=data.get("evidence") or "unknown",
+        epistemic=data.get("epistemic") or "confirmed",
+        confidence=data.get("confidence"),
+        sensitivity=data.get("sensitivity"),
+        state=data["state"],
+        valid_from=data.get("valid_from"),
+        valid_from_precision=data.get("valid_from_precision"),
+        valid_to=data.get("valid_to"),
+        valid_to_precision=data.get("valid_to_precision"),
+        known_from=data["known_from"],
+        known_to=data.get("known_to"),
+        verified_at=data.get("verified_at"),
+        ended_by=data.get("ended_by"),
+        end_reason=data.get("end_reason"),
+        bounded_by=data.get("bounded_by"),
+        stale_cause=data.get("stale_cause"),
+        disputed=bool(data.get("disputed")),
+    )
+
+
+def fact_props(fact: Fact, *, embedding: list[float] | None = None, norm_subject: str | None = None) -> dict[str, Any]:
+    """Every stored property of a Fact version (the inverse of fact_from_row)."""
+    props: dict[str, Any] = {
+        "tenant": fact.tenant,
+        "fact_id": fact.fact_id,
+        "version_id": fact.version_id,
+        "subject_id": fact.subject_id,
+        "subject_name": fact.subject,
+        "predicate": fact.predicate,
+        "object_type": fact.object.type,
+        "object_value": fact.object.value,
+        "object_id": fact.object.entity_id,
+        "object_name": fact.object_name,
+        "statement": fact.statement,
+        "quote": fact.quote,
+        "scope_key": json.dumps(dict(sorted(fact.scope.items())), separators=(",", ":"), ensure_ascii=False),
+        "kind": fact.kind,
+        "evidence": fact.evidence.value,
+        "epistemic": fact.epistemic.value,
+        "confidence": fact.confidence,
+        "sensitivity": fact.sensitivity,
+        "state": fact.state,
+        "valid_from": fact.valid_from,
+        "valid_from_precision": fact.valid_from_precision,
+        "valid_to": fact.valid_to,
+        "valid_to_precision": fact.valid_to_precision,
+        "known_from": fact.known_from,
+        "known_to": fact.known_to,
+        "verified_at": fact.verified_at,
+        "bounded_by": fact.bounded_by,
+        "stale_cause": fact.stale_cause,
+        "embedding": embedding,
+    }
+    return {k: v for k, v in props.items() if v is not None}
+
+
+FAR_FUTURE = datetime(9999, 12, 31, tzinfo=timezone.utc)

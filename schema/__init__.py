@@ -1,0 +1,1 @@
+"""Credo's pydantic models and error tree; imports nothing from the other packages."""

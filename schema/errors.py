@@ -1,0 +1,89 @@
+"""Credo's exception tree, drawn in one place.
+
+    CredoError
+    ├── ConfigError              settings or environment unusable (no Java, bad JAVA_HOME, ...)
+    ├── ProvisioningError        the local Neo4j could not be fetched, configured or started
+    ├── DatabaseUnavailable      the Neo4j server does not answer (closed port, bad credentials)
+    ├── MigrationError           a schema migration failed or the graph is ahead of this code
+    ├── InvalidInput             a value broke a rule; names the field and the rule
+    │   └── EvidenceRefused      the write gate refused a quote, a pointer or an acceptance
+    ├── NotFound                 an id names nothing in this tenant
+    ├── ConflictError            the write raced another one or targets a version no longer current
+    └── TransitionRefused        the lifecycle table does not allow this state change
+
+Every constructor takes the identifying data, so messages are uniform and callers can inspect it.
+"""
+
+from __future__ import annotations
+
+
+class CredoError(Exception):
+    """Root of every error Credo raises on purpose."""
+
+    def __init__(self, message: str, *, detail: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.detail = detail
+
+
+class ConfigError(CredoError):
+    """The settings or the environment cannot be used as given."""
+
+
+class ProvisioningError(CredoError):
+    """The local Neo4j could not be fetched, configured, started or stopped."""
+
+
+class DatabaseUnavailable(CredoError):
+    """The Neo4j server did not answer or refused the connection."""
+
+    def __init__(self, uri: str, reason: str, *, detail: str | None = None) -> None:
+        super().__init__(f"Neo4j at {uri} is unavailable: {reason}", detail=detail)
+        self.uri = uri
+        self.reason = reason
+
+
+class MigrationError(CredoError):
+    """A schema migration failed, or the graph was migrated by newer code."""
+
+
+class InvalidInput(CredoError):
+    """A value broke a rule; `field` and `rule` say which."""
+
+    def __init__(self, field: str, rule: str, *, value: object = None) -> None:
+        super().__init__(f"{field}: {rule}")
+        self.field = field
+        self.rule = rule
+        self.value = value
+
+
+class EvidenceRefused(InvalidInput):
+    """The write gate refused the evidence offered for a claim."""
+
+
+class NotFound(CredoError):
+    """An identifier names nothing in this tenant."""
+
+    def __init__(self, kind: str, identifier: str) -> None:
+        super().__init__(f"{kind} not found: {identifier}")
+        self.kind = kind
+        self.identifier = identifier
+
+
+class ConflictError(CredoError):
+    """The write raced another writer or targets a version that is no longer current."""
+
+    def __init__(self, identifier: str, reason: str) -> None:
+        super().__init__(f"conflict on {identifier}: {reason}")
+        self.identifier = identifier
+        self.reason = reason
+
+
+class TransitionRefused(CredoError):
+    """The lifecycle table has no transition from `current` to `target`."""
+
+    def __init__(self, identifier: str, current: str, target: str) -> None:
+        super().__init__(f"{identifier}: lifecycle transition {current} -> {target} is not allowed")
+        self.identifier = identifier
+        self.current = current
+        self.target = target

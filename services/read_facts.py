@@ -1,0 +1,97 @@
+"""Read facts as of any (valid, known) point, a fact's history, and evolution chains."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from credo.graph import entities as entity_repo
+from credo.graph import facts as fact_repo
+from credo.graph.db import Tx
+from credo.schema.errors import InvalidInput, NotFound
+from credo.schema.facts import Fact, literal, scope_key
+from credo.schema.lifecycle import SERVED_VALUES, State
+from credo.schema.time import parse_instant
+from credo.services.context import Context
+
+HISTORY_STATES = sorted(
+    s.value for s in State if s not in (State.CANDIDATE, State.CONFLICTED, State.REJECTED, State.FORGOTTEN, State.DELETED)
+)
+
+
+def points(ctx: Context, valid_at: Any, known_at: Any) -> tuple[datetime, datetime | None]:
+    """Parse an as-of point; valid time defaults to now, known time to 'believed now'."""
+    valid = ctx.now() if valid_at is None else parse_instant(valid_at, "valid_at")
+    known = None if known_at is None else parse_instant(known_at, "known_at")
+    return valid, known
+
+
+def states_filter(states: Any) -> list[str]:
+    """Validated state names; None means the served states."""
+    if states is None:
+        return list(SERVED_VALUES)
+    if isinstance(states, str):
+        states = [states]
+    try:
+        return sorted({State(s).value for s in states})
+    except ValueError as exc:
+        raise InvalidInput("states", f"unknown state ({exc}); states are {[s.value for s in State]}") from None
+
+
+def entity_ids(tx: Tx, tenant: str, name: str | None) -> list[str] | None:
+    """Every id of the entity a name resolves to; [] if none (so the read finds nothing)."""
+    if name is None:
+        return None
+    found = entity_repo.find(tx, tenant, name)
+    return found.ids if found else []
+
+
+def facts(
+    ctx: Context, *, subject: str | None = None, predicate: str | None = None, object: Any = None,
+    valid_at: Any = None, known_at: Any = None, scope: dict[str, str] | None = None, include_undated: bool = False,
+    states: Any = None,
+) -> list[Fact]:
+    """Versions true at valid_at as believed at known_at (served states unless `states` says otherwise)."""
+    valid, known = points(ctx, valid_at, known_at)
+    wanted = states_filter(states)
+
+    def work(tx: Tx) -> list[Fact]:
+        subject_ids = entity_ids(tx, ctx.tenant, subject)
+        object_ids, object_value = None, None
+        if isinstance(object, str):
+            object_ids = entity_ids(tx, ctx.tenant, object)
+        elif object is not None:
+            object_value = literal(object).value
+        return fact_repo.as_of(
+            tx, ctx.tenant, subject_ids=subject_ids, object_ids=object_ids, predicate=predicate,
+            object_value=object_value, scope_key=None if scope is None else scope_key(scope), valid_at=valid,
+            known_at=known, states=wanted, include_undated=include_undated,
+        )
+
+    return ctx.read(work)
+
+
+def history(ctx: Context, *, fact_id: str) -> list[Fact]:
+    """Every version of a fact (both intervals, how each ended), oldest belief first."""
+    found = ctx.read(lambda tx: fact_repo.versions_of(tx, ctx.tenant, fact_id))
+    if not found:
+        raise NotFound("fact", fact_id)
+    return found
+
+
+def chain(ctx: Context, *, subject: str, predicate: str, known_at: Any = None, scope: dict[str, str] | None = None) -> list[Fact]:
+    """The evolution of (subject, predicate) in valid-time order, as believed at known_at."""
+    _, known = points(ctx, None, known_at)
+
+    def work(tx: Tx) -> list[Fact]:
+        ids = entity_ids(tx, ctx.tenant, subject)
+        return fact_repo.as_of(
+            tx, ctx.tenant, subject_ids=ids, predicate=predicate, scope_key=None if scope is None else scope_key(scope),
+            valid_at=ctx.now(), known_at=known, states=HISTORY_STATES, include_undated=True, any_valid=True,
+        )
+
+    found = ctx.read(work)
+    return sorted(found, key=lambda f: (f.valid_from is not None, f.valid_from or _EPOCH, f.known_from))
+
+
+_EPOCH = datetime(1, 1, 1, tzinfo=timezone.utc)

@@ -1,0 +1,181 @@
+"""Record new claims: add_fact / add_facts (with the conflict rule) and write_range (FOR PORTION OF)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from credo.graph import entities as entity_repo
+from credo.graph import facts as fact_repo
+from credo.graph import ledger
+from credo.graph import predicates as predicate_repo
+from credo.graph.db import Tx
+from credo.graph.ledger import new_id
+from credo.schema.errors import InvalidInput
+from credo.schema.facts import EndKind, Fact, FactCreate, ObjectValue, literal
+from credo.schema.lifecycle import State, check_transition
+from credo.schema.time import parse_point
+from credo.services import predicates as predicate_service
+from credo.services.context import Context
+from credo.services.temporal_rules import decide_write, established, split_outside
+from credo.services.versions import next_version, retire
+
+
+def validate(**fields: Any) -> FactCreate:
+    """Build a FactCreate, turning pydantic's errors into one InvalidInput naming the field and rule."""
+    try:
+        return FactCreate(**fields)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise InvalidInput(".".join(str(p) for p in first["loc"]) or "fact", first["msg"]) from None
+
+
+@dataclass
+class _Planned:
+    data: FactCreate
+    fact: Fact
+    outcome: str
+    against: list[Fact]
+
+
+def _object_of(data: FactCreate) -> ObjectValue | str:
+    """An ObjectValue for literals, or the entity name to resolve."""
+    obj = data.object
+    if isinstance(obj, ObjectValue):
+        return obj
+    if isinstance(obj, str) and data.object_is_entity is not False:
+        if not obj.strip():
+            raise InvalidInput("object", "must not be empty")
+        return obj.strip()
+    return literal(obj)
+
+
+def record(
+    tx: Tx, ctx: Context, known: datetime, batch: Sequence[FactCreate], *, state: str = State.ACTIVE,
+    embeddings: dict[int, list[float]] | None = None,
+) -> list[Fact]:
+    """Inside one transaction: resolve entities, apply the conflict rule, write versions; returns them in order."""
+    objects = [_object_of(d) for d in batch]
+    names = [d.subject for d in batch] + [o for o in objects if isinstance(o, str)]
+    resolved = entity_repo.resolve(tx, ctx.tenant, known, names)
+    defined = predicate_service.registry(tx, ctx.tenant)
+    ids_of = {e.entity_id: e.ids for e in resolved.values()}
+    keys = sorted({(resolved[d.subject].entity_id, d.predicate) for d in batch})
+    current_lists = fact_repo.current_for(tx, ctx.tenant, [(ids_of[s], p) for s, p in keys])
+    current = dict(zip(keys, current_lists))
+
+    planned: list[_Planned] = []
+    for index, (data, obj) in enumerate(zip(batch, objects)):
+        vf, vfp, vt, vtp = data.bounds()
+        if isinstance(obj, str):
+            entity_id, entity_name = resolved[obj].entity_id, resolved[obj].name
+            value = ObjectValue(type="entity", value=entity_name, entity_id=entity_id)
+        else:
+            value, entity_name = obj, obj.value
+        subject_id, subject_name = resolved[data.subject].entity_id, resolved[data.subject].name
+        statement = data.statement or f"{subject_name} {data.predicate} {entity_name}"
+        fact = Fact(
+            tenant=ctx.tenant, fact_id=new_id("f"), version_id=new_id("v"), subject=subject_name,
+            subject_id=subject_id, predicate=data.predicate, object=value, object_name=entity_name,
+            statement=statement, quote=data.quote, scope=data.scope, kind=data.kind, evidence=data.evidence,
+            epistemic=data.epistemic, confidence=data.confidence, sensitivity=data.sensitivity, state=state,
+            valid_from=vf, valid_from_precision=vfp, valid_to=vt, valid_to_precision=vtp, known_from=known,
+            verified_at=known,
+        )
+        key = (subject_id, data.predicate)
+        cardinality = predicate_service.lookup(defined, data.predicate).cardinality
+        decision = decide_write(
+            object_key=value.key, valid_from=vf, valid_to=vt, cardinality=cardinality,
+            current=established(current.get(key, []), data.scope),
+        )
+        if decision.outcome == "bound":
+            fact = fact.model_copy(update={
+                "valid_to": decision.bound_to, "valid_to_precision": decision.bounded_by.valid_from_precision,
+                "bounded_by": decision.bounded_by.version_id,
+            })
+        elif decision.outcome == "conflict":
+            fact = fact.model_copy(update={"state": State.CONFLICTED.value})
+        elif decision.outcome == "duplicate":
+            planned.append(_Planned(data, decision.against[0], "duplicate", decision.against))
+            continue
+        planned.append(_Planned(data, fact, decision.outcome, decision.against))
+        if fact.state in (State.ACTIVE, State.REINFORCED):
+            current.setdefault(key, []).append(fact)
+
+    new = [p.fact for p in planned if p.outcome != "duplicate"]
+    vectors = {}
+    if embeddings:
+        vectors = {p.fact.version_id: embeddings[i] for i, p in enumerate(planned) if i in embeddings and p.outcome != "duplicate"}
+    fact_repo.create_versions(tx, new, vectors)
+    results: list[Fact] = []
+    conflicts: list[tuple[str, str, str]] = []
+    events: list[tuple[str, str, dict]] = []
+    for p in planned:
+        if p.outcome == "duplicate":
+            results.append(_reinforce(tx, known, p.fact))
+            events.append(("reinforce", p.fact.fact_id, {"version_id": results[-1].version_id}))
+            continue
+        if p.outcome == "conflict":
+            cid = new_id("c")
+            conflicts += [(cid, p.fact.version_id, e.version_id) for e in p.against]
+            p.fact = p.fact.model_copy(update={"disputed": False})
+        events.append(("add_fact", p.fact.fact_id, {"version_id": p.fact.version_id, "outcome": p.outcome,
+                                                     "bounded_by": p.fact.bounded_by}))
+        results.append(p.fact)
+    predicate_repo.open_conflicts(tx, known, conflicts)
+    ledger.audit(tx, ctx.tenant, known, events)
+    return results
+
+
+def _reinforce(tx: Tx, known: datetime, fact: Fact) -> Fact:
+    """A restatement of what is established reinforces it (a new version in state reinforced)."""
+    if fact.state == State.REINFORCED:
+        return fact
+    check_transition(fact.fact_id, fact.state, State.REINFORCED)
+    newer = next_version(fact, known, state=State.REINFORCED.value, verified_at=known)
+    retire(tx, known, [(fact, EndKind.STATE_CHANGE.value, "reinforced by a restatement")])
+    fact_repo.create_versions(tx, [newer])
+    return newer
+
+
+def add_facts(ctx: Context, batch: Sequence[FactCreate], *, state: str = State.ACTIVE) -> list[Fact]:
+    """Record many claims in one transaction (embeddings computed before it opens)."""
+    if not batch:
+        return []
+    embeddings = None
+    if ctx.embedder is not None:
+        texts = [d.statement or f"{d.subject} {d.predicate} {d.object}" for d in batch]
+        embeddings = dict(enumerate(ctx.embedder.embed(texts)))
+    return ctx.write(lambda tx, known: record(tx, ctx, known, batch, state=state, embeddings=embeddings))
+
+
+def write_range(ctx: Context, *, data: FactCreate) -> Fact:
+    """A change for [valid_from, valid_to) only: overlapping versions are split, outside it they hold again."""
+    if data.valid_from is None or data.valid_to is None:
+        raise InvalidInput("valid_from" if data.valid_from is None else "valid_to", "a range write needs both bounds")
+    start, start_p = parse_point(data.valid_from, "valid_from")
+    end, end_p = parse_point(data.valid_to, "valid_to")
+    data.bounds()
+
+    def work(tx: Tx, known: datetime) -> Fact:
+        ids = entity_repo.resolve(tx, ctx.tenant, known, [data.subject])[data.subject].ids
+        cardinality = predicate_service.lookup(predicate_service.registry(tx, ctx.tenant), data.predicate).cardinality
+        current = [f for f in fact_repo.current_for(tx, ctx.tenant, [(ids, data.predicate)])[0]
+                   if f.scope == data.scope and f.state != State.CONFLICTED]
+        if cardinality == "single":
+            hit, pieces = split_outside(current, start, end)
+            retire(tx, known, [(f, EndKind.RANGE_WRITE.value, f"range write {start.isoformat()}..{end.isoformat()}") for f in hit])
+            rest = [next_version(p.source, known, valid_from=p.valid_from, valid_to=p.valid_to,
+                                 valid_from_precision=p.from_precision, valid_to_precision=p.to_precision,
+                                 bounded_by=None) for p in pieces]
+            fact_repo.create_versions(tx, rest)
+            fact_repo.link_supersedes(tx, known, [(r.version_id, p.source.version_id, "correction", None)
+                                                  for r, p in zip(rest, pieces)])
+            ledger.audit(tx, ctx.tenant, known, [("range_split", f.fact_id, {"version_id": f.version_id}) for f in hit])
+        return record(tx, ctx, known, [data])[0]
+
+    return ctx.write(work)

@@ -1,0 +1,139 @@
+"""Change what is believed, never in place: correct, succeed, end and retract facts."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from credo.graph import entities as entity_repo
+from credo.graph import facts as fact_repo
+from credo.graph import ledger
+from credo.graph.db import Tx
+from credo.graph.ledger import new_id
+from credo.schema.errors import InvalidInput
+from credo.schema.facts import EndKind, Fact, ObjectValue, check_interval, literal
+from credo.schema.time import optional_point, parse_point
+from credo.services.context import Context
+from credo.services.versions import next_version, retire, the_current, current_versions
+
+CORRECTABLE = {"object", "valid_from", "valid_to", "statement", "scope", "confidence", "sensitivity", "kind", "quote"}
+
+
+def resolve_object(tx: Tx, ctx: Context, known: datetime, value: Any) -> tuple[ObjectValue, str]:
+    """(ObjectValue, display name) for an entity name or a literal."""
+    if isinstance(value, ObjectValue):
+        return value, value.value
+    if isinstance(value, str):
+        if not value.strip():
+            raise InvalidInput("object", "must not be empty")
+        entity = entity_repo.resolve(tx, ctx.tenant, known, [value])[value]
+        return ObjectValue(type="entity", value=entity.name, entity_id=entity.entity_id), entity.name
+    lit = literal(value)
+    return lit, lit.value
+
+
+def _changed(tx: Tx, ctx: Context, known: datetime, old: Fact, changes: dict[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(changes) - CORRECTABLE)
+    if unknown:
+        raise InvalidInput(unknown[0], f"cannot be corrected; correctable fields are {sorted(CORRECTABLE)}")
+    update: dict[str, Any] = {}
+    if "object" in changes:
+        value, name = resolve_object(tx, ctx, known, changes["object"])
+        update.update(object=value, object_name=name)
+        if "statement" not in changes:
+            update["statement"] = f"{old.subject} {old.predicate} {name}"
+    if "valid_from" in changes:
+        update["valid_from"], update["valid_from_precision"] = optional_point(changes["valid_from"], "valid_from")
+    if "valid_to" in changes:
+        update["valid_to"], update["valid_to_precision"] = optional_point(changes["valid_to"], "valid_to")
+        update["bounded_by"] = None
+    for name in ("statement", "scope", "confidence", "sensitivity", "kind", "quote"):
+        if name in changes:
+            update[name] = changes[name]
+    check_interval(update.get("valid_from", old.valid_from), update.get("valid_to", old.valid_to))
+    return update
+
+
+def correct_fact(ctx: Context, *, ref: str, changes: dict[str, Any]) -> Fact:
+    """We were wrong about the past: a new version under the same fact_id; the old one stops being believed."""
+    if not changes:
+        raise InvalidInput("changes", "name at least one field to correct")
+
+    def work(tx: Tx, known: datetime) -> Fact:
+        old = the_current(tx, ctx.tenant, ref)
+        newer = next_version(old, known, verified_at=known, **_changed(tx, ctx, known, old, changes))
+        retire(tx, known, [(old, EndKind.CORRECTION.value, None)])
+        fact_repo.create_versions(tx, [newer])
+        fact_repo.link_supersedes(tx, known, [(newer.version_id, old.version_id, "correction", None)])
+        ledger.audit(tx, ctx.tenant, known, [("correct_fact", old.fact_id, {"old": old.version_id, "new": newer.version_id,
+                                                                            "fields": sorted(changes)})])
+        return newer
+
+    return ctx.write(work)
+
+
+def succeed_fact(ctx: Context, *, ref: str, object: Any, at: Any, fields: dict[str, Any]) -> Fact:
+    """The world changed at valid time `at`: the old fact ends there, a linked successor starts there."""
+    at_point, at_precision = parse_point(at, "at")
+    extra = sorted(set(fields) - {"statement", "scope", "confidence", "sensitivity", "kind", "quote"})
+    if extra:
+        raise InvalidInput(extra[0], "is not a field a successor can set")
+
+    def work(tx: Tx, known: datetime) -> Fact:
+        old = the_current(tx, ctx.tenant, ref)
+        if old.valid_from is not None and at_point <= old.valid_from:
+            raise InvalidInput("at", f"must be after the fact's valid_from ({old.valid_from.isoformat()})")
+        if old.valid_to is not None and at_point >= old.valid_to:
+            raise InvalidInput("at", f"must be before the fact's valid_to ({old.valid_to.isoformat()})")
+        value, name = resolve_object(tx, ctx, known, object)
+        ended = next_version(old, known, valid_to=at_point, valid_to_precision=at_precision, bounded_by=None)
+        successor = next_version(
+            old, known, fact_id=new_id("f"), object=value, object_name=name, valid_from=at_point,
+            valid_from_precision=at_precision, verified_at=known, bounded_by=None,
+            statement=fields.get("statement") or f"{old.subject} {old.predicate} {name}",
+            **{k: v for k, v in fields.items() if k != "statement"},
+        )
+        retire(tx, known, [(old, EndKind.SUCCESSION.value, f"succeeded at {at_point.isoformat()}")])
+        fact_repo.create_versions(tx, [ended, successor])
+        fact_repo.link_supersedes(tx, known, [(ended.version_id, old.version_id, "succession", at_point),
+                                              (successor.version_id, ended.version_id, "succession", at_point)])
+        ledger.audit(tx, ctx.tenant, known, [("succeed_fact", old.fact_id, {"ended": ended.version_id,
+                                                                            "successor": successor.fact_id})])
+        return successor
+
+    return ctx.write(work)
+
+
+def end_fact(ctx: Context, *, ref: str, at: Any) -> Fact:
+    """The claim stopped holding at valid time `at` (no successor)."""
+    at_point, at_precision = parse_point(at, "at")
+
+    def work(tx: Tx, known: datetime) -> Fact:
+        old = the_current(tx, ctx.tenant, ref)
+        check_interval(old.valid_from, at_point)
+        ended = next_version(old, known, valid_to=at_point, valid_to_precision=at_precision, bounded_by=None)
+        retire(tx, known, [(old, EndKind.END.value, f"ended at {at_point.isoformat()}")])
+        fact_repo.create_versions(tx, [ended])
+        fact_repo.link_supersedes(tx, known, [(ended.version_id, old.version_id, "correction", at_point)])
+        ledger.audit(tx, ctx.tenant, known, [("end_fact", old.fact_id, {"version_id": ended.version_id})])
+        return ended
+
+    return ctx.write(work)
+
+
+def retract_fact(ctx: Context, *, ref: str, reason: str) -> list[Fact]:
+    """We no longer believe it was ever true: every current version stops being believed, with the reason."""
+    if not reason or not reason.strip():
+        raise InvalidInput("reason", "a retraction must say why")
+
+    def work(tx: Tx, known: datetime) -> list[Fact]:
+        current = [v for v in current_versions(tx, ctx.tenant, ref) if v.known_to is None]
+        if not current:
+            the_current(tx, ctx.tenant, ref)  # raises the precise error
+        retire(tx, known, [(v, EndKind.RETRACTION.value, reason.strip()) for v in current])
+        ledger.audit(tx, ctx.tenant, known, [("retract_fact", v.fact_id, {"version_id": v.version_id, "reason": reason})
+                                             for v in current])
+        return [v.model_copy(update={"known_to": known, "ended_by": EndKind.RETRACTION, "end_reason": reason.strip()})
+                for v in current]
+
+    return ctx.write(work)

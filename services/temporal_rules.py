@@ -1,0 +1,104 @@
+"""Pure temporal and governance rules over schema models: conflicts, bounds and range splits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+from credo.schema.facts import Fact
+from credo.schema.lifecycle import SERVED
+from credo.schema.time import overlaps
+
+MULTI_VALUED_DEFAULTS = frozenset(
+    {
+        "knows", "member_of", "likes", "uses", "works_with", "friend_of", "related_to", "speaks", "has_skill",
+        "reports_to_dotted", "collaborates_with", "participates_in", "has_member", "tagged",
+    }
+)
+
+
+def default_cardinality(predicate: str) -> Literal["single", "multi"]:
+    """Cardinality of a predicate nobody defined: multi for relation-like names, single otherwise."""
+    return "multi" if predicate in MULTI_VALUED_DEFAULTS else "single"
+
+
+@dataclass(frozen=True)
+class WriteDecision:
+    """What a new version may do against what is established."""
+
+    outcome: Literal["admit", "bound", "conflict", "duplicate"]
+    bound_to: datetime | None = None
+    bounded_by: Fact | None = None
+    against: list[Fact] = field(default_factory=list)
+
+
+def established(facts: list[Fact], scope: dict[str, str]) -> list[Fact]:
+    """Believed-now served versions in the same scope: what a new write must respect."""
+    return [f for f in facts if f.known_to is None and f.state in SERVED and f.scope == scope]
+
+
+def decide_write(
+    *,
+    object_key: tuple[str, str],
+    valid_from: datetime | None,
+    valid_to: datetime | None,
+    cardinality: Literal["single", "multi"],
+    current: list[Fact],
+) -> WriteDecision:
+    """Apply DESIGN §4: add history freely; changing an established value needs an explicit act.
+
+    An open-ended write starting before every established version it overlaps is bounded at the earliest
+    such start (it said nothing about its end). Any other overlap with a different object is a conflict.
+    The same object over a covering interval is a duplicate (it reinforces, it does not add a version).
+    """
+    touching = [f for f in current if overlaps(valid_from, valid_to, f.valid_from, f.valid_to)]
+    same = [f for f in touching if f.object.key == object_key]
+    for f in same:
+        if _covers(f, valid_from, valid_to):
+            return WriteDecision("duplicate", against=[f])
+    if cardinality == "multi":
+        return WriteDecision("admit")
+    different = [f for f in touching if f.object.key != object_key]
+    if not different:
+        return WriteDecision("admit")
+    if valid_to is None and valid_from is not None:
+        later = [f for f in different if f.valid_from is not None and f.valid_from > valid_from]
+        if len(later) == len(different):
+            first = min(later, key=lambda f: f.valid_from)
+            return WriteDecision("bound", bound_to=first.valid_from, bounded_by=first)
+    return WriteDecision("conflict", against=different)
+
+
+def _covers(fact: Fact, valid_from: datetime | None, valid_to: datetime | None) -> bool:
+    if valid_from is None:
+        starts_ok = fact.valid_from is None
+    else:
+        starts_ok = fact.valid_from is not None and fact.valid_from <= valid_from
+    ends_ok = fact.valid_to is None or (valid_to is not None and valid_to <= fact.valid_to)
+    return starts_ok and ends_ok
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A remaining part of a split version: same claim, narrower valid interval."""
+
+    source: Fact
+    valid_from: datetime | None
+    valid_to: datetime | None
+    from_precision: str | None
+    to_precision: str | None
+
+
+def split_outside(
+    facts: list[Fact], start: datetime, end: datetime, start_precision: str = "instant", end_precision: str = "instant"
+) -> tuple[list[Fact], list[Piece]]:
+    """Versions overlapping [start, end), and the pieces of them that lie outside it (XTDB FOR PORTION OF)."""
+    hit = [f for f in facts if overlaps(f.valid_from, f.valid_to, start, end)]
+    pieces: list[Piece] = []
+    for f in hit:
+        if f.valid_from is None or f.valid_from < start:
+            pieces.append(Piece(f, f.valid_from, start, f.valid_from_precision, start_precision))
+        if f.valid_to is None or f.valid_to > end:
+            pieces.append(Piece(f, end, f.valid_to, end_precision, f.valid_to_precision))
+    return hit, pieces

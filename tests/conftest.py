@@ -1,0 +1,84 @@
+"""One real Neo4j per test session (NEO4J_URI, else Docker, else the local distribution), migrated once."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from credo.graph.db import Database
+from credo.graph.migrate import migrate
+from credo.schema.time import parse_instant
+from credo.settings import Settings
+from credo.store import Store
+
+DATASETS = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
+
+
+class Clock:
+    """A test clock: `at(...)` moves it; each read advances one millisecond so writes stay ordered."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self.now = start or datetime(2025, 1, 1, tzinfo=timezone.utc)
+
+    def at(self, when: object) -> datetime:
+        """Move the clock to a point (date text, date or aware datetime)."""
+        self.now = parse_instant(when, "clock")
+        return self.now
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(milliseconds=1)
+        return self.now
+
+
+@pytest.fixture(scope="session")
+def neo4j_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
+    """The session's Neo4j: an external one when NEO4J_URI is set, else one this session starts and stops."""
+    from credo.graph.provision import LocalNeo4j, resolve_connection
+
+    settings = Settings()
+    local = None
+    if settings.neo4j_uri:
+        info = resolve_connection(settings, start=False)
+    else:
+        data_dir = Path(os.environ.get("CREDO_TEST_DATA_DIR") or tmp_path_factory.mktemp("credo-data"))
+        settings = Settings(data_dir=data_dir, instance="pytest", use_docker=settings.use_docker)
+        info = resolve_connection(settings, start=True)
+        if info.origin == "local":
+            local = LocalNeo4j(settings)
+    db = Database(info.uri, info.user, info.password, info.database, timeout_s=10)
+    migrate(db)
+    yield db
+    db.close()
+    if local is not None:
+        local.stop()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    """An injectable clock starting at 2025-01-01."""
+    return Clock()
+
+
+@pytest.fixture
+def tenant() -> str:
+    """A tenant of this test alone, so tests never see each other's data."""
+    return f"t_{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture
+def store(neo4j_db: Database, tenant: str, clock: Clock) -> Store:
+    """A store bound to this test's tenant and clock, without embeddings."""
+    return Store(neo4j_db, tenant=tenant, embedder=None, _clock=clock, _owns_db=False)
+
+
+@pytest.fixture
+def datasets() -> Path:
+    """The shared datasets folder, or a skip when this clone has none."""
+    if not DATASETS.exists():
+        pytest.skip("../shared/datasets is absent")
+    return DATASETS
