@@ -22,6 +22,7 @@ READ_FACTS_BY_OBJECT = load("read_facts_by_object")
 READ_FACTS_BY_PREDICATE = load("read_facts_by_predicate")
 READ_FACTS_ALL = load("read_facts_all")
 READ_NEIGHBOURS = load("read_neighbours")
+CARRY_VERSION_EDGES = load("carry_version_edges")
 
 
 def create_versions(tx: Tx, facts: list[Fact], embeddings: dict[str, list[float]] | None = None) -> None:
@@ -50,6 +51,12 @@ def close_versions(tx: Tx, known: datetime, closing: list[tuple[str, str, str | 
     missing = [v for v, _, _ in closing if v not in closed]
     if missing:
         raise ConflictError(missing[0], "this version is no longer current (another write changed it first)")
+
+
+def carry_edges(tx: Tx, known: datetime, pairs: list[tuple[str, str]]) -> None:
+    """Copy the believed SOURCED_FROM / ACCEPTED_IN / DEPENDS_ON edges of old versions to their new versions."""
+    if pairs:
+        tx.one(CARRY_VERSION_EDGES, known=known, rows=[{"old_id": o, "new_id": n} for o, n in pairs])
 
 
 def link_supersedes(tx: Tx, known: datetime, links: list[tuple[str, str, str, datetime | None]]) -> None:

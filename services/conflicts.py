@@ -14,7 +14,7 @@ from credo.schema.facts import Conflict, EndKind, Fact
 from credo.schema.lifecycle import State, check_transition
 from credo.schema.time import parse_point
 from credo.services.context import Context
-from credo.services.versions import next_version, retire
+from credo.services.versions import next_version, replace, retire
 
 Decision = Literal["succession", "correction", "reject", "split_scope"]
 DECISIONS = ("succession", "correction", "reject", "split_scope")
@@ -56,7 +56,7 @@ def resolve_conflict(
         established = [c.established for c in found if c.established.known_to is None]
         check_transition(challenger.fact_id, challenger.state, State.REJECTED if decision == "reject" else State.ACTIVE)
         closing: list[tuple[Fact, str, str | None]] = [(challenger, EndKind.RESOLUTION.value, decision)]
-        created: list[Fact] = []
+        created: list[tuple[Fact, Fact]] = []
         links: list[tuple[str, str, str, datetime | None]] = []
         if decision == "reject":
             result = next_version(challenger, known, state=State.REJECTED.value, end_reason=reason)
@@ -75,11 +75,11 @@ def resolve_conflict(
                     raise InvalidInput("at", f"must be after the established value's start ({e.valid_from.isoformat()})")
                 ended = next_version(e, known, valid_to=point, valid_to_precision=precision, bounded_by=None)
                 closing.append((e, EndKind.SUCCESSION.value, f"succeeded at {point.isoformat()} (conflict {conflict_id})"))
-                created.append(ended)
+                created.append((e, ended))
                 links += [(ended.version_id, e.version_id, "succession", point),
                           (result.version_id, ended.version_id, "succession", point)]
         retire(tx, known, closing)
-        fact_repo.create_versions(tx, created + [result])
+        replace(tx, known, created + [(challenger, result)])
         links.append((result.version_id, challenger.version_id, "resolution", None))
         fact_repo.link_supersedes(tx, known, links)
         predicate_repo.close_conflict(tx, known, conflict_id, decision)

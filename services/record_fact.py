@@ -22,7 +22,7 @@ from credo.schema.time import parse_point
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
 from credo.services.temporal_rules import decide_write, established, split_outside
-from credo.services.versions import next_version, retire
+from credo.services.versions import next_version, replace, retire
 
 
 def validate(**fields: Any) -> FactCreate:
@@ -138,7 +138,7 @@ def _reinforce(tx: Tx, known: datetime, fact: Fact) -> Fact:
     check_transition(fact.fact_id, fact.state, State.REINFORCED)
     newer = next_version(fact, known, state=State.REINFORCED.value, verified_at=known)
     retire(tx, known, [(fact, EndKind.STATE_CHANGE.value, "reinforced by a restatement")])
-    fact_repo.create_versions(tx, [newer])
+    replace(tx, known, [(fact, newer)])
     return newer
 
 
@@ -172,7 +172,7 @@ def write_range(ctx: Context, *, data: FactCreate) -> Fact:
             rest = [next_version(p.source, known, valid_from=p.valid_from, valid_to=p.valid_to,
                                  valid_from_precision=p.from_precision, valid_to_precision=p.to_precision,
                                  bounded_by=None) for p in pieces]
-            fact_repo.create_versions(tx, rest)
+            replace(tx, known, [(p.source, r) for p, r in zip(pieces, rest)])
             fact_repo.link_supersedes(tx, known, [(r.version_id, p.source.version_id, "correction", None)
                                                   for r, p in zip(rest, pieces)])
             ledger.audit(tx, ctx.tenant, known, [("range_split", f.fact_id, {"version_id": f.version_id}) for f in hit])

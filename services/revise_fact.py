@@ -14,7 +14,7 @@ from credo.schema.errors import InvalidInput
 from credo.schema.facts import EndKind, Fact, ObjectValue, check_interval, literal
 from credo.schema.time import optional_point, parse_point
 from credo.services.context import Context
-from credo.services.versions import next_version, retire, the_current, current_versions
+from credo.services.versions import current_versions, next_version, replace, retire, the_current
 
 CORRECTABLE = {"object", "valid_from", "valid_to", "statement", "scope", "confidence", "sensitivity", "kind", "quote"}
 
@@ -63,7 +63,7 @@ def correct_fact(ctx: Context, *, ref: str, changes: dict[str, Any]) -> Fact:
         old = the_current(tx, ctx.tenant, ref)
         newer = next_version(old, known, verified_at=known, **_changed(tx, ctx, known, old, changes))
         retire(tx, known, [(old, EndKind.CORRECTION.value, None)])
-        fact_repo.create_versions(tx, [newer])
+        replace(tx, known, [(old, newer)])
         fact_repo.link_supersedes(tx, known, [(newer.version_id, old.version_id, "correction", None)])
         ledger.audit(tx, ctx.tenant, known, [("correct_fact", old.fact_id, {"old": old.version_id, "new": newer.version_id,
                                                                             "fields": sorted(changes)})])
@@ -94,7 +94,8 @@ def succeed_fact(ctx: Context, *, ref: str, object: Any, at: Any, fields: dict[s
             **{k: v for k, v in fields.items() if k != "statement"},
         )
         retire(tx, known, [(old, EndKind.SUCCESSION.value, f"succeeded at {at_point.isoformat()}")])
-        fact_repo.create_versions(tx, [ended, successor])
+        replace(tx, known, [(old, ended)])
+        fact_repo.create_versions(tx, [successor])
         fact_repo.link_supersedes(tx, known, [(ended.version_id, old.version_id, "succession", at_point),
                                               (successor.version_id, ended.version_id, "succession", at_point)])
         ledger.audit(tx, ctx.tenant, known, [("succeed_fact", old.fact_id, {"ended": ended.version_id,
@@ -113,7 +114,7 @@ def end_fact(ctx: Context, *, ref: str, at: Any) -> Fact:
         check_interval(old.valid_from, at_point)
         ended = next_version(old, known, valid_to=at_point, valid_to_precision=at_precision, bounded_by=None)
         retire(tx, known, [(old, EndKind.END.value, f"ended at {at_point.isoformat()}")])
-        fact_repo.create_versions(tx, [ended])
+        replace(tx, known, [(old, ended)])
         fact_repo.link_supersedes(tx, known, [(ended.version_id, old.version_id, "correction", at_point)])
         ledger.audit(tx, ctx.tenant, known, [("end_fact", old.fact_id, {"version_id": ended.version_id})])
         return ended

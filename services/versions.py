@@ -19,6 +19,12 @@ def next_version(base: Fact, known: datetime, **changes: Any) -> Fact:
     return base.model_copy(update={**reset, **changes})
 
 
+def replace(tx: Tx, known: datetime, pairs: list[tuple[Fact, Fact]]) -> None:
+    """Write new versions that replace old ones of the same claim, carrying their evidence and premises."""
+    fact_repo.create_versions(tx, [new for _old, new in pairs])
+    fact_repo.carry_edges(tx, known, [(old.version_id, new.version_id) for old, new in pairs])
+
+
 def retire(tx: Tx, known: datetime, closing: list[tuple[Fact, str, str | None]]) -> None:
     """Stop believing versions now, recording how and why; every write that ends a belief goes through here."""
     fact_repo.close_versions(tx, known, [(f.version_id, how, why) for f, how, why in closing])
