@@ -1,0 +1,111 @@
+"""`credo db migrate|status`, `credo doctor` and `credo demo`."""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import shutil
+import subprocess
+from importlib import metadata
+
+from credo.graph.db import Database
+from credo.graph.migrate import migrate, status
+from credo.graph.provision import resolve_connection
+from credo.schema.errors import CredoError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the db, doctor and demo commands."""
+    db = sub.add_parser("db", help="schema migrations").add_subparsers(dest="db_command", required=True)
+    db.add_parser("migrate", help="apply pending migrations (idempotent)").set_defaults(handler=cmd_migrate)
+    db.add_parser("status", help="applied and pending migrations, index states").set_defaults(handler=cmd_status)
+    sub.add_parser("doctor", help="versions, model and index health").set_defaults(handler=cmd_doctor)
+    demo = sub.add_parser("demo", help="start Neo4j if needed, migrate, and run the guided demo")
+    demo.set_defaults(handler=cmd_demo)
+
+
+def _database(args: argparse.Namespace, *, start: bool = True) -> Database:
+    info = resolve_connection(args.settings, start=start)
+    db = Database(info.uri, info.user, info.password, info.database, timeout_s=args.settings.connect_timeout_s)
+    db.verify()
+    return db
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    """Apply pending migrations; says so when there is nothing to do."""
+    db = _database(args)
+    try:
+        ran = migrate(db, progress=print)
+        print(f"applied {len(ran)} migration(s)" if ran else "schema is up to date (nothing to apply)")
+    finally:
+        db.close()
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    """Print applied and pending migrations and every index's state."""
+    db = _database(args)
+    try:
+        report = status(db)
+    finally:
+        db.close()
+    print("applied: " + (", ".join(report["applied"]) or "none"))
+    print("pending: " + (", ".join(report["pending"]) or "none"))
+    for index in report["indexes"]:
+        print(f"  {index['name']:<24} {index['type']:<9} {index['state']} ({index['population']:.0f}%)")
+    return 0
+
+
+def _java_version() -> str:
+    java = shutil.which("java")
+    if not java:
+        return "not found"
+    run = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
+    return (run.stderr or run.stdout).splitlines()[0] if (run.stderr or run.stdout) else "unknown"
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    """Report Python, Java, Neo4j server and driver, neomodel, embedding model and index states."""
+    rows: list[tuple[str, str]] = [
+        ("python", platform.python_version()),
+        ("java", _java_version()),
+        ("neo4j driver", metadata.version("neo4j")),
+        ("neomodel", metadata.version("neomodel")),
+    ]
+    healthy = True
+    try:
+        from credo.services.embeddings import default_embedder
+
+        model = default_embedder()
+        rows += [("embedding model", str(model.path)), ("embedding dimension", str(len(model.embed(["ok"])[0])))]
+    except CredoError as exc:
+        rows.append(("embedding model", f"unavailable: {exc.message}"))
+        healthy = False
+    try:
+        db = _database(args, start=False)
+        try:
+            server = db.server_info()
+            report = status(db)
+        finally:
+            db.close()
+        rows += [("neo4j server", f"{server['name']} {server['version']} {server['edition']} at {db.uri}"),
+                 ("migrations", ", ".join(report["applied"]) or "none applied"),
+                 ("pending migrations", ", ".join(report["pending"]) or "none")]
+        for index in report["indexes"]:
+            if index["type"] in ("FULLTEXT", "VECTOR") or index["state"] != "ONLINE":
+                rows.append((f"index {index['name']}", f"{index['type']} {index['state']}"))
+                healthy = healthy and index["state"] == "ONLINE"
+    except CredoError as exc:
+        rows.append(("neo4j server", f"unavailable: {exc.message}"))
+        healthy = False
+    width = max(len(k) for k, _ in rows)
+    for key, value in rows:
+        print(f"{key:<{width}}  {value}")
+    return 0 if healthy else 1
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Run the guided demo against a fresh tenant."""
+    from credo.api.demo import run_demo
+
+    return run_demo(args.settings)

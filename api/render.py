@@ -1,0 +1,50 @@
+"""Human-readable and JSON renderings shared by the command line."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel
+
+from credo.schema.facts import Fact
+
+
+def to_json(value: Any) -> str:
+    """JSON text for models, lists of models and plain data."""
+
+    def plain(v: Any) -> Any:
+        if isinstance(v, BaseModel):
+            return v.model_dump(mode="json")
+        if isinstance(v, list | tuple):
+            return [plain(x) for x in v]
+        if isinstance(v, dict):
+            return {k: plain(x) for k, x in v.items()}
+        return v
+
+    return json.dumps(plain(value), indent=2, ensure_ascii=False, default=str)
+
+
+def fact_line(fact: Fact) -> str:
+    """One line per version: claim, valid interval, known interval, state and flags."""
+    flags = [fact.state]
+    if fact.disputed:
+        flags.append("disputed")
+    if fact.epistemic == "hypothesis":
+        flags.append("hypothesis")
+    if fact.undated:
+        flags.append("undated")
+    if fact.ended_by:
+        flags.append(f"ended by {fact.ended_by}" + (f": {fact.end_reason}" if fact.end_reason else ""))
+    if fact.bounded_by:
+        flags.append(f"bounded at the start of {fact.bounded_by}")
+    scope = f" {fact.scope}" if fact.scope else ""
+    return (
+        f"{fact.subject} —{fact.predicate}→ {fact.object_name}{scope}  valid {fact.valid_text()}  "
+        f"known {fact.known_text()}  [{', '.join(flags)}]  {fact.fact_id}/{fact.version_id}"
+    )
+
+
+def facts_block(facts: list[Fact], empty: str = "(nothing)") -> str:
+    """Several facts, one per line."""
+    return "\n".join(fact_line(f) for f in facts) if facts else empty

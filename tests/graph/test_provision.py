@@ -1,0 +1,118 @@
+"""Provisioning the local Neo4j: real JVMs, real sockets, no mocked database.
+
+One server is started for the module (about 15 s); the other tests fail before any JVM starts.
+Jars come from the shared user cache, so they are fetched at most once per machine.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from credo.graph.provision import LocalNeo4j, check_server, resolve_connection
+from credo.graph.provision_proc import free_port
+from credo.schema.errors import ConfigError, DatabaseUnavailable
+from credo.settings import Settings
+
+
+def _settings(data_dir: Path, **overrides: object) -> Settings:
+    return Settings(neo4j_uri=None, data_dir=data_dir, use_docker=False, **overrides)
+
+
+def _fake_java_home(root: Path, version_banner: str | None) -> Path:
+    if version_banner is not None:
+        java = root / "bin" / "java"
+        java.parent.mkdir(parents=True)
+        java.write_text(f"#!/bin/sh\necho '{version_banner}' >&2\n")
+        java.chmod(0o755)
+    return root
+
+
+@pytest.mark.parametrize(
+    ("banner", "expected"),
+    [
+        (None, "has no bin/java"),  # JAVA_HOME points at a directory that does not exist
+        ('java version "1.8.0_402"', "is Java 8"),
+        ('openjdk version "11.0.22" 2024-01-16', "is Java 11"),
+    ],
+    ids=["java-home-missing", "java-8", "java-11"],
+)
+def test_unusable_java_is_refused_with_one_line_before_anything_starts(tmp_path, monkeypatch, banner, expected):
+    monkeypatch.setenv("JAVA_HOME", str(_fake_java_home(tmp_path / "jdk", banner)))
+    local = LocalNeo4j(_settings(tmp_path / "data"), progress=lambda _: None)
+
+    with pytest.raises(ConfigError) as caught:
+        local.start()
+
+    assert expected in caught.value.message
+    assert "\n" not in caught.value.message
+    assert local.pid() is None
+
+
+def test_unreachable_neo4j_uri_fails_fast_and_starts_nothing(tmp_path):
+    uri = f"bolt://127.0.0.1:{free_port()}"  # nobody listens there
+    settings = Settings(neo4j_uri=uri, neo4j_password="irrelevant", data_dir=tmp_path, connect_timeout_s=3)
+
+    began = time.monotonic()
+    with pytest.raises(DatabaseUnavailable) as caught:
+        resolve_connection(settings, progress=lambda _: None)
+
+    assert time.monotonic() - began < 10
+    assert caught.value.uri == uri
+    assert "\n" not in caught.value.message
+    assert not (tmp_path / "instances").exists()
+
+
+@pytest.fixture(scope="module")
+def taken_port():
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        yield squatter.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def started(tmp_path_factory, taken_port):
+    settings = _settings(tmp_path_factory.mktemp("neo4j-data"))
+    messages: list[str] = []
+    local = LocalNeo4j(settings, port=taken_port, progress=messages.append)
+    info = local.start()
+    yield settings, local, info, messages
+    local.stop(timeout=30)
+
+
+def test_a_taken_port_is_avoided_and_the_instance_answers(started, taken_port):
+    _, local, info, messages = started
+
+    assert info.uri != f"bolt://127.0.0.1:{taken_port}"
+    assert any(f"port {taken_port} is taken" in m for m in messages)
+    assert check_server(info.uri, info.user, info.password, 5).startswith("5.26.")
+    assert oct((local.home / "credentials.json").stat().st_mode & 0o777) == "0o600"
+
+
+def test_starting_twice_returns_the_running_server(started, taken_port):
+    settings, local, info, _ = started
+
+    again = LocalNeo4j(settings, port=taken_port, progress=lambda _: None).start()  # as a second process would
+    found = resolve_connection(settings, start=False, progress=lambda _: None)
+
+    assert again.pid == info.pid
+    assert again.uri == info.uri
+    assert (found.origin, found.pid) == ("local", info.pid)
+
+
+def test_stop_leaves_no_neo4j_process(started):
+    settings, local, info, _ = started
+
+    assert local.stop(timeout=30) is True
+
+    with pytest.raises(ProcessLookupError):
+        os.kill(info.pid, 0)
+    assert local.stop() is False
+    assert local.status()["running"] is False
+    with pytest.raises(DatabaseUnavailable):
+        resolve_connection(settings, start=False, progress=lambda _: None)
