@@ -50,19 +50,23 @@ class Store(ProvenanceMixin, CascadeMixin):
     def add_fact(
         self, subject: str, predicate: str, object: Any, *, valid_from: Any = None, valid_to: Any = None,
         scope: dict[str, str] | None = None, kind: str = "semantic", statement: str | None = None,
-        confidence: float | None = None, sensitivity: str | None = None,
+        confidence: float | None = None, sensitivity: str | None = None, depends_on: Sequence[str] | None = None,
     ) -> Fact:
-        """Record a claim; a conflicting one is kept as `conflicted`, an earlier open-ended one is bounded."""
+        """Record a claim; a conflicting one is kept as `conflicted`, an earlier open-ended one is bounded.
+
+        `depends_on` lists premise fact ids: one justification (ANDed), drawn in the same transaction."""
         data = record_fact.validate(
             subject=subject, predicate=predicate, object=object, valid_from=valid_from, valid_to=valid_to,
             scope=scope or {}, kind=kind, statement=statement, confidence=confidence, sensitivity=sensitivity,
         )
-        return record_fact.add_facts(self._ctx, [data])[0]
+        return record_fact.add_facts(self._ctx, [data], depends_on=[list(depends_on) if depends_on else None])[0]
 
     def add_facts(self, rows: Sequence[dict[str, Any] | FactCreate]) -> list[Fact]:
-        """Record many claims in one transaction (each row takes add_fact's fields)."""
-        batch = [r if isinstance(r, FactCreate) else record_fact.validate(**r) for r in rows]
-        return record_fact.add_facts(self._ctx, batch)
+        """Record many claims in one transaction (each row takes add_fact's fields, `depends_on` included)."""
+        dicts = [dict(r) if isinstance(r, dict) else r for r in rows]
+        premises = [r.pop("depends_on", None) if isinstance(r, dict) else None for r in dicts]
+        batch = [r if isinstance(r, FactCreate) else record_fact.validate(**r) for r in dicts]
+        return record_fact.add_facts(self._ctx, batch, depends_on=premises)
 
     def write_range(
         self, subject: str, predicate: str, object: Any, *, valid_from: Any, valid_to: Any,

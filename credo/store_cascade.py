@@ -1,11 +1,60 @@
-"""Store methods for premises, justifications, derived summaries and re-verification."""
+"""Store methods for premises, justifications, derived summaries and re-verification.
+
+Every write that stops believing a version (correct, succeed, end, retract, conflict resolution, reverify, ...)
+runs the cascade in its own transaction; the Fact (or Summary) it returns carries the report in `.cascade`
+(None when the write stopped believing nothing). See DESIGN.md §5.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+from credo.schema.cascade import Justification, StaleItem, Summary
+from credo.schema.facts import Fact
+from credo.services import justify as justify_service
+from credo.services import reverify as reverify_service
+from credo.services import summaries as summary_service
 from credo.services.context import Context
+from credo.services.summarizers import Summarizer
 
 
 class CascadeMixin:
     """Truth-maintenance half of the public API; mixed into `credo.Store`."""
 
     _ctx: Context
+
+    def justify(self, fact_id: str, *, premises: Sequence[str], valid_from: Any = None, valid_to: Any = None) -> str:
+        """Add a justification of a fact (its premises ANDed; several justifications ORed); returns its id."""
+        return justify_service.justify(self._ctx, fact_id=fact_id, premises=premises, valid_from=valid_from,
+                                       valid_to=valid_to)
+
+    def justifications(self, fact_id: str, *, known_at: Any = None) -> list[Justification]:
+        """A fact's justifications believed at known_at (default now), each saying whether it holds."""
+        return justify_service.justifications(self._ctx, fact_id=fact_id, known_at=known_at)
+
+    def add_summary(self, text: str, *, derived_from: Sequence[str], summarizer: Summarizer | None = None,
+                    topic: str | None = None) -> Summary:
+        """Record a derived text with its verifying trace; with a summarizer, `text` is the topic it writes about."""
+        return summary_service.add_summary(self._ctx, text=text, derived_from=derived_from, summarizer=summarizer,
+                                           topic=topic)
+
+    def rebuild(self, summary_id: str, *, summarizer: Summarizer) -> Summary:
+        """Re-check a summary's trace (green again if unchanged) or re-run the summarizer on what is served now."""
+        return summary_service.rebuild(self._ctx, summary_id=summary_id, summarizer=summarizer)
+
+    def summaries(self, *, known_at: Any = None, states: Any = None) -> list[Summary]:
+        """Summaries believed at known_at: only served (green) ones unless `states` says otherwise."""
+        return summary_service.summaries(self._ctx, known_at=known_at, states=states)
+
+    def summary(self, summary_id: str, *, known_at: Any = None) -> Summary:
+        """One summary as believed at known_at (default now), in whatever state."""
+        return summary_service.summary(self._ctx, summary_id=summary_id, known_at=known_at)
+
+    def reverify(self, fact_id: str, *, outcome: str = "holds", evidence: Any = None, note: str | None = None) -> Fact:
+        """Close a re-verification: holds, lapsed (history: no longer applies because ...) or retracted."""
+        return reverify_service.reverify(self._ctx, fact_id=fact_id, outcome=outcome, evidence=evidence, note=note)
+
+    def stale(self) -> list[StaleItem]:
+        """Everything awaiting re-verification or a rebuild, oldest first."""
+        return reverify_service.stale(self._ctx)

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from credo.schema.cascade import CascadeReport
 from credo.schema.errors import InvalidInput
 from credo.schema.time import Precision, parse_point, render
 
@@ -178,6 +179,8 @@ class Fact(BaseModel):
     bounded_by: str | None = None
     stale_cause: str | None = None
     disputed: bool = False
+    # set only on the Fact a write returns when that write stopped believing a version (its cascade ran)
+    cascade: CascadeReport | None = Field(default=None, exclude=True)
 
     @property
     def value(self) -> Any:

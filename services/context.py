@@ -5,15 +5,30 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from credo.graph import ledger
 from credo.graph.db import Database, Tx
 
 if TYPE_CHECKING:
+    from credo.schema.cascade import CascadeReport
     from credo.services.embeddings import Embedder
 
 T = TypeVar("T")
+
+
+def with_report(result: T, report: "CascadeReport | None") -> T:
+    """Attach a cascade report to the models a write returns (a Fact, a Summary, or a list of them)."""
+    if report is None:
+        return result
+
+    def attach(item: Any) -> Any:
+        fields = getattr(type(item), "model_fields", {})
+        return item.model_copy(update={"cascade": report}) if "cascade" in fields else item
+
+    if isinstance(result, list):
+        return [attach(item) for item in result]  # type: ignore[return-value]
+    return attach(result)
 
 
 def system_clock() -> datetime:
@@ -40,8 +55,12 @@ class Context:
         now = self.now()
 
         def run(tx: Tx) -> T:
+            from credo.services.cascade import cascade
+
             known = ledger.begin(tx, self.tenant, now)
-            return work(tx, known)
+            result = work(tx, known)
+            # every write that stopped believing something re-checks what rested on it, before commit
+            return with_report(result, cascade(tx, self.tenant, known))
 
         return self.db.write(run)
 

@@ -21,6 +21,8 @@ from credo.schema.lifecycle import State, check_transition
 from credo.schema.time import parse_point
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
+from credo.services.justify import check_premises
+from credo.services.justify import link as link_premises
 from credo.services.temporal_rules import decide_write, established, split_outside
 from credo.services.versions import next_version, replace, retire
 
@@ -142,15 +144,28 @@ def _reinforce(tx: Tx, known: datetime, fact: Fact) -> Fact:
     return newer
 
 
-def add_facts(ctx: Context, batch: Sequence[FactCreate], *, state: str = State.ACTIVE) -> list[Fact]:
-    """Record many claims in one transaction (embeddings computed before it opens)."""
+def add_facts(
+    ctx: Context, batch: Sequence[FactCreate], *, state: str = State.ACTIVE,
+    depends_on: Sequence[list[str] | None] | None = None,
+) -> list[Fact]:
+    """Record many claims in one transaction (embeddings computed before it opens); `depends_on[i]` lists the
+    premises of row i (one justification, drawn in the same transaction)."""
     if not batch:
         return []
+    premises = [check_premises(p, "depends_on") if p else None for p in (depends_on or [])]
     embeddings = None
     if ctx.embedder is not None:
         texts = [d.statement or f"{d.subject} {d.predicate} {d.object}" for d in batch]
         embeddings = dict(enumerate(ctx.embedder.embed(texts)))
-    return ctx.write(lambda tx, known: record(tx, ctx, known, batch, state=state, embeddings=embeddings))
+
+    def work(tx: Tx, known: datetime) -> list[Fact]:
+        written = record(tx, ctx, known, batch, state=state, embeddings=embeddings)
+        for fact, refs in zip(written, premises):
+            if refs:
+                link_premises(tx, ctx, known, [fact], refs)
+        return written
+
+    return ctx.write(work)
 
 
 def write_range(ctx: Context, *, data: FactCreate) -> Fact:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -28,6 +29,24 @@ def replace(tx: Tx, known: datetime, pairs: list[tuple[Fact, Fact]]) -> None:
 def retire(tx: Tx, known: datetime, closing: list[tuple[Fact, str, str | None]]) -> None:
     """Stop believing versions now, recording how and why; every write that ends a belief goes through here."""
     fact_repo.close_versions(tx, known, [(f.version_id, how, why) for f, how, why in closing])
+    changes(tx).facts.extend(closing)
+
+
+@dataclass
+class Changes:
+    """What this write transaction stopped believing; Context.write runs the cascade from it before commit."""
+
+    facts: list[tuple[Fact, str, str | None]] = field(default_factory=list)
+    summaries: list[str] = field(default_factory=list)
+
+
+def changes(tx: Tx) -> Changes:
+    """The change log of this transaction (created on first use; a retried transaction gets a fresh Tx)."""
+    log = getattr(tx, "credo_changes", None)
+    if log is None:
+        log = Changes()
+        setattr(tx, "credo_changes", log)
+    return log
 
 
 def current_versions(tx: Tx, tenant: str, ref: str) -> list[Fact]:

@@ -1,0 +1,9 @@
+// Versions of the given facts believed at a known time (far future = believed now).
+// $tenant    tenant id
+// $fact_ids  fact ids
+// $known_at  known-time point
+// returns: fact
+UNWIND $fact_ids AS id
+MATCH (f:Fact {fact_id: id})
+WHERE f.tenant = $tenant AND f.known_from <= $known_at AND (f.known_to IS NULL OR f.known_to > $known_at)
+RETURN f {.*, embedding: null, disputed: false} AS fact

@@ -1,0 +1,11 @@
+// Summary versions of the tenant believed at a known time, in the given states, with their trace.
+// $tenant    tenant id
+// $known_at  known-time point (far future = believed now)
+// $states    states to return
+// returns: summary, trace
+MATCH (s:Summary)
+WHERE s.tenant = $tenant AND s.state IN $states
+  AND s.known_from <= $known_at AND (s.known_to IS NULL OR s.known_to > $known_at)
+RETURN s {.*} AS summary,
+       [(s)-[d:DERIVED_FROM]->() | d {.kind, .ref_id, .version_id, .hash}] AS trace
+ORDER BY s.known_from, s.summary_id

@@ -1,0 +1,60 @@
+"""DEPENDS_ON edges in the graph: draw them, walk them backwards, and read justifications as of a known time."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from credo.cypher import load
+from credo.graph.db import Tx
+from credo.graph.records import FAR_FUTURE, fact_from_row, native
+from credo.schema.facts import Fact
+
+CREATE_DEPENDENCIES = load("create_dependencies")
+READ_DEPENDENTS = load("read_dependents")
+READ_FACTS_KNOWN_AT = load("read_facts_known_at")
+READ_JUSTIFICATIONS = load("read_justifications")
+READ_STALE_FACTS = load("read_stale_facts")
+
+
+def link(tx: Tx, known: datetime, rows: list[dict[str, Any]]) -> None:
+    """Create edges from {from_id, to_id, justification, valid_from, valid_to} rows (version ids)."""
+    if rows:
+        tx.one(CREATE_DEPENDENCIES, known=known, rows=rows)
+
+
+def dependents(tx: Tx, tenant: str, fact_ids: list[str]) -> list[tuple[Fact, dict[str, set[str]]]]:
+    """Current versions depending on any of the facts, each with {justification id: premise fact ids}."""
+    if not fact_ids:
+        return []
+    found = []
+    for row in tx.rows(READ_DEPENDENTS, tenant=tenant, fact_ids=fact_ids):
+        groups: dict[str, set[str]] = {}
+        for premise in row["premises"]:
+            groups.setdefault(premise["justification"], set()).add(premise["fact_id"])
+        found.append((fact_from_row(row["fact"]), groups))
+    return found
+
+
+def facts_known_at(tx: Tx, tenant: str, fact_ids: list[str], known_at: datetime | None = None) -> dict[str, list[Fact]]:
+    """Versions of each fact believed at known_at (None = now), as believed then (later closings unseen)."""
+    found: dict[str, list[Fact]] = {fid: [] for fid in fact_ids}
+    if not fact_ids:
+        return found
+    for row in tx.rows(READ_FACTS_KNOWN_AT, tenant=tenant, fact_ids=sorted(set(fact_ids)), known_at=known_at or FAR_FUTURE):
+        fact = fact_from_row(row["fact"])
+        if known_at is not None and fact.known_to is not None:
+            fact = fact.model_copy(update={"known_to": None, "ended_by": None, "end_reason": None})
+        found.setdefault(fact.fact_id, []).append(fact)
+    return found
+
+
+def justification_edges(tx: Tx, tenant: str, fact_id: str, known_at: datetime | None) -> list[dict[str, Any]]:
+    """Believed DEPENDS_ON edges of a fact at known_at: {justification, known_from, fact_id, version_id, statement}."""
+    rows = tx.rows(READ_JUSTIFICATIONS, tenant=tenant, fact_id=fact_id, known_at=known_at or FAR_FUTURE)
+    return [{**r, "known_from": native(r["known_from"])} for r in rows]
+
+
+def stale_facts(tx: Tx, tenant: str) -> list[Fact]:
+    """Current versions awaiting re-verification, oldest first."""
+    return [fact_from_row(r["fact"]) for r in tx.rows(READ_STALE_FACTS, tenant=tenant, state="stale")]

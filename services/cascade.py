@@ -1,0 +1,201 @@
+"""The cascade: inside the write that stopped believing versions, flag what lost its support or its trace.
+
+`Context.write` calls `cascade(...)` after the work function and before commit, so no write path can forget it:
+`versions.retire()` (the one path that stops believing a fact version) and the summary writes note what changed
+on the transaction. The walk seeks by fact id along believed DEPENDS_ON edges, level by level, so its cost grows
+with the affected part of the graph, not with the store.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from credo.graph import dependencies as dep_repo
+from credo.graph import ledger
+from credo.graph import summaries as summary_repo
+from credo.graph.db import Tx
+from credo.schema.cascade import CascadeReport, FlaggedFact, FlaggedSummary, StaleCause, Summary
+from credo.schema.facts import EndKind, Fact
+from credo.schema.lifecycle import State, check_transition, is_served
+from credo.services.tms_rules import believed_now, fact_hash, select_stale, text_hash, trace_breaks
+from credo.services.versions import changes, next_version, replace, retire
+
+MAX_SUMMARY_VISITS = 3
+
+
+def cascade(tx: Tx, tenant: str, known: datetime) -> CascadeReport | None:
+    """Run the cascade for what this transaction stopped believing; None when it stopped believing nothing."""
+    log = changes(tx)
+    if not log.facts and not log.summaries:
+        return None
+    retired, log.facts = list(log.facts), []
+    changed_summaries, log.summaries = list(log.summaries), []
+    first: dict[str, tuple[Fact, str]] = {}
+    for fact, how, _why in retired:
+        first.setdefault(fact.fact_id, (fact, how))
+    changed = sorted(first)
+    region = _walk(tx, tenant, changed)
+    flagged = _flag_facts(tx, tenant, known, changed, first, region)
+    touched = changed + [f.fact_id for f in flagged] + [f.fact_id for f, _, _ in changes(tx).facts]
+    changes(tx).facts.clear()
+    stale, restored = _recheck_summaries(tx, tenant, known, fact_ids=touched, summary_ids=changed_summaries)
+    report = CascadeReport(at=known, changed=changed, checked=sorted(region), facts=flagged, summaries=stale,
+                           restored=restored)
+    if flagged or stale or restored:
+        ledger.audit(tx, tenant, known, [("cascade", fid, {"flagged": sorted(report.flagged_ids),
+                                                          "restored": [s.summary_id for s in restored]})
+                                         for fid in changed[:1] or changed_summaries[:1]])
+    return report
+
+
+def _walk(tx: Tx, tenant: str, changed: list[str]) -> dict[str, tuple[list[Fact], list[frozenset[str]]]]:
+    """Every current dependent reachable backwards from the changed facts through served dependents."""
+    region: dict[str, tuple[list[Fact], list[frozenset[str]]]] = {}
+    expanded = set(changed)
+    frontier = list(changed)
+    while frontier:
+        following: list[str] = []
+        for fact, groups in dep_repo.dependents(tx, tenant, frontier):
+            versions, alternatives = region.setdefault(fact.fact_id, ([], []))
+            if any(v.version_id == fact.version_id for v in versions):
+                continue
+            versions.append(fact)
+            for premises in groups.values():
+                if frozenset(premises) not in alternatives:
+                    alternatives.append(frozenset(premises))
+            if is_served(fact.state) and fact.fact_id not in expanded:
+                expanded.add(fact.fact_id)
+                following.append(fact.fact_id)
+        frontier = following
+    return region
+
+
+def _flag_facts(
+    tx: Tx, tenant: str, known: datetime, changed: list[str], first: dict[str, tuple[Fact, str]],
+    region: dict[str, tuple[list[Fact], list[frozenset[str]]]],
+) -> list[FlaggedFact]:
+    """Make every served dependent that lost all support stale, recording cause, path and depth."""
+    if not region:
+        return []
+    justifications = {fid: alternatives for fid, (_versions, alternatives) in region.items()}
+    outside = sorted({p for alts in justifications.values() for premises in alts for p in premises} - set(region))
+    outside_versions = dep_repo.facts_known_at(tx, tenant, outside)
+    believed_outside = {fid for fid, versions in outside_versions.items() if believed_now(versions, known)}
+    served = {fid for fid, (versions, _alts) in region.items() if believed_now(versions, known)}
+    losses = select_stale(changed=set(changed), justifications=justifications, believed_outside=believed_outside,
+                          served=served)
+    pairs: list[tuple[Fact, Fact]] = []
+    flagged: list[FlaggedFact] = []
+    events = []
+    for loss in losses:
+        cause = _cause(loss.path, first, region, outside_versions, known)
+        text = f"{cause.text()}; path {' -> '.join(loss.path)}"
+        for old in region[loss.fact_id][0]:
+            if not is_served(old.state):
+                continue
+            check_transition(old.fact_id, old.state, State.STALE)
+            new = next_version(old, known, state=State.STALE.value, stale_cause=text)
+            pairs.append((old, new))
+            flagged.append(FlaggedFact(fact_id=old.fact_id, version_id=new.version_id, statement=old.statement,
+                                       cause=cause, path=list(loss.path), depth=loss.depth))
+            events.append(("stale", old.fact_id, {"version_id": new.version_id, "cause": cause.model_dump(mode="json"),
+                                                  "path": list(loss.path), "depth": loss.depth}))
+    retire(tx, known, [(old, EndKind.STATE_CHANGE.value, "stale: lost all support") for old, _new in pairs])
+    replace(tx, known, pairs)
+    ledger.audit(tx, tenant, known, events)
+    return flagged
+
+
+def _cause(
+    path: tuple[str, ...], first: dict[str, tuple[Fact, str]],
+    region: dict[str, tuple[list[Fact], list[frozenset[str]]]], outside: dict[str, list[Fact]], known: datetime,
+) -> StaleCause:
+    """Which premise changed, how, and when: the root of the shortest path (or a premise no longer believed)."""
+    root = path[0]
+    if root in first:
+        fact, how = first[root]
+        return StaleCause(premise_fact_id=root, premise_version_id=fact.version_id, premise_statement=fact.statement,
+                          change=how, at=known)
+    for premises in region.get(root, ([], []))[1]:
+        for premise in sorted(premises):
+            versions = outside.get(premise) or []
+            if premise not in region and not believed_now(versions, known):
+                ref = versions[0] if versions else None
+                return StaleCause(premise_fact_id=premise, premise_version_id=ref.version_id if ref else "",
+                                  premise_statement=ref.statement if ref else "", change="not believed", at=known)
+    return StaleCause(premise_fact_id=root, premise_version_id="", premise_statement="", change="unsupported", at=known)
+
+
+def trace_state(tx: Tx, tenant: str, summaries: list[Summary]) -> dict[str, list[str]]:
+    """For each summary id, why its trace no longer holds ([] = every input unchanged and still served)."""
+    items = [t for s in summaries for t in s.trace]
+    facts = dep_repo.facts_known_at(tx, tenant, sorted({t.ref_id for t in items if t.kind == "fact"}))
+    sums = summary_repo.by_ids(tx, tenant, sorted({t.ref_id for t in items if t.kind == "summary"}))
+    sources = summary_repo.source_texts(tx, tenant, sorted({t.ref_id for t in items if t.kind == "source"}))
+    result = {}
+    for summary in summaries:
+        current: dict[tuple[str, str], str | None] = {}
+        for t in summary.trace:
+            if t.kind == "fact":
+                hashes = [fact_hash(v) for v in facts.get(t.ref_id, []) if is_served(v.state)]
+                current[(t.kind, t.ref_id)] = t.hash if t.hash in hashes else (hashes[0] if hashes else None)
+            elif t.kind == "summary":
+                other = sums.get(t.ref_id)
+                current[(t.kind, t.ref_id)] = other.text_hash if other and is_served(other.state) else None
+            else:
+                text = sources.get(t.ref_id)
+                current[(t.kind, t.ref_id)] = text_hash(text) if text is not None else None
+        result[summary.summary_id] = trace_breaks(summary.trace, current)
+    return result
+
+
+def _recheck_summaries(
+    tx: Tx, tenant: str, known: datetime, *, fact_ids: list[str], summary_ids: list[str],
+) -> tuple[list[FlaggedSummary], list[FlaggedSummary]]:
+    """Re-check the traces of current summaries naming what changed; flag broken ones, restore healed ones."""
+    stale: dict[str, FlaggedSummary] = {}
+    restored: dict[str, FlaggedSummary] = {}
+    visits: dict[str, int] = {}
+    queue = summary_repo.deriving(tx, tenant, fact_ids=fact_ids, summary_ids=summary_ids, source_ids=[])
+    while queue:
+        queue = [s for s in queue if visits.get(s.summary_id, 0) < MAX_SUMMARY_VISITS]
+        if not queue:
+            break
+        fresh = summary_repo.by_ids(tx, tenant, [s.summary_id for s in queue])
+        batch = [fresh[s.summary_id] for s in queue if s.summary_id in fresh]
+        breaks = trace_state(tx, tenant, batch)
+        moved: list[str] = []
+        for summary in batch:
+            visits[summary.summary_id] = visits.get(summary.summary_id, 0) + 1
+            reasons = breaks[summary.summary_id]
+            if reasons and is_served(summary.state):
+                new = set_state(tx, known, summary, State.STALE.value, "; ".join(reasons))
+                stale[summary.summary_id] = _flag(new, "; ".join(reasons))
+                restored.pop(summary.summary_id, None)
+                moved.append(summary.summary_id)
+            elif reasons:
+                stale.setdefault(summary.summary_id, _flag(summary, "; ".join(reasons)))
+            elif summary.state == State.STALE:
+                new = set_state(tx, known, summary, State.ACTIVE.value, None)
+                restored[summary.summary_id] = _flag(new, "every input unchanged and served")
+                stale.pop(summary.summary_id, None)
+                moved.append(summary.summary_id)
+        queue = summary_repo.deriving(tx, tenant, fact_ids=[], summary_ids=moved, source_ids=[]) if moved else []
+    return sorted(stale.values(), key=lambda s: s.summary_id), sorted(restored.values(), key=lambda s: s.summary_id)
+
+
+def _flag(summary: Summary, reason: str) -> FlaggedSummary:
+    return FlaggedSummary(summary_id=summary.summary_id, version_id=summary.version_id, topic=summary.topic,
+                          reason=reason)
+
+
+def set_state(tx: Tx, known: datetime, summary: Summary, state: str, cause: str | None) -> Summary:
+    """A new version of a summary in another state, same text and trace; the old version stops being believed."""
+    check_transition(summary.summary_id, summary.state, state)
+    new = summary.model_copy(update={"version_id": ledger.new_id("sv"), "state": state, "known_from": known,
+                                     "known_to": None, "ended_by": None, "end_reason": None, "stale_cause": cause})
+    summary_repo.close(tx, known, [(summary.version_id, EndKind.STATE_CHANGE.value, cause or "trace holds again")])
+    summary_repo.create(tx, [new])
+    ledger.audit(tx, new.tenant, known, [(f"summary_{state}", summary.summary_id,
+                                          {"version_id": new.version_id, "cause": cause})])
+    return new

@@ -1,0 +1,103 @@
+"""Premises and justifications: say what a fact rests on, and read what it rested on at any known time."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from credo.graph import dependencies as dep_repo
+from credo.graph import ledger
+from credo.graph.db import Tx
+from credo.graph.ledger import new_id
+from credo.schema.cascade import Justification, PremiseRef
+from credo.schema.errors import ConflictError, InvalidInput
+from credo.schema.facts import Fact
+from credo.schema.time import optional_point, parse_instant
+from credo.services.context import Context
+from credo.services.tms_rules import believed_now
+from credo.services.versions import current_versions, the_current
+
+
+def check_premises(premises: Any, field: str = "premises") -> list[str]:
+    """A non-empty list of distinct fact or version ids (refused otherwise, before anything is written)."""
+    if isinstance(premises, str) or not isinstance(premises, Sequence) or not premises:
+        raise InvalidInput(field, "must be a non-empty list of fact ids (f_...) or version ids (v_...)")
+    cleaned = []
+    for ref in premises:
+        ref = getattr(ref, "fact_id", ref)
+        if not isinstance(ref, str) or not ref.startswith(("f_", "v_")):
+            raise InvalidInput(field, f"each premise must be a fact id (f_...) or a version id (v_...), got {ref!r}")
+        if ref not in cleaned:
+            cleaned.append(ref)
+    return cleaned
+
+
+def link(
+    tx: Tx, ctx: Context, known: datetime, dependents: list[Fact], premises: list[str], *,
+    valid_from: datetime | None = None, valid_to: datetime | None = None,
+) -> str:
+    """Inside a write: one new justification of every given dependent version by the premises (ANDed)."""
+    resolved = [the_current(tx, ctx.tenant, ref) if ref.startswith("f_") else _version(tx, ctx, ref) for ref in premises]
+    own = {d.fact_id for d in dependents}
+    if any(p.fact_id in own for p in resolved):
+        raise InvalidInput("premises", "a fact cannot be its own premise")
+    justification = new_id("j")
+    dep_repo.link(tx, known, [
+        {"from_id": d.version_id, "to_id": p.version_id, "justification": justification,
+         "valid_from": valid_from, "valid_to": valid_to}
+        for d in dependents for p in resolved
+    ])
+    ledger.audit(tx, ctx.tenant, known, [("justify", d.fact_id, {"justification": justification,
+                                                                  "premises": [p.fact_id for p in resolved]})
+                                         for d in dependents])
+    return justification
+
+
+def _version(tx: Tx, ctx: Context, ref: str) -> Fact:
+    found = current_versions(tx, ctx.tenant, ref)[0]
+    if found.known_to is not None:
+        raise ConflictError(ref, "this premise version is no longer believed; name the fact id instead")
+    return found
+
+
+def justify(ctx: Context, *, fact_id: str, premises: Any, valid_from: Any = None, valid_to: Any = None) -> str:
+    """Add a justification (its premises ANDed; a fact's justifications ORed); returns its id."""
+    refs = check_premises(premises)
+    vf, _ = optional_point(valid_from, "valid_from")
+    vt, _ = optional_point(valid_to, "valid_to")
+
+    def work(tx: Tx, known: datetime) -> str:
+        dependents = [v for v in current_versions(tx, ctx.tenant, fact_id) if v.known_to is None]
+        if not dependents:
+            the_current(tx, ctx.tenant, fact_id)  # raises the precise error
+        return link(tx, ctx, known, dependents, refs, valid_from=vf, valid_to=vt)
+
+    return ctx.write(work)
+
+
+def justifications(ctx: Context, *, fact_id: str, known_at: Any = None) -> list[Justification]:
+    """The justifications of a fact believed at known_at (default now), each saying whether it holds then."""
+    known = None if known_at is None else parse_instant(known_at, "known_at")
+    point = known or ctx.now()
+
+    def work(tx: Tx) -> list[Justification]:
+        edges = dep_repo.justification_edges(tx, ctx.tenant, fact_id, known)
+        premises = dep_repo.facts_known_at(tx, ctx.tenant, sorted({e["fact_id"] for e in edges}), known)
+        grouped: dict[str, list[dict[str, Any]]] = {}
+        for edge in edges:
+            grouped.setdefault(edge["justification"], []).append(edge)
+        found = []
+        for jid, group in grouped.items():
+            refs = []
+            for edge in group:
+                versions = premises.get(edge["fact_id"], [])
+                refs.append(PremiseRef(fact_id=edge["fact_id"], version_id=edge["version_id"], statement=edge["statement"] or "",
+                                       state=versions[0].state if versions else None,
+                                       believed_now=believed_now(versions, point)))
+            found.append(Justification(justification_id=jid, fact_id=fact_id, premises=refs,
+                                       known_from=min(e["known_from"] for e in group),
+                                       holds=all(r.believed_now for r in refs)))
+        return sorted(found, key=lambda j: (j.known_from, j.justification_id))
+
+    return ctx.read(work)

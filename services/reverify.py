@@ -1,0 +1,97 @@
+"""Re-verification of stale (or any current) facts, and the list of everything awaiting it or a rebuild."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from credo.graph import dependencies as dep_repo
+from credo.graph import ledger
+from credo.graph import summaries as summary_repo
+from credo.graph import sources as source_repo
+from credo.graph.db import Tx
+from credo.schema.cascade import StaleItem
+from credo.schema.errors import InvalidInput
+from credo.schema.facts import EndKind, Epistemic, Fact
+from credo.schema.lifecycle import State, check_transition
+from credo.services.context import Context
+from credo.services.justify import link
+from credo.services.versions import current_versions, next_version, replace, retire, the_current
+
+OUTCOMES = ("holds", "lapsed", "retracted")
+
+
+def _evidence(evidence: Any) -> tuple[list[str], list[str], str | None]:
+    """(premise fact ids, source ids, free text) from a reverify evidence argument."""
+    if evidence is None:
+        return [], [], None
+    items = [evidence] if isinstance(evidence, str) else list(evidence)
+    if not items or not all(isinstance(i, str) and i.strip() for i in items):
+        raise InvalidInput("evidence", "must be text, a source id, or a list of premise fact ids / source ids")
+    premises = [i for i in items if i.startswith(("f_", "v_"))]
+    sources = [i for i in items if i.startswith("s_")]
+    text = [i for i in items if i not in premises and i not in sources]
+    return premises, sources, "; ".join(text) or None
+
+
+def reverify(ctx: Context, *, fact_id: str, outcome: str, evidence: Any = None, note: str | None = None) -> Fact:
+    """End a re-verification: holds (re-confirmed with new evidence), lapsed (kept as history: no longer applies
+    because ...; never implies the opposite), or retracted (it was wrong)."""
+    if outcome not in OUTCOMES:
+        raise InvalidInput("outcome", f"must be one of {list(OUTCOMES)}", value=outcome)
+    premises, sources, text = _evidence(evidence)
+    if outcome == "holds" and evidence is None and not (note and note.strip()):
+        raise InvalidInput("evidence", "holds needs the new evidence (text, source ids or premise fact ids) or a note")
+
+    def work(tx: Tx, known: datetime) -> Fact:
+        old = the_current(tx, ctx.tenant, fact_id)
+        if sources:
+            missing = set(sources) - set(source_repo.by_ids(tx, ctx.tenant, sources))
+            if missing:
+                raise InvalidInput("evidence", f"source {sorted(missing)[0]} names nothing in this tenant")
+        detail = {"outcome": outcome, "note": note, "evidence": text, "premises": premises, "sources": sources}
+        if outcome == "retracted":
+            reason = f"retracted on re-verification: {note or text or old.stale_cause or 'found wrong'}"
+            current = [v for v in current_versions(tx, ctx.tenant, old.fact_id) if v.known_to is None]
+            retire(tx, known, [(v, EndKind.RETRACTION.value, reason) for v in current])
+            ledger.audit(tx, ctx.tenant, known, [("reverify", old.fact_id, detail)])
+            return old.model_copy(update={"known_to": known, "ended_by": EndKind.RETRACTION, "end_reason": reason})
+        if outcome == "holds":
+            if old.state != State.ACTIVE:
+                check_transition(old.fact_id, old.state, State.ACTIVE)
+            confirm = {"epistemic": Epistemic.CONFIRMED} if (premises or sources or text) else {}
+            new = next_version(old, known, state=State.ACTIVE.value, stale_cause=None, verified_at=known, **confirm)
+            why = "re-verified: holds"
+        else:
+            check_transition(old.fact_id, old.state, State.DEPRECATED)
+            because = note or text or old.stale_cause or "its premise changed"
+            update: dict[str, Any] = {"end_reason": f"no longer applies because {because}"}
+            if (old.valid_to is None or old.valid_to > known) and (old.valid_from is None or old.valid_from < known):
+                update.update(valid_to=known, valid_to_precision="instant", bounded_by=None)
+            new = next_version(old, known, state=State.DEPRECATED.value, **update)
+            why = "re-verified: lapsed"
+        retire(tx, known, [(old, EndKind.STATE_CHANGE.value, why)])
+        replace(tx, known, [(old, new)])
+        if premises:
+            detail["justification"] = link(tx, ctx, known, [new], premises)
+        if sources:
+            source_repo.link_sourced_from(tx, known, [(new.version_id, s, None, None) for s in sources])
+        ledger.audit(tx, ctx.tenant, known, [("reverify", old.fact_id, {**detail, "version_id": new.version_id})])
+        return new
+
+    return ctx.write(work)
+
+
+def stale(ctx: Context) -> list[StaleItem]:
+    """Every fact awaiting re-verification and every summary awaiting a rebuild, oldest first."""
+
+    def work(tx: Tx) -> list[StaleItem]:
+        facts = dep_repo.stale_facts(tx, ctx.tenant)
+        sums = summary_repo.listed(tx, ctx.tenant, known_at=None, states=[State.STALE.value])
+        items = [StaleItem(kind="fact", id=f.fact_id, version_id=f.version_id, text=f.statement, since=f.known_from,
+                           cause=f.stale_cause) for f in facts]
+        items += [StaleItem(kind="summary", id=s.summary_id, version_id=s.version_id, text=s.topic, since=s.known_from,
+                            cause=s.stale_cause) for s in sums]
+        return sorted(items, key=lambda i: (i.since, i.kind, i.id))
+
+    return ctx.read(work)

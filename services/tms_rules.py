@@ -1,0 +1,134 @@
+"""Pure truth-maintenance rules: well-founded JTMS support, cascade selection with shortest paths, trace checks."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from credo.schema.cascade import TraceItem
+from credo.schema.facts import Fact
+from credo.schema.lifecycle import is_served
+
+Justifications = Mapping[str, Sequence[frozenset[str]]]
+
+
+def supported(justifications: Justifications, *, believed_outside: set[str], served: set[str]) -> set[str]:
+    """Least fixpoint of the JTMS rule: a served node is supported when one justification has every premise
+    believed (outside the region, or itself supported). Cycles with no outside support stay unsupported."""
+    waiting: dict[tuple[str, int], set[str]] = {}
+    users: dict[str, list[tuple[str, int]]] = {}
+    result: set[str] = set()
+    queue: deque[str] = deque()
+    for node, alternatives in justifications.items():
+        if node not in served:
+            continue
+        for index, premises in enumerate(alternatives):
+            missing = {p for p in premises if p not in believed_outside}
+            if not missing and node not in result:
+                result.add(node)
+                queue.append(node)
+            waiting[(node, index)] = missing
+            for premise in missing:
+                users.setdefault(premise, []).append((node, index))
+    while queue:
+        premise = queue.popleft()
+        for node, index in users.get(premise, ()):
+            missing = waiting[(node, index)]
+            missing.discard(premise)
+            if not missing and node not in result:
+                result.add(node)
+                queue.append(node)
+    return result
+
+
+@dataclass(frozen=True)
+class Loss:
+    """A dependent that lost all support: the shortest path from a changed fact to it, and its depth."""
+
+    fact_id: str
+    path: tuple[str, ...]
+
+    @property
+    def depth(self) -> int:
+        """Edges between the changed fact and this one."""
+        return len(self.path) - 1
+
+
+def _shortest_paths(starts: Iterable[str], justifications: Justifications, allowed: set[str]) -> dict[str, tuple[str, ...]]:
+    """BFS from the starts along premise -> dependent edges, visiting only `allowed` nodes."""
+    dependents: dict[str, list[str]] = {}
+    for node, alternatives in justifications.items():
+        for premise in {p for premises in alternatives for p in premises}:
+            dependents.setdefault(premise, []).append(node)
+    paths: dict[str, tuple[str, ...]] = {}
+    queue: deque[str] = deque()
+    for start in sorted(set(starts)):
+        paths[start] = (start,)
+        queue.append(start)
+    while queue:
+        here = queue.popleft()
+        for node in sorted(dependents.get(here, ())):
+            if node in allowed and node not in paths:
+                paths[node] = paths[here] + (node,)
+                queue.append(node)
+    return paths
+
+
+def select_stale(
+    *, changed: set[str], justifications: Justifications, believed_outside: set[str], served: set[str],
+) -> list[Loss]:
+    """Served dependents that lost all support, each once, with its shortest path from a changed fact."""
+    lost = served - supported(justifications, believed_outside=believed_outside, served=served)
+    through_lost = _shortest_paths(changed, justifications, lost)
+    anywhere = _shortest_paths(changed, justifications, set(justifications))
+    found = []
+    for node in lost:
+        path = through_lost.get(node) or anywhere.get(node) or (node,)
+        if node in changed and len(path) == 1:
+            path = anywhere.get(node, path)
+        found.append(Loss(node, path))
+    return sorted(found, key=lambda loss: (loss.depth, loss.fact_id))
+
+
+def believed_now(versions: Sequence[Fact], now: object) -> bool:
+    """A premise is believed now when one current version is served and valid at `now` (unknown start counts)."""
+    for f in versions:
+        if f.known_to is not None or not is_served(f.state):
+            continue
+        if (f.valid_from is None or f.valid_from <= now) and (f.valid_to is None or now < f.valid_to):
+            return True
+    return False
+
+
+def fact_hash(fact: Fact) -> str:
+    """Content hash of a fact version: what it claims, where and when (not its lifecycle state)."""
+    content = {
+        "statement": fact.statement, "subject": fact.subject_id, "predicate": fact.predicate,
+        "object": list(fact.object.key), "scope": dict(sorted(fact.scope.items())),
+        "valid_from": fact.valid_from.isoformat() if fact.valid_from else None,
+        "valid_to": fact.valid_to.isoformat() if fact.valid_to else None, "epistemic": fact.epistemic.value,
+    }
+    return text_hash(json.dumps(content, sort_keys=True, ensure_ascii=False))
+
+
+def text_hash(text: str) -> str:
+    """SHA-256 of a text."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def trace_breaks(trace: Sequence[TraceItem], current: Mapping[tuple[str, str], str | None]) -> list[str]:
+    """Why a trace no longer holds: one line per input that changed or stopped being served ([] = it holds).
+
+    `current` maps (kind, ref_id) to the hash of the input's served current version, or None when none is served.
+    """
+    reasons = []
+    for item in trace:
+        now_hash = current.get((item.kind, item.ref_id))
+        if now_hash is None:
+            reasons.append(f"{item.kind} {item.ref_id} is no longer served as current")
+        elif now_hash != item.hash:
+            reasons.append(f"{item.kind} {item.ref_id} changed (was version {item.version_id})")
+    return reasons
