@@ -44,7 +44,7 @@ class DependsOnRel(KnownRel):
 
 class SupersedesRel(KnownRel):
     kind = StringProperty(
-        choices={k: k for k in ("correction", "succession", "retraction", "resolution")}, required=True
+        choices={k: k for k in ("correction", "succession", "retraction", "resolution", "merge")}, required=True
     )
     at = DateTimeProperty()
 
@@ -86,6 +86,12 @@ class Source(StructuredNode):
     index = IntegerProperty()
     role = StringProperty()
     origin = StringProperty()
+    text_hash = StringProperty()
+    known_from = DateTimeProperty()
+    consumed_by = StringProperty()
+    consumed_at = DateTimeProperty()
+    claimed_by = StringProperty()
+    claim_expires = DateTimeProperty()
 
 
 class Fact(StructuredNode):

@@ -1,0 +1,8 @@
+// Release an extraction run's claim on its messages (after a failure); consumed marks are untouched.
+// $tenant    tenant id
+// $claim_id  extraction run id
+// returns: released
+MATCH (s:Source {tenant: $tenant})
+WHERE s.claimed_by = $claim_id
+REMOVE s.claimed_by, s.claim_expires
+RETURN count(s) AS released

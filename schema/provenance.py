@@ -1,0 +1,158 @@
+"""Provenance shapes: the `why` tree, extraction candidates and results."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from credo.schema.facts import Fact
+from credo.schema.time import render
+
+
+class WhySource(BaseModel):
+    """One source of a fact (or its accepting message), with the verbatim quote and its pointer."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source_id: str
+    kind: str
+    quote: str | None = None
+    session_id: str | None = None
+    generation: int | None = None
+    index: int | None = None
+    author: str | None = None
+    origin: str | None = None
+    role: str | None = None
+    at: datetime | None = None
+    title: str | None = None
+    uri: str | None = None
+    span: list[int] | None = None
+
+
+class WhyPremise(BaseModel):
+    """One premise of a justification, as believed at the read's known time."""
+
+    model_config = ConfigDict(frozen=True)
+
+    fact_id: str
+    version_id: str
+    statement: str
+    state: str
+    believed_now: bool
+
+
+class WhyJustification(BaseModel):
+    """A set of premises that together support the fact (premises are ANDed)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    justification_id: str
+    holds: bool
+    premises: list[WhyPremise]
+
+
+class WhyLink(BaseModel):
+    """One step of the supersession chain."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    at: datetime | None = None
+    fact_id: str
+    version_id: str
+    statement: str
+
+
+class WhyTree(BaseModel):
+    """Why a fact is held: the version, its evidence, sources, acceptance, premises and supersessions."""
+
+    model_config = ConfigDict(frozen=True)
+
+    fact: Fact
+    evidence: str
+    epistemic: str
+    sources: list[WhySource] = Field(default_factory=list)
+    accepted_in: WhySource | None = None
+    justifications: list[WhyJustification] = Field(default_factory=list)
+    supersedes: list[WhyLink] = Field(default_factory=list)
+    superseded_by: list[WhyLink] = Field(default_factory=list)
+
+    def json_dict(self) -> dict[str, Any]:
+        """The tree as JSON-ready data."""
+        return json.loads(self.model_dump_json())
+
+    def text(self) -> str:
+        """The tree as readable text."""
+        f = self.fact
+        known = "believed now" if f.known_to is None else f"no longer believed since {render(f.known_to)} ({f.ended_by})"
+        lines = [
+            f"{f.statement}",
+            f"  fact {f.fact_id} version {f.version_id} · state {f.state} · {known}",
+            f"  valid {f.valid_text()} · known {f.known_text()}",
+            f"  evidence: {self.evidence} · epistemic: {self.epistemic}",
+        ]
+        lines.append("  sources:" if self.sources else "  sources: none")
+        lines += [f"    - {_source_line(s)}" for s in self.sources]
+        if self.accepted_in:
+            lines.append(f"  accepted in: {_source_line(self.accepted_in)}")
+        for j in self.justifications:
+            lines.append(f"  justification {j.justification_id}: {'holds' if j.holds else 'does not hold'}")
+            lines += [f"    - {p.statement} [{p.fact_id} {p.state}{'' if p.believed_now else ', not believed now'}]"
+                      for p in j.premises]
+        lines += [f"  supersedes ({l.kind}): {l.statement} [{l.version_id}]" for l in self.supersedes]
+        lines += [f"  superseded by ({l.kind}): {l.statement} [{l.version_id}]" for l in self.superseded_by]
+        return "\n".join(lines)
+
+
+def _source_line(s: WhySource) -> str:
+    if s.kind == "message":
+        where = f"session {s.session_id} gen {s.generation} message #{s.index}"
+        who = f"{s.author or 'unknown author'} ({s.origin}, role {s.role})"
+        head = f"{where}, {who}, {render(s.at) if s.at else 'time unknown'}"
+    else:
+        head = f"{s.kind} {s.title or s.source_id}{' <' + s.uri + '>' if s.uri else ''}"
+    return f'"{s.quote}" — {head}' if s.quote else head
+
+
+class Candidate(BaseModel):
+    """A fact an extractor proposes, with evidence pointers (message positions in the session generation)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    statement: str
+    subject: str
+    predicate: str
+    object: Any
+    quote: str | None = None
+    source_index: int
+    accepted_index: int | None = None
+    kind: str = "semantic"
+    valid_from: Any = None
+    valid_to: Any = None
+    scope: dict[str, str] = Field(default_factory=dict)
+
+
+class Proposal(BaseModel):
+    """What an extractor returns for a segment: the complete new candidate set, and an episode text."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    candidates: list[Candidate] = Field(default_factory=list)
+    episode: str | None = None
+
+
+class ExtractionResult(BaseModel):
+    """What one committed extraction wrote."""
+
+    model_config = ConfigDict(frozen=True)
+
+    extraction_id: str
+    session_id: str
+    generation: int
+    facts: list[Fact]
+    episode_id: str | None
+    consumed: list[int]
+    segments: int

@@ -1,0 +1,63 @@
+"""Admission: extracted facts start as `candidate`; a person or a named policy admits or rejects them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from credo.graph import facts as fact_repo
+from credo.graph import ledger
+from credo.graph import predicates as predicate_repo
+from credo.graph.db import Tx
+from credo.graph.ledger import new_id
+from credo.schema.errors import InvalidInput
+from credo.schema.facts import EndKind, Fact
+from credo.schema.lifecycle import State, check_transition
+from credo.services import predicates as predicate_service
+from credo.services.context import Context
+from credo.services.temporal_rules import decide_write, established
+from credo.services.versions import next_version, replace, retire, the_current
+
+
+def admit(ctx: Context, *, fact_id: str, by: str) -> Fact:
+    """Admit a candidate as current knowledge; a clash with an established value is kept as `conflicted`."""
+    if not isinstance(by, str) or not by.strip():
+        raise InvalidInput("by", "name who admits it (a person, or a policy that names its evidence)")
+
+    def work(tx: Tx, known: datetime) -> Fact:
+        fact = the_current(tx, ctx.tenant, fact_id)
+        check_transition(fact.fact_id, fact.state, State.ACTIVE)
+        cardinality = predicate_service.lookup(predicate_service.registry(tx, ctx.tenant), fact.predicate).cardinality
+        current = fact_repo.current_for(tx, ctx.tenant, [([fact.subject_id], fact.predicate)])[0]
+        others = [f for f in established(current, fact.scope) if f.fact_id != fact.fact_id]
+        decision = decide_write(object_key=fact.object.key, valid_from=fact.valid_from, valid_to=fact.valid_to,
+                                cardinality=cardinality, current=others)
+        state = State.CONFLICTED if decision.outcome == "conflict" else State.ACTIVE
+        newer = next_version(fact, known, state=state.value, verified_at=known)
+        retire(tx, known, [(fact, EndKind.STATE_CHANGE.value, f"admitted by {by.strip()}")])
+        replace(tx, known, [(fact, newer)])
+        if state == State.CONFLICTED:
+            cid = new_id("c")
+            predicate_repo.open_conflicts(tx, known, [(cid, newer.version_id, e.version_id) for e in decision.against])
+        ledger.audit(tx, ctx.tenant, known, [("admit", fact.fact_id, {"version_id": newer.version_id, "by": by.strip(),
+                                                                      "state": state.value})])
+        return newer
+
+    return ctx.write(work)
+
+
+def reject(ctx: Context, *, fact_id: str, reason: str) -> Fact:
+    """Reject a candidate (or a disputed or stale version); it is kept, never served."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidInput("reason", "a rejection must say why")
+
+    def work(tx: Tx, known: datetime) -> Fact:
+        fact = the_current(tx, ctx.tenant, fact_id)
+        check_transition(fact.fact_id, fact.state, State.REJECTED)
+        newer = next_version(fact, known, state=State.REJECTED.value, end_reason=reason.strip())
+        retire(tx, known, [(fact, EndKind.STATE_CHANGE.value, f"rejected: {reason.strip()}")])
+        replace(tx, known, [(fact, newer)])
+        ledger.audit(tx, ctx.tenant, known, [("reject", fact.fact_id, {"version_id": newer.version_id,
+                                                                       "reason": reason.strip()})])
+        return newer
+
+    return ctx.write(work)

@@ -1,0 +1,225 @@
+"""The write gate: a turn's eligible human messages, and `remember(quote, content, ...)` (DESIGN §3).
+
+The gate proves only that the quote occurs, after whitespace normalisation, inside one eligible human
+message of this turn; it does not prove that the rewrite follows from the quote.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from credo.graph import facts as fact_repo
+from credo.graph import ledger
+from credo.graph import predicates as predicate_repo
+from credo.graph import sources as source_repo
+from credo.graph.db import Tx
+from credo.graph.ledger import new_id
+from credo.schema.errors import EvidenceRefused, InvalidInput
+from credo.schema.facts import EndKind, Epistemic, Evidence, Fact, ObjectValue, PredicateDef, check_interval
+from credo.schema.sources import HUMAN_ORIGINS, Source
+from credo.schema.time import optional_point
+from credo.services import predicates as predicate_service
+from credo.services import record_fact
+from credo.services import sources as source_service
+from credo.services.context import Context
+from credo.services.revise_fact import resolve_object
+from credo.services.versions import next_version, retire, the_current
+
+# Hedges keep a claim a hypothesis whatever the rewrite says. English phrases match on word boundaries,
+# case-insensitively; Chinese ones as substrings.
+HEDGES_EN: tuple[str, ...] = (
+    "i guess", "i think", "i suspect", "i believe", "i assume", "maybe", "perhaps", "probably", "possibly",
+    "might", "may be", "could be", "not sure", "unsure", "not certain", "not confirmed", "unconfirmed",
+    "not yet confirmed", "to be confirmed", "tbc", "iirc", "if i recall", "apparently", "seems", "presumably",
+)
+HEDGES_ZH: tuple[str, ...] = (
+    "可能", "也许", "或许", "大概", "我猜", "我觉得", "我想", "好像", "似乎", "估计", "应该是", "不确定",
+    "不一定", "说不定", "还没确认", "未确认", "待确认", "没确认",
+)
+_HEDGE_EN = re.compile(r"\b(" + "|".join(re.escape(h) for h in HEDGES_EN) + r")\b", re.IGNORECASE)
+_WS = re.compile(r"\s+")
+_SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
+DEFAULT_PREDICATE = "noted"
+
+
+def hedges(quote: str) -> list[str]:
+    """The hedges a quote contains (empty when it asserts plainly)."""
+    found = [m.group(1).lower() for m in _HEDGE_EN.finditer(quote)]
+    return found + [h for h in HEDGES_ZH if h in quote]
+
+
+def normalise(text: str) -> tuple[str, list[int]]:
+    """Whitespace runs collapsed to one space and trimmed, with each kept character's original offset."""
+    out, offsets, pending = [], [], False
+    for i, ch in enumerate(text):
+        if ch.isspace():
+            pending = bool(out)
+            continue
+        if pending:
+            out.append(" ")
+            offsets.append(i - 1)
+            pending = False
+        out.append(ch)
+        offsets.append(i)
+    return "".join(out), offsets
+
+
+def locate(text: str, quote: str) -> list[int] | None:
+    """[start, end) of the quote in the original text, matching after whitespace normalisation only."""
+    norm_text, offsets = normalise(text)
+    norm_quote = _WS.sub(" ", quote).strip()
+    at = norm_text.find(norm_quote) if norm_quote else -1
+    if at < 0:
+        return None
+    return [offsets[at], offsets[at + len(norm_quote) - 1] + 1]
+
+
+def match_quote(messages: Sequence[Source], quote: str) -> tuple[Source, list[int]] | None:
+    """The first eligible message containing the whole quote, and the span it occupies there."""
+    for message in messages:
+        span = locate(message.text or "", quote)
+        if span is not None:
+            return message, span
+    return None
+
+
+def is_pure_question(text: str) -> bool:
+    """Whether a message only asks (every sentence ends with a question mark): a question accepts nothing."""
+    sentences = [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
+    return bool(sentences) and all(s.endswith(("?", "？")) or s.endswith("吗") for s in sentences)
+
+
+def eligible(message: Source) -> bool:
+    """Human testimony: a message whose origin (not role) is a human one."""
+    return message.kind == "message" and message.origin in HUMAN_ORIGINS
+
+
+@dataclass
+class Turn:
+    """The current turn of a session: its eligible human messages, and the gate to remember from them."""
+
+    ctx: Context = field(repr=False)
+    session_id: str
+    generation: int
+    messages: list[Source]
+    start_index: int
+
+    def remember(
+        self, quote: str, content: str, *, category: str | None = None, replaces: str | None = None,
+        project: str | None = None, subject: str | None = None, predicate: str | None = None, object: Any = None,
+        valid_from: Any = None, valid_to: Any = None, scope: dict[str, str] | None = None,
+        depends_on: Sequence[str] | None = None,
+    ) -> Fact:
+        """Record `content` on the word of `quote`, which must occur in one human message of this turn."""
+        return remember(self.ctx, turn=self, quote=quote, content=content, category=category, replaces=replaces,
+                        project=project, subject=subject, predicate=predicate, object=object, valid_from=valid_from,
+                        valid_to=valid_to, scope=scope, depends_on=depends_on)
+
+
+def open_turn(ctx: Context, *, session_id: str, generation: int | None = None, since: int | None = None) -> Turn:
+    """The current turn: messages of the generation after the agent's last message (or from `since`)."""
+    messages = ctx.read(lambda tx: source_service.session(tx, ctx.tenant, session_id))
+    gen = source_service.current_generation(messages) if generation is None else generation
+    in_gen = [m for m in messages if m.generation == gen]
+    if not in_gen:
+        raise InvalidInput("generation", f"session {session_id!r} has no generation {gen}")
+    if since is None:
+        agent = [m.index for m in in_gen if m.origin == "agent"]
+        since = max(agent) + 1 if agent else 0
+    turn = [m for m in in_gen if (m.index or 0) >= since and eligible(m)]
+    return Turn(ctx=ctx, session_id=session_id, generation=gen, messages=turn, start_index=since)
+
+
+def _premises(tx: Tx, tenant: str, depends_on: Sequence[str] | None) -> list[Fact]:
+    if not depends_on:
+        return []
+    if isinstance(depends_on, str):
+        depends_on = [depends_on]
+    return [the_current(tx, tenant, ref) for ref in depends_on]
+
+
+def remember(
+    ctx: Context, *, turn: Turn, quote: str, content: str, category: str | None = None, replaces: str | None = None,
+    project: str | None = None, subject: str | None = None, predicate: str | None = None, object: Any = None,
+    valid_from: Any = None, valid_to: Any = None, scope: dict[str, str] | None = None,
+    depends_on: Sequence[str] | None = None,
+) -> Fact:
+    """The write gate of DESIGN §3; the result has evidence `stated` (a hypothesis when the quote hedges)."""
+    if not isinstance(quote, str) or not quote.strip():
+        raise EvidenceRefused("quote", "must not be empty (an empty quote proves nothing)")
+    if not isinstance(content, str) or not content.strip():
+        raise InvalidInput("content", "must not be empty: a rewrite readable without the conversation")
+    if not turn.messages:
+        raise EvidenceRefused("quote", f"session {turn.session_id!r} has no human message in the current turn; "
+                              "without a human to quote nothing can be remembered as stated")
+    found = match_quote(turn.messages, quote)
+    if found is None:
+        raise EvidenceRefused("quote", "does not occur verbatim (whitespace aside) inside one human message of "
+                              "this turn; synonyms and quotes stitched from several messages are refused")
+    message, span = found
+    epistemic = Epistemic.HYPOTHESIS if hedges(quote) else Epistemic.CONFIRMED
+    scope = dict(scope) if scope else ({"project": project} if project else {})
+    defaulted = predicate is None
+    predicate = predicate or category or DEFAULT_PREDICATE
+    data = record_fact.validate(
+        subject=subject or project or message.author or "user", predicate=predicate,
+        object=content.strip() if object is None else object, object_is_entity=False if object is None else None,
+        valid_from=valid_from, valid_to=valid_to, scope=scope, statement=content.strip(), quote=quote,
+        evidence=Evidence.STATED, epistemic=epistemic,
+    )
+    data.bounds()
+
+    def work(tx: Tx, known: datetime) -> Fact:
+        if message.source_id not in source_repo.by_ids(tx, ctx.tenant, [message.source_id]):
+            raise EvidenceRefused("quote", f"the matched message {message.source_id} is no longer stored")
+        premises = _premises(tx, ctx.tenant, depends_on)
+        if replaces is not None:
+            fact = _replace(tx, ctx, known, replaces, data, subject, None if defaulted else predicate, object,
+                            valid_from, valid_to)
+        else:
+            if defaulted and predicate not in predicate_service.registry(tx, ctx.tenant):
+                predicate_repo.define(tx, ctx.tenant, known, PredicateDef(name=predicate, cardinality="multi"))
+            fact = record_fact.record(tx, ctx, known, [data])[0]
+        source_repo.link_sourced_from(tx, known, [(fact.version_id, message.source_id, quote, span)])
+        justification = new_id("j") if premises else None
+        source_repo.link_depends_on(tx, known, [(fact.version_id, p.version_id, justification) for p in premises])
+        ledger.audit(tx, ctx.tenant, known, [("remember", fact.fact_id, {
+            "version_id": fact.version_id, "source_id": message.source_id, "span": span,
+            "epistemic": epistemic.value, "replaces": replaces, "justification": justification})])
+        return fact
+
+    return ctx.write(work)
+
+
+def _replace(tx: Tx, ctx: Context, known: datetime, ref: str, data: Any, subject: str | None, predicate: str | None,
+             object: Any, valid_from: Any, valid_to: Any) -> Fact:
+    """An explicit act: the replaced fact's current version is corrected to what the quote says."""
+    old = the_current(tx, ctx.tenant, ref)
+    if subject is not None and subject != old.subject:
+        raise InvalidInput("subject", f"a replacement keeps the subject ({old.subject!r}); remember a new fact instead")
+    if predicate is not None and predicate != old.predicate:
+        raise InvalidInput("predicate", f"a replacement keeps the predicate ({old.predicate!r})")
+    if object is None:
+        value, name = ObjectValue(type="string", value=data.statement), data.statement
+    else:
+        value, name = resolve_object(tx, ctx, known, object)
+    changes: dict[str, Any] = {"object": value, "object_name": name, "statement": data.statement, "quote": data.quote,
+                               "evidence": Evidence.STATED, "epistemic": data.epistemic, "verified_at": known,
+                               "state": "active", "stale_cause": None}
+    if valid_from is not None:
+        changes["valid_from"], changes["valid_from_precision"] = optional_point(valid_from, "valid_from")
+    if valid_to is not None:
+        changes["valid_to"], changes["valid_to_precision"] = optional_point(valid_to, "valid_to")
+        changes["bounded_by"] = None
+    if data.scope:
+        changes["scope"] = data.scope
+    check_interval(changes.get("valid_from", old.valid_from), changes.get("valid_to", old.valid_to))
+    newer = next_version(old, known, **changes)
+    retire(tx, known, [(old, EndKind.CORRECTION.value, "replaced by a remembered human statement")])
+    fact_repo.create_versions(tx, [newer])
+    fact_repo.link_supersedes(tx, known, [(newer.version_id, old.version_id, "correction", None)])
+    return newer
