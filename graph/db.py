@@ -34,6 +34,10 @@ def _translated(uri: str) -> Iterator[None]:
         raise ConflictError("graph", f"the write raced another writer: {exc.message}") from exc
     except neo4j_errors.CypherTypeError as exc:
         raise InvalidInput("query", f"a value has the wrong type: {exc.message}") from exc
+    except neo4j_errors.Neo4jError as exc:
+        raise CredoError(f"Neo4j refused the operation: {exc.message}", detail=str(exc)) from exc
+    except neo4j_errors.DriverError as exc:
+        raise DatabaseUnavailable(uri, "the driver failed", detail=str(exc)) from exc
 
 
 class Tx:

@@ -23,6 +23,7 @@ READ_FACTS_BY_PREDICATE = load("read_facts_by_predicate")
 READ_FACTS_ALL = load("read_facts_all")
 READ_NEIGHBOURS = load("read_neighbours")
 CARRY_VERSION_EDGES = load("carry_version_edges")
+SEARCH_FACT_VECTORS = load("search_fact_vectors")
 
 
 def create_versions(tx: Tx, facts: list[Fact], embeddings: dict[str, list[float]] | None = None) -> None:
@@ -147,3 +148,8 @@ def neighbours(
         READ_NEIGHBOURS, tenant=tenant, ids=ids, valid_at=valid_at, known_at=known_at or FAR_FUTURE, states=states
     )
     return [(r["from_id"], r["to_id"], r["direction"], fact_from_row(r["fact"])) for r in rows]
+
+
+def nearest(tx: Tx, tenant: str, vector: list[float], k: int) -> list[tuple[str, float]]:
+    """(version_id, score) of the believed-now versions closest to `vector`."""
+    return [(r["version_id"], r["score"]) for r in tx.rows(SEARCH_FACT_VECTORS, tenant=tenant, vector=vector, k=k)]

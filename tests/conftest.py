@@ -36,26 +36,40 @@ class Clock:
 
 
 @pytest.fixture(scope="session")
-def neo4j_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
+def neo4j_info(tmp_path_factory: pytest.TempPathFactory):
     """The session's Neo4j: an external one when NEO4J_URI is set, else one this session starts and stops."""
     from credo.graph.provision import LocalNeo4j, resolve_connection
 
     settings = Settings()
-    local = None
     if settings.neo4j_uri:
-        info = resolve_connection(settings, start=False)
-    else:
-        data_dir = Path(os.environ.get("CREDO_TEST_DATA_DIR") or tmp_path_factory.mktemp("credo-data"))
-        settings = Settings(data_dir=data_dir, instance="pytest", use_docker=settings.use_docker)
-        info = resolve_connection(settings, start=True)
+        yield resolve_connection(settings, start=False)
+        return
+    data_dir = Path(os.environ.get("CREDO_TEST_DATA_DIR") or tmp_path_factory.mktemp("credo-data"))
+    settings = Settings(data_dir=data_dir, instance="pytest", use_docker=settings.use_docker)
+    info = resolve_connection(settings, start=True)
+    try:
+        yield info
+    finally:
         if info.origin == "local":
-            local = LocalNeo4j(settings)
-    db = Database(info.uri, info.user, info.password, info.database, timeout_s=10)
+            LocalNeo4j(settings).stop()
+
+
+@pytest.fixture(scope="session")
+def neo4j_db(neo4j_info) -> Iterator[Database]:
+    """A driver on the session's Neo4j, schema migrated once."""
+    db = Database(neo4j_info.uri, neo4j_info.user, neo4j_info.password, neo4j_info.database, timeout_s=10)
     migrate(db)
     yield db
     db.close()
-    if local is not None:
-        local.stop()
+
+
+@pytest.fixture
+def cli_env(neo4j_info, tenant: str) -> dict[str, str]:
+    """Environment for running the `credo` command against the session's Neo4j in this test's tenant."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NEO4J_")}
+    env.update(NEO4J_URI=neo4j_info.uri, NEO4J_USER=neo4j_info.user, NEO4J_PASSWORD=neo4j_info.password,
+               NEO4J_DATABASE=neo4j_info.database, CREDO_TENANT=tenant, HF_HUB_OFFLINE="1")
+    return env
 
 
 @pytest.fixture

@@ -1,0 +1,47 @@
+"""Every Cypher file declares exactly the parameters it uses, has a header, and is bound to a constant."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import pytest
+
+from credo import cypher
+from credo.cypher import LOADED, used_parameters
+
+
+def _import_everything() -> None:
+    for package in ("credo.graph", "credo.services", "credo.api"):
+        module = importlib.import_module(package)
+        for info in pkgutil.walk_packages(module.__path__, prefix=f"{package}."):
+            importlib.import_module(info.name)
+
+
+_import_everything()
+NAMES = cypher.all_query_names()
+
+
+def test_every_query_file_is_bound_to_a_constant_at_import():
+    unbound = sorted(set(NAMES) - set(LOADED))
+    assert not unbound, f"cypher files never loaded by any module: {unbound}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_query_file_declares_exactly_the_parameters_it_uses(name):
+    query = LOADED.get(name) or cypher.load(name)
+    assert query.text.lstrip().startswith("//"), f"{name}: must open with a // comment saying what it does"
+    assert "// returns:" in query.text, f"{name}: header must say what it returns"
+    used = used_parameters(query.text)
+    assert query.declared == used, f"{name}: declared {sorted(query.declared)} but uses {sorted(used)}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_query_file_is_named_verb_noun(name):
+    verb, _, noun = name.partition("_")
+    assert verb and noun, f"{name}: expected <verb>_<noun>.cypher"
+
+
+def test_migrations_are_numbered_without_gaps():
+    versions = [v for v, _, _ in cypher.migrations()]
+    assert versions == list(range(1, len(versions) + 1))
