@@ -12,11 +12,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("fact_id", help="a fact id (f_...) or version id (v_...)")
     parser.add_argument("--known-at", dest="known_at", default=None, help="as believed at this known time (ISO 8601)")
     parser.add_argument("--json", dest="as_json", action="store_true", help="print the tree as JSON")
-    parser.set_defaults(func=run_why)
+    parser.set_defaults(handler=run_why, func=run_why)
 
 
 def run_why(args: argparse.Namespace) -> int:
     """Print the why tree of `args.fact_id` as text or JSON."""
-    tree = args.store.why(args.fact_id, known_at=args.known_at)
+    from credo.api.cli_facts import connected
+
+    tree = connected(args).why(args.fact_id, known_at=args.known_at)
     print(json.dumps(tree.json_dict(), indent=2, ensure_ascii=False) if args.as_json else tree.text())
     return 0

@@ -30,6 +30,10 @@ class ProvenanceMixin:
         """Record conversation messages (index, role, origin, author, text, at) of one session generation."""
         return sources.ingest_messages(self._ctx, session_id=session_id, messages=messages, generation=generation)
 
+    def cite(self, fact_id: str, source_id: str, *, quote: str | None = None) -> None:
+        """List a source (document, tool result, observation) under a fact; its evidence kind is unchanged."""
+        sources.cite(self._ctx, fact_id=fact_id, source_id=source_id, quote=quote)
+
     # -- the write gate ------------------------------------------------------------------------
     def turn(self, session_id: str, *, generation: int | None = None, since: int | None = None) -> Turn:
         """The session's current turn (after the agent's last message, or from `since`); `.remember` is the gate."""

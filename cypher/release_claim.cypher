@@ -2,7 +2,7 @@
 // $tenant    tenant id
 // $claim_id  extraction run id
 // returns: released
-MATCH (s:Source {tenant: $tenant})
-WHERE s.claimed_by = $claim_id
+MATCH (s:Source {claimed_by: $claim_id})
+WHERE s.tenant = $tenant
 REMOVE s.claimed_by, s.claim_expires
 RETURN count(s) AS released

@@ -130,3 +130,25 @@ def find_message(tx: Tx, tenant: str, ref: MessageRef, field: str = "message") -
             return m, current
     raise EvidenceRefused(f"{field}.index", f"no message at position {ref.index} of session {ref.session_id!r} "
                           f"generation {generation} (a missing position is not evidence)")
+
+
+def cite(ctx: Context, *, fact_id: str, source_id: str, quote: str | None = None) -> None:
+    """Link a fact's current version to a document, tool result or observation (evidence kind unchanged)."""
+    from credo.services.turns import locate
+    from credo.services.versions import the_current
+
+    def work(tx: Tx, known: datetime) -> None:
+        fact = the_current(tx, ctx.tenant, fact_id)
+        found = source_repo.by_ids(tx, ctx.tenant, [source_id]).get(source_id)
+        if found is None:
+            raise NotFound("source", source_id)
+        span = None
+        if quote is not None:
+            span = locate(found.text or "", quote)
+            if span is None:
+                raise EvidenceRefused("quote", f"does not occur verbatim in source {source_id}")
+        source_repo.link_sourced_from(tx, known, [(fact.version_id, source_id, quote, span)])
+        ledger.audit(tx, ctx.tenant, known, [("cite", fact.fact_id, {"version_id": fact.version_id,
+                                                                     "source_id": source_id})])
+
+    ctx.write(work)
