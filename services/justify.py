@@ -38,20 +38,36 @@ def link(
     valid_from: datetime | None = None, valid_to: datetime | None = None,
 ) -> str:
     """Inside a write: one new justification of every given dependent version by the premises (ANDed)."""
-    resolved = [the_current(tx, ctx.tenant, ref) if ref.startswith("f_") else _version(tx, ctx, ref) for ref in premises]
-    own = {d.fact_id for d in dependents}
-    if any(p.fact_id in own for p in resolved):
-        raise InvalidInput("premises", "a fact cannot be its own premise")
-    justification = new_id("j")
-    dep_repo.link(tx, known, [
-        {"from_id": d.version_id, "to_id": p.version_id, "justification": justification,
-         "valid_from": valid_from, "valid_to": valid_to}
-        for d in dependents for p in resolved
-    ])
-    ledger.audit(tx, ctx.tenant, known, [("justify", d.fact_id, {"justification": justification,
-                                                                  "premises": [p.fact_id for p in resolved]})
-                                         for d in dependents])
-    return justification
+    return link_many(tx, ctx, known, [(dependents, premises)], valid_from=valid_from, valid_to=valid_to)[0]
+
+
+def link_many(
+    tx: Tx, ctx: Context, known: datetime, items: list[tuple[list[Fact], list[str]]], *,
+    valid_from: datetime | None = None, valid_to: datetime | None = None,
+) -> list[str]:
+    """Several justifications in one batch: premises resolved with one read, edges drawn with one write."""
+    fact_refs = sorted({r for _d, refs in items for r in refs if r.startswith("f_")})
+    current = dep_repo.facts_known_at(tx, ctx.tenant, fact_refs)
+    resolved: dict[str, Fact] = {}
+    for ref in fact_refs:
+        versions = current.get(ref) or []
+        resolved[ref] = versions[0] if len(versions) == 1 else the_current(tx, ctx.tenant, ref)  # precise errors
+    for ref in {r for _d, refs in items for r in refs if not r.startswith("f_")}:
+        resolved[ref] = _version(tx, ctx, ref)
+    rows, events, ids = [], [], []
+    for dependents, refs in items:
+        premises = [resolved[r] for r in refs]
+        if any(p.fact_id in {d.fact_id for d in dependents} for p in premises):
+            raise InvalidInput("premises", "a fact cannot be its own premise")
+        justification = new_id("j")
+        ids.append(justification)
+        rows += [{"from_id": d.version_id, "to_id": p.version_id, "justification": justification,
+                  "valid_from": valid_from, "valid_to": valid_to} for d in dependents for p in premises]
+        events += [("justify", d.fact_id, {"justification": justification, "premises": [p.fact_id for p in premises]})
+                   for d in dependents]
+    dep_repo.link(tx, known, rows)
+    ledger.audit(tx, ctx.tenant, known, events)
+    return ids
 
 
 def _version(tx: Tx, ctx: Context, ref: str) -> Fact:

@@ -22,7 +22,7 @@ from credo.schema.time import parse_point
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
 from credo.services.justify import check_premises
-from credo.services.justify import link as link_premises
+from credo.services.justify import link_many as link_premises
 from credo.services.temporal_rules import decide_write, established, split_outside
 from credo.services.versions import next_version, replace, retire
 
@@ -160,9 +160,7 @@ def add_facts(
 
     def work(tx: Tx, known: datetime) -> list[Fact]:
         written = record(tx, ctx, known, batch, state=state, embeddings=embeddings)
-        for fact, refs in zip(written, premises):
-            if refs:
-                link_premises(tx, ctx, known, [fact], refs)
+        link_premises(tx, ctx, known, [([fact], refs) for fact, refs in zip(written, premises) if refs])
         return written
 
     return ctx.write(work)

@@ -1,0 +1,165 @@
+"""Issue 5 benchmark: the cost of the cascade inside the write that changes a premise.
+
+    .venv/bin/python bench/bench_cascade.py [--facts 100000] [--dependents 10000] [--small 10000] [--trials 5]
+
+Builds, through the public API only, a store of `--facts` facts in a fresh tenant: filler facts via
+`store.add_facts` in batches of `--batch` (a multi-valued predicate, literal objects, so no conflicts), and a
+dependency graph hanging from one premise P: `--dependents` dependents on 8 levels (sizes 10, 40, 150, 400, 900,
+1800, 2900, 3800 scaled to the total), each resting on a random fact of the level above (mixed fan-out); 20% add a
+second premise from the level above (ANDed), and 3% get an alternative justification (`store.justify`) on an
+anchor fact that stays believed, so they and what rests only on them keep their support. Dependents are written
+with `add_facts(rows with depends_on)` in the same batches.
+
+(a) time of `store.end_fact(P)` including its cascade (flags everything that lost all support);
+(b) a premise with 10 dependents, in a store of `--small` facts and in the big one: median and max over
+`--trials` premises of `store.retract_fact(premise)` including its cascade, next to the same write on a premise
+with no dependents (the write's own cost).
+Wall time in this process (driver round trips included). Both tenants are deleted at the end unless `--keep`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+import uuid
+
+import credo
+from credo.cypher import Query
+
+LEVELS = [10, 40, 150, 400, 900, 1800, 2900, 3800]
+
+
+def fill(store: credo.Store, count: int, batch: int, label: str) -> None:
+    """`count` independent facts in batches (multi-valued predicate: no conflict rule involved)."""
+    store.define_predicate("note", cardinality="multi")
+    started = time.perf_counter()
+    for start in range(0, count, batch):
+        rows = [{"subject": f"n{i % 2000}", "predicate": "note", "object": f"value {i}", "object_is_entity": False,
+                 "valid_from": "2024-01-01"} for i in range(start, min(count, start + batch))]
+        store.add_facts(rows)
+    print(f"  {label}: {count} filler facts in {time.perf_counter() - started:.1f} s")
+
+
+def rule_rows(names: list[str], premises: list[list[str]]) -> list[dict]:
+    return [{"subject": name, "predicate": "rests_on", "object": "premise", "object_is_entity": False,
+             "statement": f"rule {name}", "valid_from": "2024-01-01", "depends_on": deps}
+            for name, deps in zip(names, premises)]
+
+
+def build_tree(store: credo.Store, total: int, batch: int, rng: random.Random) -> tuple[str, int]:
+    """P with `total` transitive dependents on 8 levels; returns (P's fact id, facts written)."""
+    scale = total / sum(LEVELS)
+    sizes = [max(1, round(n * scale)) for n in LEVELS]
+    sizes[-1] += total - sum(sizes)
+    premise = store.add_fact("P", "holds", "yes", valid_from="2024-01-01", statement="premise P")
+    anchor = store.add_fact("anchor", "holds", "yes", valid_from="2024-01-01", statement="anchor")
+    above, written, alternatives = [premise.fact_id], 2, []
+    started = time.perf_counter()
+    for level, size in enumerate(sizes, 1):
+        names = [f"L{level}_{i}" for i in range(size)]
+        deps = []
+        for _ in names:
+            chosen = {rng.choice(above)}
+            if level > 1 and rng.random() < 0.2:
+                chosen.add(rng.choice(above))
+            deps.append(sorted(chosen))
+        current: list[str] = []
+        for start in range(0, size, batch):
+            facts = store.add_facts(rule_rows(names[start:start + batch], deps[start:start + batch]))
+            current += [f.fact_id for f in facts]
+        alternatives += [fid for fid in current if rng.random() < 0.03]
+        above = current
+        written += size
+    for fid in alternatives:
+        store.justify(fid, premises=[anchor.fact_id])
+    print(f"  dependency graph: {total} dependents on {len(sizes)} levels {sizes}, {len(alternatives)} with an "
+          f"alternative justification, in {time.perf_counter() - started:.1f} s")
+    return premise.fact_id, written + len(alternatives) * 0
+
+
+def small_premises(store: credo.Store, trials: int) -> list[tuple[str, str]]:
+    """`trials` pairs (premise with 10 dependents, premise with none)."""
+    pairs = []
+    for t in range(trials):
+        p = store.add_fact(f"SP{t}", "holds", "yes", valid_from="2024-01-01")
+        lone = store.add_fact(f"LONE{t}", "holds", "yes", valid_from="2024-01-01")
+        store.add_facts(rule_rows([f"SD{t}_{i}" for i in range(10)], [[p.fact_id]] * 10))
+        pairs.append((p.fact_id, lone.fact_id))
+    return pairs
+
+
+def time_small(store: credo.Store, pairs: list[tuple[str, str]]) -> dict[str, list[float]]:
+    result: dict[str, list[float]] = {"with 10 dependents": [], "no dependents": []}
+    for with_deps, lone in pairs:
+        for key, fid in (("with 10 dependents", with_deps), ("no dependents", lone)):
+            t0 = time.perf_counter()
+            [gone] = store.retract_fact(fid, reason="bench")
+            result[key].append(time.perf_counter() - t0)
+            if key == "with 10 dependents":
+                assert len(gone.cascade.facts) == 10, gone.cascade
+    return result
+
+
+def cleanup(store: credo.Store) -> None:
+    """Delete this benchmark tenant's nodes (only its own), in batches."""
+    text = "MATCH (n {tenant: $tenant}) WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS deleted"
+    query = Query(name="bench_cleanup", text=text, declared=frozenset({"tenant"}))
+    while store._db.query(query, write=True, tenant=store.tenant)[0]["deleted"]:
+        pass
+
+
+def ms(values: list[float]) -> str:
+    return f"median {statistics.median(values) * 1000:.1f} ms, max {max(values) * 1000:.1f} ms"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build both stores, run (a) and (b), print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--facts", type=int, default=100_000)
+    parser.add_argument("--dependents", type=int, default=10_000)
+    parser.add_argument("--small", type=int, default=10_000)
+    parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument("--batch", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--keep", action="store_true")
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    run = uuid.uuid4().hex[:8]
+    big = credo.connect(tenant=f"bench_cascade_big_{run}", embedder=None)
+    small = big.for_tenant(f"bench_cascade_small_{run}")
+    try:
+        print(f"building the big store ({args.facts} facts) ...")
+        premise, tree = build_tree(big, args.dependents, args.batch, rng)
+        pairs_big = small_premises(big, args.trials)
+        fill(big, args.facts - tree - 22 * args.trials, args.batch, "big")
+        print(f"building the small store ({args.small} facts) ...")
+        pairs_small = small_premises(small, args.trials)
+        fill(small, args.small - 22 * args.trials, args.batch, "small")
+
+        print("(b) premise with 10 dependents")
+        for label, store, pairs in (("small", small, pairs_small), ("big", big, pairs_big)):
+            timings = time_small(store, pairs)
+            for key, values in timings.items():
+                print(f"  {label} store ({args.small if label == 'small' else args.facts} facts), {key}: {ms(values)}")
+
+        print("(a) premise with transitive dependents")
+        t0 = time.perf_counter()
+        ended = big.end_fact(premise, at="2025-01-01")
+        elapsed = time.perf_counter() - t0
+        report = ended.cascade
+        depths = [f.depth for f in report.facts]
+        print(f"  end_fact + cascade: {elapsed:.2f} s; checked {len(report.checked)}, flagged {len(report.facts)} "
+              f"(max depth {max(depths) if depths else 0}), kept by alternative support "
+              f"{len(report.checked) - len(report.facts)}")
+    finally:
+        if not args.keep:
+            cleanup(big)
+            cleanup(small)
+        big.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
