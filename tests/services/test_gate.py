@@ -216,8 +216,8 @@ def test_unknown_session_is_not_found_and_writes_nothing(store):
     before = audit_count(store)
     with pytest.raises(NotFound, match="session not found: nope"):
         store.turn("nope")
-    with pytest.raises(NotFound, match="session"):
-        store.accept("f_missing", {"session_id": "nope", "index": 0}) if False else store.turn("nope")
+    with pytest.raises(NotFound, match="session not found: nope"):
+        store.extract("nope", lambda segment, candidates: [])
     assert audit_count(store) == before
 
 
