@@ -1,0 +1,334 @@
+"""Issue 3 benchmark: load YAGO11k through the public API, check as-of reads against an oracle, time them.
+
+    .venv/bin/python bench/bench_bitemporal.py [--limit N] [--queries 1000] [--batch 1000] [--seed 3]
+
+Connects with `credo.connect(tenant=..., embedder=None)` (NEO4J_URI / NEO4J_PASSWORD are honoured) into a fresh
+tenant of its own, and deletes that tenant's nodes at the end unless `--keep` is given.
+
+Data: `../shared/datasets/yago11k` train + valid + test (20,509 rows `subject relation object start end`, ids
+mapped to names through entity2id.txt / relation2id.txt; `<Getafe_CF>` becomes "Getafe CF", `<playsFor>` becomes
+"playsFor"). Dates keep their precision: `1998-05-12` is a day, `1998-05-##` the month "1998-05", `1998-##-##`
+the year "1998"; three-digit years are zero-padded ("360" -> "0360"). A date that does not name at least a year
+is unknown: `####-##-##`, but also `19##-##-##` (a century), `-405-##-##` (BCE, outside Python's datetime) and the
+malformed `307-13047-09` and `1963-64-65`. An unknown start is an undated fact (valid_from None: never returned at a valid time);
+an unknown end is open (valid_to None).
+
+Interval convention: the YAGO end date is taken as the exclusive end, i.e. the claim holds over [start, end) --
+DESIGN.md §2's half-open rule applied to the text as given, at its own precision (playsFor 2010..2011 holds in
+2010 and not in 2011). The inclusive reading ([start, end + 1 day)) has no single meaning for year- or
+month-precision ends, which are most of the data. Under [start, end), a row whose end equals its start is empty
+(YAGO's point events: wasBornIn, diedIn, ...) and a row whose end is before its start is inverted; the store
+refuses both, so they are skipped and counted. Both bounds are compared as instants (the start of their period),
+so `1998-05-12 .. 1998` is inverted too. The oracle applies exactly the same rule.
+
+Every YAGO relation is first defined multi-valued (`define_predicate(rel, cardinality="multi")`): YAGO states
+overlapping values as plain facts (a footballer plays for a club and a national team at once; people hold two
+affiliations), so under the single-valued default the conflict rule of DESIGN.md §4 would keep later values
+as `conflicted` or bound open-ended ones -- correct behaviour for the store, but then the data would no longer go
+in as-is and the oracle would have to re-implement the conflict rule it is meant to check.
+
+Checks: `--queries` random `holders(predicate, object, valid_at=T)` / `relations(entity, valid_at=T)` queries,
+T a random date or a boundary of a random fact (start - 1 day, start, end - 1 day, end), compared with a
+brute-force oracle as sets of (subject, predicate, object); plus `--known-checks` queries at the known time
+reached after the first half of the batches (facts of the second half must be absent). Any mismatch is printed
+with its details and the script exits 1.
+
+Latency: p50/p95 of as-of point queries `facts(subject, predicate, valid_at=T)`, `holders` and `relations`, each
+timed on its own through the public API (wall time in this process, so including driver round trips and model
+building), `--latency` samples per kind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import statistics
+import sys
+import time
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import credo
+from credo.graph.entities import normalise
+from credo.schema.errors import InvalidInput
+from credo.schema.time import parse_point
+
+UTC = timezone.utc
+DAY = timedelta(days=1)
+ROOT = Path(__file__).resolve().parents[1]
+YAGO = ROOT.parent / "shared" / "datasets" / "yago11k"
+SPLITS = ("train.txt", "valid.txt", "test.txt")
+_DATE = re.compile(r"^(\d{1,4})-([0-9#]{2})-([0-9#]{2})$")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One YAGO fact as loaded: names, date texts for the API, parsed bounds for the oracle."""
+
+    subject: str
+    predicate: str
+    object: str
+    valid_from: str | None
+    valid_to: str | None
+    start: datetime | None
+    end: datetime | None
+
+    def holds_at(self, at: datetime) -> bool:
+        """Half-open [start, end) containment; an undated row holds nowhere (DESIGN.md §2)."""
+        return self.start is not None and self.start <= at and (self.end is None or at < self.end)
+
+    def key(self) -> tuple[str, str, str]:
+        """(subject, predicate, object) with names normalised the way the store resolves them."""
+        return (normalise(self.subject), self.predicate, normalise(self.object))
+
+
+def yago_date(text: str) -> str | None:
+    """YAGO date text -> Credo date text at its precision ('1998', '1998-05', '1998-05-12'), or None if unknown."""
+    m = _DATE.match(text.strip())
+    if not m:
+        return None
+    year, month, day = m.groups()
+    if "#" in year or int(year) == 0:
+        return None
+    year = year.zfill(4)
+    text = year if "#" in month else f"{year}-{month}" if "#" in day else f"{year}-{month}-{day}"
+    try:
+        parse_point(text, "date")
+    except InvalidInput:  # one row says 1963-64-65
+        return None
+    return text
+
+
+def _names(path: Path) -> dict[str, str]:
+    """id -> readable name from a `<Name_With_Underscores>\\tid[\\t...]` file."""
+    out: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        parts = line.split("\t")
+        out[parts[1].strip()] = parts[0].strip().removeprefix("<").removesuffix(">").replace("_", " ").strip()
+    return out
+
+
+def load_yago(folder: Path, limit: int | None = None) -> tuple[list[Row], dict[str, int]]:
+    """Rows in file order (train, valid, test) and counts of what was skipped or left undated."""
+    entities, relations = _names(folder / "entity2id.txt"), _names(folder / "relation2id.txt")
+    rows: list[Row] = []
+    counts = {"read": 0, "skipped_end_equals_start": 0, "skipped_end_before_start": 0, "undated": 0, "open_end": 0}
+    for split in SPLITS:
+        for line in (folder / split).read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            if limit is not None and counts["read"] >= limit:
+                break
+            counts["read"] += 1
+            s, r, o, start_text, end_text = line.split("\t")
+            vf, vt = yago_date(start_text), yago_date(end_text)
+            start = parse_point(vf, "valid_from")[0] if vf else None
+            end = parse_point(vt, "valid_to")[0] if vt else None
+            if start is not None and end is not None and end <= start:
+                counts["skipped_end_equals_start" if end == start else "skipped_end_before_start"] += 1
+                continue
+            counts["undated"] += start is None
+            counts["open_end"] += start is not None and end is None
+            rows.append(Row(entities[s], relations[r], entities[o], vf, vt, start, end))
+    return rows, counts
+
+
+class Oracle:
+    """Brute force over the loaded rows: which (subject, predicate, object) hold at a point."""
+
+    def __init__(self, rows: list[Row], batch_of: list[int]) -> None:
+        self.by_target: dict[tuple[str, str], list[tuple[Row, int]]] = defaultdict(list)
+        self.by_entity: dict[str, list[tuple[Row, int]]] = defaultdict(list)
+        for row, batch in zip(rows, batch_of):
+            self.by_target[(row.predicate, normalise(row.object))].append((row, batch))
+            self.by_entity[normalise(row.subject)].append((row, batch))
+            if normalise(row.object) != normalise(row.subject):
+                self.by_entity[normalise(row.object)].append((row, batch))
+
+    def holders(self, predicate: str, obj: str, at: datetime, before_batch: int | None = None) -> set:
+        """Rows with this predicate and object holding at `at` (loaded before `before_batch`, if given)."""
+        return {r.key() for r, b in self.by_target[(predicate, normalise(obj))]
+                if r.holds_at(at) and (before_batch is None or b < before_batch)}
+
+    def relations(self, entity: str, at: datetime, before_batch: int | None = None) -> set:
+        """Rows touching the entity (either end) holding at `at`."""
+        return {r.key() for r, b in self.by_entity[normalise(entity)]
+                if r.holds_at(at) and (before_batch is None or b < before_batch)}
+
+
+def fact_key(fact: credo.Fact) -> tuple[str, str, str]:
+    """The store's answer in the oracle's terms."""
+    return (normalise(fact.subject), fact.predicate, normalise(fact.object_name))
+
+
+def ingest(store: credo.Store, rows: list[Row], batch: int) -> tuple[list[int], datetime, int, float]:
+    """Load rows in batches; returns each row's batch number, the known time after the first half, the
+    number of batches in that half, and the elapsed seconds."""
+    batches = [rows[i:i + batch] for i in range(0, len(rows), batch)]
+    half = (len(batches) + 1) // 2
+    batch_of = [i // batch for i in range(len(rows))]
+    mid: datetime | None = None
+    started = time.perf_counter()
+    for n, chunk in enumerate(batches):
+        if n == half:
+            mid = datetime.now(UTC)
+            time.sleep(0.01)  # the next commit's known time is strictly later than `mid`
+        store.add_facts([{"subject": r.subject, "predicate": r.predicate, "object": r.object,
+                          "valid_from": r.valid_from, "valid_to": r.valid_to} for r in chunk])
+        done = min((n + 1) * batch, len(rows))
+        elapsed = time.perf_counter() - started
+        if n % 5 == 4 or n == len(batches) - 1:
+            print(f"  ingested {done:>6}/{len(rows)} facts  {done / elapsed:,.0f} facts/s", flush=True)
+    elapsed = time.perf_counter() - started
+    return batch_of, mid or datetime.now(UTC), half, elapsed
+
+
+def pick_point(rng: random.Random, row: Row) -> tuple[datetime, str]:
+    """A random date (40%) or a boundary of `row` (start - 1 day, start, end - 1 day, end)."""
+    choices = ["random"] + ["start-1", "start"] + (["end-1", "end"] if row.end else [])
+    kind = rng.choice(choices) if rng.random() >= 0.4 else "random"
+    if kind == "random":
+        return datetime(rng.randint(1800, 2020), rng.randint(1, 12), rng.randint(1, 28), tzinfo=UTC), kind
+    base = row.start if kind.startswith("start") else row.end
+    return (base - DAY if kind.endswith("-1") else base), kind
+
+
+def check(store: credo.Store, rows: list[Row], oracle: Oracle, *, queries: int, known_checks: int,
+          mid: datetime, half: int, batch_of: list[int], rng: random.Random) -> list[str]:
+    """Random holders/relations queries (and a few at the mid known time) against the oracle; the mismatches."""
+    dated = [i for i, r in enumerate(rows) if r.start is not None]
+    mismatches: list[str] = []
+    kinds: dict[str, int] = defaultdict(int)
+
+    def compare(label: str, got: set, want: set) -> None:
+        if got != want:
+            mismatches.append(f"{label}: store-only={sorted(got - want)[:5]} oracle-only={sorted(want - got)[:5]}"
+                              f" (store {len(got)}, oracle {len(want)})")
+
+    for n in range(queries + known_checks):
+        at_mid = n >= queries
+        if at_mid:  # facts loaded in the second half: must be absent at `mid`; first-half facts present
+            pool = [i for i in dated if batch_of[i] >= half] if n % 2 == 0 else [i for i in dated if batch_of[i] < half]
+            row = rows[rng.choice(pool or dated)]
+        else:
+            row = rows[rng.choice(dated)]
+        at, kind = pick_point(rng, row)
+        kinds[kind] += 1
+        known = {"known_at": mid} if at_mid else {}
+        before = half if at_mid else None
+        if n % 2 == 0:
+            got = {fact_key(f) for f in store.holders(row.predicate, row.object, valid_at=at, **known)}
+            want = oracle.holders(row.predicate, row.object, at, before)
+            compare(f"holders({row.predicate!r}, {row.object!r}, valid_at={at.date()}"
+                    f"{', known_at=mid' if at_mid else ''})", got, want)
+        else:
+            entity = row.subject if rng.random() < 0.5 else row.object
+            got = {fact_key(r.fact) for r in store.relations(entity, valid_at=at, **known)}
+            want = oracle.relations(entity, at, before)
+            compare(f"relations({entity!r}, valid_at={at.date()}{', known_at=mid' if at_mid else ''})", got, want)
+        if (n + 1) % 250 == 0:
+            print(f"  checked {n + 1}/{queries + known_checks} queries, {len(mismatches)} mismatches", flush=True)
+    print(f"  query points: {dict(kinds)}")
+    return mismatches
+
+
+def percentile(samples: list[float], q: float) -> float:
+    """The q-th percentile (nearest rank) of samples, in ms."""
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))] * 1000
+
+
+def latency(store: credo.Store, rows: list[Row], *, samples: int, rng: random.Random) -> dict[str, list[float]]:
+    """Time each as-of point query kind on its own through the public API."""
+    dated = [r for r in rows if r.start is not None]
+    timings: dict[str, list[float]] = {"facts": [], "holders": [], "relations": []}
+    calls = {
+        "facts": lambda r, at: store.facts(r.subject, r.predicate, valid_at=at),
+        "holders": lambda r, at: store.holders(r.predicate, r.object, valid_at=at),
+        "relations": lambda r, at: store.relations(r.subject, valid_at=at),
+    }
+    for name, call in calls.items():
+        for _ in range(20):  # warm the driver pool and the query plans
+            row = rng.choice(dated)
+            call(row, pick_point(rng, row)[0])
+        for _ in range(samples):
+            row = rng.choice(dated)
+            at = pick_point(rng, row)[0]
+            t0 = time.perf_counter()
+            call(row, at)
+            timings[name].append(time.perf_counter() - t0)
+    return timings
+
+
+def cleanup(store: credo.Store) -> None:
+    """Delete this benchmark tenant's nodes (only its own), in batches."""
+    from credo.cypher import Query
+
+    text = ("MATCH (n {tenant: $tenant}) WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS deleted")
+    query = Query(name="bench_cleanup", text=text, declared=frozenset({"tenant"}))
+    while store._db.query(query, write=True, tenant=store.tenant)[0]["deleted"]:
+        pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark; returns the exit code (1 on any oracle mismatch)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=int, default=None, help="load only the first N rows")
+    parser.add_argument("--queries", type=int, default=1000, help="oracle-checked holders/relations queries")
+    parser.add_argument("--known-checks", type=int, default=50, help="extra checks at the mid-load known time")
+    parser.add_argument("--batch", type=int, default=1000, help="facts per add_facts call")
+    parser.add_argument("--latency", type=int, default=500, help="timed samples per query kind")
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--tenant", default=None, help="tenant to load into (default: a fresh one)")
+    parser.add_argument("--keep", action="store_true", help="keep the tenant's data afterwards")
+    args = parser.parse_args(argv)
+    if not YAGO.exists():
+        print(f"dataset folder {YAGO} is absent", file=sys.stderr)
+        return 2
+    rng = random.Random(args.seed)
+    tenant = args.tenant or f"bench_yago_{uuid.uuid4().hex[:8]}"
+
+    rows, counts = load_yago(YAGO, args.limit)
+    print(f"loaded {counts['read']} rows: {len(rows)} to ingest ({counts['undated']} undated, {counts['open_end']} "
+          f"open-ended); skipped {counts['skipped_end_equals_start']} with end == start and "
+          f"{counts['skipped_end_before_start']} with end < start")
+
+    store = credo.connect(tenant=tenant, embedder=None)
+    try:
+        print(f"tenant {tenant} on {store._db.uri}, Neo4j {store._db.server_info()['version']}")
+        for rel in sorted({r.predicate for r in rows}):
+            store.define_predicate(rel, cardinality="multi")
+        batch_of, mid, half, elapsed = ingest(store, rows, args.batch)
+        rate = len(rows) / elapsed
+        print(f"ingest: {len(rows)} facts in {elapsed:.1f} s = {rate:,.0f} facts/s (batch {args.batch}; target >= 2,000)")
+
+        oracle = Oracle(rows, batch_of)
+        mismatches = check(store, rows, oracle, queries=args.queries, known_checks=args.known_checks, mid=mid,
+                           half=half, batch_of=batch_of, rng=rng)
+        total = args.queries + args.known_checks
+        print(f"oracle: {total - len(mismatches)}/{total} queries agree")
+        for line in mismatches[:20]:
+            print(f"  MISMATCH {line}")
+
+        timings = latency(store, rows, samples=args.latency, rng=rng)
+        for name, samples in timings.items():
+            print(f"latency {name:<9} p50 {percentile(samples, 50):6.2f} ms  p95 {percentile(samples, 95):6.2f} ms  "
+                  f"mean {statistics.mean(samples) * 1000:6.2f} ms  (n={len(samples)}; target p95 <= 10 ms)")
+        every = [s for samples in timings.values() for s in samples]
+        print(f"latency all       p50 {percentile(every, 50):6.2f} ms  p95 {percentile(every, 95):6.2f} ms")
+    finally:
+        if not args.keep:
+            print("cleaning up the tenant ...", flush=True)
+            cleanup(store)
+        store.close()
+    return 1 if mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
