@@ -190,9 +190,9 @@ def ingest(store: credo.Store, rows: list[Row], batch: int) -> tuple[list[int], 
 
 
 def pick_point(rng: random.Random, row: Row) -> tuple[datetime, str]:
-    """A random date (40%) or a boundary of `row` (start - 1 day, start, end - 1 day, end)."""
-    choices = ["random"] + ["start-1", "start"] + (["end-1", "end"] if row.end else [])
-    kind = rng.choice(choices) if rng.random() >= 0.4 else "random"
+    """A random date (30%) or a boundary of `row` (start - 1 day, start, end - 1 day, end)."""
+    boundaries = ["start-1", "start"] + (["end-1", "end"] if row.end else [])
+    kind = "random" if rng.random() < 0.3 else rng.choice(boundaries)
     if kind == "random":
         return datetime(rng.randint(1800, 2020), rng.randint(1, 12), rng.randint(1, 28), tzinfo=UTC), kind
     base = row.start if kind.startswith("start") else row.end
