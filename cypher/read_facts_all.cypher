@@ -8,7 +8,7 @@
 // $states         states to return
 // $include_undated  also return versions whose valid_from is unknown
 // $any_valid      ignore valid time (history reads)
-// returns: fact
+// returns: fact (instants as ISO 8601 text)
 MATCH (f:Fact)
 WHERE f.tenant = $tenant
   AND ($object_id IS NULL OR f.object_id = $object_id)
@@ -19,7 +19,10 @@ WHERE f.tenant = $tenant
   AND ($any_valid
        OR (f.valid_from IS NOT NULL AND f.valid_from <= $valid_at AND (f.valid_to IS NULL OR f.valid_to > $valid_at))
        OR ($include_undated AND f.valid_from IS NULL AND (f.valid_to IS NULL OR f.valid_to > $valid_at)))
+// instants as ISO text: the driver's pure-Python temporal decoding was the largest cost of a read
 RETURN f {.*, embedding: null,
+          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
+          known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
           disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f)
                              WHERE c.known_from <= $known_at AND (c.known_to IS NULL OR c.known_to > $known_at) }} AS fact
 ORDER BY f.valid_from, f.known_from

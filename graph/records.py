@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timezone
 from typing import Any
 
@@ -22,9 +23,29 @@ def native(value: Any) -> Any:
     return value
 
 
+_FRACTION = re.compile(r"(\.\d{6})\d+")
+INSTANT_FIELDS = frozenset({"valid_from", "valid_to", "known_from", "known_to", "verified_at"})
+
+
+def instant(text: str) -> datetime:
+    """An instant from Cypher's `toString(datetime)` text, as an aware UTC datetime.
+
+    Neo4j writes up to nine fractional digits, `Z` for a zero offset and, for a zone id, a `[Zone]` suffix
+    after the offset; the zone id is dropped (the offset fixes the instant) and the fraction truncated to
+    microseconds, as the driver's own conversion does.
+    """
+    text = text.partition("[")[0]
+    if len(text) > 26:
+        text = _FRACTION.sub(r"\1", text, count=1)
+    return datetime.fromisoformat(text).astimezone(timezone.utc)
+
+
 def fact_from_row(row: dict[str, Any]) -> Fact:
-    """A Fact model from a map projection of a :Fact node."""
-    data = {key: native(value) for key, value in row.items()}
+    """A Fact model from a map projection of a :Fact node (instants as driver values or ISO text)."""
+    data = {
+        key: instant(value) if key in INSTANT_FIELDS and isinstance(value, str) else native(value)
+        for key, value in row.items()
+    }
     return Fact(
         tenant=data["tenant"],
         fact_id=data["fact_id"],
