@@ -52,7 +52,7 @@ def pid_alive(pid: int, marker: str | None = None) -> bool:
     if not proc.is_dir():
         return True  # no procfs (macOS): trust the signal probe
     try:
-        if proc.joinpath("stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+        if _is_zombie(proc):
             _reap(pid)  # it may have died after the waitpid above; leave no zombie of ours behind
             return False
         if marker is not None:
@@ -60,6 +60,12 @@ def pid_alive(pid: int, marker: str | None = None) -> bool:
     except (OSError, IndexError):
         return False
     return True
+
+
+def _is_zombie(proc: Path) -> bool:
+    """A whole-process zombie: state Z with no thread left (a JVM whose main thread ended shows Z while running)."""
+    fields = dict(line.split(":", 1) for line in proc.joinpath("status").read_text().splitlines() if ":" in line)
+    return fields.get("State", "").strip().startswith("Z") and fields.get("Threads", "1").strip() == "1"
 
 
 def _reap(pid: int) -> None:
@@ -70,7 +76,14 @@ def _reap(pid: int) -> None:
 
 
 def terminate(pid: int, marker: str, timeout: float) -> None:
-    """SIGTERM the process group of `pid`, then SIGKILL it after `timeout` seconds."""
+    """SIGTERM the process group of `pid`, then SIGKILL it after `timeout` seconds; reap it if it was our child."""
+    try:
+        _signal_until_gone(pid, marker, timeout)
+    finally:
+        _reap(pid)
+
+
+def _signal_until_gone(pid: int, marker: str, timeout: float) -> None:
     for sig, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, 10.0)):
         if not pid_alive(pid, marker):
             return
