@@ -56,7 +56,9 @@ def pid_alive(pid: int, marker: str | None = None) -> bool:
             _reap(pid)  # it may have died after the waitpid above; leave no zombie of ours behind
             return False
         if marker is not None:
-            return marker in proc.joinpath("cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            cmdline = proc.joinpath("cmdline").read_bytes()
+            # empty while the process is between fork and exec (or re-exec): alive, not yet recognisable
+            return not cmdline or marker in cmdline.replace(b"\0", b" ").decode(errors="replace")
     except (OSError, IndexError):
         return False
     return True
