@@ -5,12 +5,14 @@
 // $object_id      object entity id or null
 // $object_value   literal object text or null
 // $scope_key      canonical scope text or null (any scope)
-// $valid_at       valid-time point
-// $known_at       known-time point (far future = believed now)
+// $valid_at       valid-time point (ISO 8601 text with offset)
+// $known_at       known-time point (ISO 8601 text with offset; far future = believed now)
 // $states         states to return
 // $include_undated  also return versions whose valid_from is unknown
 // $any_valid      ignore valid time (history reads)
 // returns: fact (instants as ISO 8601 text)
+// the points travel as text: the driver's pure-Python datetime packing cost more than the query
+WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
 MATCH (f:Fact)
 USING INDEX f:Fact(object_id)
 WHERE f.object_id IN $entity_ids AND f.tenant = $tenant
@@ -18,15 +20,15 @@ WHERE f.object_id IN $entity_ids AND f.tenant = $tenant
   AND ($object_id IS NULL OR f.object_id = $object_id)
   AND ($object_value IS NULL OR f.object_value = $object_value)
   AND ($scope_key IS NULL OR f.scope_key = $scope_key)
-  AND f.known_from <= $known_at AND (f.known_to IS NULL OR f.known_to > $known_at)
+  AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
   AND f.state IN $states
   AND ($any_valid
-       OR (f.valid_from IS NOT NULL AND f.valid_from <= $valid_at AND (f.valid_to IS NULL OR f.valid_to > $valid_at))
-       OR ($include_undated AND f.valid_from IS NULL AND (f.valid_to IS NULL OR f.valid_to > $valid_at)))
+       OR (f.valid_from IS NOT NULL AND f.valid_from <= valid_at AND (f.valid_to IS NULL OR f.valid_to > valid_at))
+       OR ($include_undated AND f.valid_from IS NULL AND (f.valid_to IS NULL OR f.valid_to > valid_at)))
 // instants as ISO text: the driver's pure-Python temporal decoding was the largest cost of a read
 RETURN f {.*, embedding: null,
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
           disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f)
-                             WHERE c.known_from <= $known_at AND (c.known_to IS NULL OR c.known_to > $known_at) }} AS fact
+                             WHERE c.known_from <= known_at AND (c.known_to IS NULL OR c.known_to > known_at) }} AS fact
 ORDER BY f.valid_from, f.known_from

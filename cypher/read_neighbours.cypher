@@ -1,10 +1,11 @@
 // Entity-to-entity relations served at a (valid, known) point, from a frontier of entities, both directions.
 // $tenant    tenant id
 // $ids       frontier entity ids
-// $valid_at  valid-time point
-// $known_at  known-time point (far future = believed now)
+// $valid_at  valid-time point (ISO 8601 text with offset)
+// $known_at  known-time point (ISO 8601 text with offset; far future = believed now)
 // $states    served states
-// returns: from_id, to_id, direction, fact
+// returns: from_id, to_id, direction, fact (instants as ISO 8601 text)
+WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
 UNWIND $ids AS id
 CALL (id) {
   MATCH (f:Fact) USING INDEX f:Fact(subject_id)
@@ -15,8 +16,11 @@ CALL (id) {
   WHERE f.object_id = id
   RETURN f, f.subject_id AS to_id, 'in' AS direction
 }
-WITH id, f, to_id, direction
+WITH id, f, to_id, direction, valid_at, known_at
 WHERE f.tenant = $tenant AND f.state IN $states
-  AND f.known_from <= $known_at AND (f.known_to IS NULL OR f.known_to > $known_at)
-  AND f.valid_from IS NOT NULL AND f.valid_from <= $valid_at AND (f.valid_to IS NULL OR f.valid_to > $valid_at)
-RETURN id AS from_id, to_id, direction, f {.*, embedding: null, disputed: false} AS fact
+  AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
+  AND f.valid_from IS NOT NULL AND f.valid_from <= valid_at AND (f.valid_to IS NULL OR f.valid_to > valid_at)
+RETURN id AS from_id, to_id, direction, f {.*, embedding: null,
+          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
+          known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
+          disputed: false} AS fact

@@ -22,6 +22,7 @@ READ_FACTS_BY_OBJECT = load("read_facts_by_object")
 READ_FACTS_BY_PREDICATE = load("read_facts_by_predicate")
 READ_FACTS_ALL = load("read_facts_all")
 READ_NEIGHBOURS = load("read_neighbours")
+READ_RELATIONS = load("read_relations")
 CARRY_VERSION_EDGES = load("carry_version_edges")
 SEARCH_FACT_VECTORS = load("search_fact_vectors")
 
@@ -109,21 +110,15 @@ def as_of(
         "object_id": None,
         "object_value": object_value,
         "scope_key": scope_key,
-        "valid_at": valid_at,
-        "known_at": known_at or FAR_FUTURE,
+        # the points travel as ISO text (datetime() in Cypher): the driver's datetime packing is pure Python
+        "valid_at": valid_at.isoformat(),
+        "known_at": (known_at or FAR_FUTURE).isoformat(),
         "states": states,
         "include_undated": include_undated,
         "any_valid": any_valid,
     }
     def seen(found: list[Fact]) -> list[Fact]:
-        # as believed at known_at: a later closing of the version was not known yet
-        if known_at is None:
-            return found
-        return [
-            f.model_copy(update={"known_to": None, "ended_by": None, "end_reason": None})
-            if f.known_to is not None and f.known_to > known_at else f
-            for f in found
-        ]
+        return _as_believed(found, known_at)
 
     if subject_ids is not None:
         if object_ids is not None:
@@ -142,12 +137,40 @@ def as_of(
     return seen([fact_from_row(r["fact"]) for r in rows])
 
 
+def _as_believed(found: list[Fact], known_at: datetime | None) -> list[Fact]:
+    """Versions as believed at known_at: a later closing of the version was not known yet."""
+    if known_at is None:
+        return found
+    return [
+        f.model_copy(update={"known_to": None, "ended_by": None, "end_reason": None})
+        if f.known_to is not None and f.known_to > known_at else f
+        for f in found
+    ]
+
+
+def relations(
+    tx: Tx, tenant: str, norm: str, *, valid_at: datetime, known_at: datetime | None, states: list[str]
+) -> tuple[list[Fact], list[tuple[Fact, str | None]]] | None:
+    """(outgoing facts, [(incoming fact, inverse name or None)]) of the entity a normalised name resolves to,
+    each in valid-time order; None when no entity has this name. One round trip."""
+    row = tx.one(
+        READ_RELATIONS, tenant=tenant, norm=norm, valid_at=valid_at.isoformat(),
+        known_at=(known_at or FAR_FUTURE).isoformat(), states=states,
+    )
+    if row is None:
+        return None
+    outgoing = _as_believed([fact_from_row(f) for f in row["outgoing"]], known_at)
+    facts_in = _as_believed([fact_from_row(r["fact"]) for r in row["incoming"]], known_at)
+    return outgoing, [(f, r["inverse"]) for f, r in zip(facts_in, row["incoming"])]
+
+
 def neighbours(
     tx: Tx, tenant: str, ids: list[str], *, valid_at: datetime, known_at: datetime | None, states: list[str]
 ) -> list[tuple[str, str, str, Fact]]:
     """(from_id, to_id, direction, fact) for every served entity relation touching the frontier."""
     rows = tx.rows(
-        READ_NEIGHBOURS, tenant=tenant, ids=ids, valid_at=valid_at, known_at=known_at or FAR_FUTURE, states=states
+        READ_NEIGHBOURS, tenant=tenant, ids=ids, valid_at=valid_at.isoformat(),
+        known_at=(known_at or FAR_FUTURE).isoformat(), states=states,
     )
     return [(r["from_id"], r["to_id"], r["direction"], fact_from_row(r["fact"])) for r in rows]
 

@@ -6,7 +6,6 @@ from typing import Any
 
 from credo.graph import entities as entity_repo
 from credo.graph import facts as fact_repo
-from credo.graph import predicates as predicate_repo
 from credo.graph.db import Tx
 from credo.schema.errors import InvalidInput, NotFound
 from credo.schema.facts import Fact, PathStep, Relation, literal
@@ -27,14 +26,16 @@ def relations(ctx: Context, *, entity: str, valid_at: Any = None, known_at: Any 
     valid, known = points(ctx, valid_at, known_at)
 
     def work(tx: Tx) -> list[Relation]:
-        found = _entity(tx, ctx.tenant, entity)
-        inverses = {p.name: p.inverse for p in predicate_repo.defined(tx, ctx.tenant)}
-        out = fact_repo.as_of(tx, ctx.tenant, subject_ids=found.ids, valid_at=valid, known_at=known, states=SERVED_VALUES)
-        inc = fact_repo.as_of(tx, ctx.tenant, object_ids=found.ids, valid_at=valid, known_at=known, states=SERVED_VALUES)
+        # one query: the entity, both directions and the inverse names (four round trips before)
+        found = fact_repo.relations(tx, ctx.tenant, entity_repo.normalise(entity), valid_at=valid, known_at=known,
+                                    states=SERVED_VALUES)
+        if found is None:
+            raise NotFound("entity", entity)
+        out, inc = found
         result = [Relation(direction="out", predicate=f.predicate, other=f.object_name, fact=f) for f in out]
         result += [
-            Relation(direction="in", predicate=inverses.get(f.predicate) or f"{f.predicate} (of)", other=f.subject, fact=f)
-            for f in inc
+            Relation(direction="in", predicate=inverse or f"{f.predicate} (of)", other=f.subject, fact=f)
+            for f, inverse in inc
         ]
         return result
 

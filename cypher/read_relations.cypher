@@ -1,0 +1,48 @@
+// Every served relation of a named entity at a (valid, known) point, both directions, in one round trip:
+// the entity is found as read_entity.cypher finds it (normalised name or alias, following a merge, with
+// every id merged into it); incoming facts carry their predicate's inverse name (null when none is defined).
+// $tenant    tenant id
+// $norm      normalised entity name
+// $valid_at  valid-time point (ISO 8601 text with offset)
+// $known_at  known-time point (ISO 8601 text with offset; far future = believed now)
+// $states    states to return
+// returns: entity_id (no row when no entity has this name), outgoing (facts), incoming (list of {fact, inverse});
+//          each list ordered by valid_from, known_from; instants as ISO 8601 text
+OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: $norm})
+OPTIONAL MATCH (:Alias {tenant: $tenant, norm: $norm})-[:ALIAS_OF]->(aliased:Entity)
+WITH coalesce(direct, aliased) AS e
+WHERE e IS NOT NULL
+OPTIONAL MATCH (e)-[m:MERGED_INTO]->(keep:Entity) WHERE m.known_to IS NULL
+WITH coalesce(keep, e) AS c
+OPTIONAL MATCH (other:Entity)-[m2:MERGED_INTO]->(c) WHERE m2.known_to IS NULL
+WITH c, [c.entity_id] + collect(other.entity_id) AS ids, datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
+CALL (ids, valid_at, known_at) {
+  MATCH (f:Fact)
+  USING INDEX f:Fact(subject_id)
+  WHERE f.subject_id IN ids AND f.tenant = $tenant
+    AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
+    AND f.state IN $states
+    AND f.valid_from IS NOT NULL AND f.valid_from <= valid_at AND (f.valid_to IS NULL OR f.valid_to > valid_at)
+  WITH f ORDER BY f.valid_from, f.known_from
+  RETURN collect(f {.*, embedding: null,
+          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
+          known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
+          disputed: EXISTS { (:Fact)-[x:CONFLICTS_WITH]->(f)
+                             WHERE x.known_from <= known_at AND (x.known_to IS NULL OR x.known_to > known_at) }}) AS outgoing
+}
+CALL (ids, valid_at, known_at) {
+  MATCH (f:Fact)
+  USING INDEX f:Fact(object_id)
+  WHERE f.object_id IN ids AND f.tenant = $tenant
+    AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
+    AND f.state IN $states
+    AND f.valid_from IS NOT NULL AND f.valid_from <= valid_at AND (f.valid_to IS NULL OR f.valid_to > valid_at)
+  OPTIONAL MATCH (p:Predicate {tenant: $tenant, name: f.predicate})
+  WITH f, p ORDER BY f.valid_from, f.known_from
+  RETURN collect({inverse: p.inverse, fact: f {.*, embedding: null,
+          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
+          known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
+          disputed: EXISTS { (:Fact)-[x:CONFLICTS_WITH]->(f)
+                             WHERE x.known_from <= known_at AND (x.known_to IS NULL OR x.known_to > known_at) }}}) AS incoming
+}
+RETURN c.entity_id AS entity_id, outgoing, incoming
