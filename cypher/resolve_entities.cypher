@@ -2,18 +2,22 @@
 // $tenant  tenant id
 // $known   known time of the write (creation time of new entities)
 // $rows    list of {norm, name, new_id, kind}
-// returns: norm, entity_id, name, ids (the canonical id and every id merged into it)
+// returns: norm, entity_id, name, ids (the canonical id and every id merged into it); entity_id = new_id when
+//          this call created the entity
 UNWIND $rows AS row
 OPTIONAL MATCH (:Alias {tenant: $tenant, norm: row.norm})-[:ALIAS_OF]->(aliased:Entity)
-CALL (row, aliased) {
-  WITH row, aliased WHERE aliased IS NULL
+// a plain indexed read first; only the missing names MERGE (MERGE locks even when the entity exists)
+OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: row.norm})
+WITH row, coalesce(aliased, direct) AS found
+CALL (row, found) {
+  WITH row, found WHERE found IS NULL
   MERGE (e:Entity {tenant: $tenant, norm: row.norm})
   ON CREATE SET e.entity_id = row.new_id, e.name = row.name, e.kind = row.kind, e.aliases = [],
                 e.aliases_text = '', e.created_at = $known
   RETURN e
   UNION
-  WITH row, aliased WHERE aliased IS NOT NULL
-  RETURN aliased AS e
+  WITH row, found WHERE found IS NOT NULL
+  RETURN found AS e
 }
 OPTIONAL MATCH (e)-[m:MERGED_INTO]->(keep:Entity) WHERE m.known_to IS NULL
 WITH row, coalesce(keep, e) AS canonical

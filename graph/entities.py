@@ -28,11 +28,19 @@ def normalise(name: str) -> str:
 
 def resolve(tx: Tx, tenant: str, known: datetime, names: list[str], kind: str | None = None) -> dict[str, Entity]:
     """Map each name to its canonical entity (with merged ids), creating entities that do not exist yet."""
+    return resolve_created(tx, tenant, known, names, kind)[0]
+
+
+def resolve_created(
+    tx: Tx, tenant: str, known: datetime, names: list[str], kind: str | None = None
+) -> tuple[dict[str, Entity], set[str]]:
+    """`resolve`, plus the ids of the entities this call created (nothing can refer to them yet)."""
     unique = {normalise(n): n.strip() for n in names}
     rows = [{"norm": norm, "name": name, "new_id": new_id("e"), "kind": kind} for norm, name in unique.items()]
     found = tx.rows(RESOLVE_ENTITIES, tenant=tenant, known=known, rows=rows)
     by_norm = {r["norm"]: Entity(entity_id=r["entity_id"], name=r["name"], ids=r["ids"]) for r in found}
-    return {n: by_norm[normalise(n)] for n in names}
+    created = {row["new_id"] for row in rows} & {r["entity_id"] for r in found}
+    return {n: by_norm[normalise(n)] for n in names}, created
 
 
 def find(tx: Tx, tenant: str, name: str) -> Entity | None:

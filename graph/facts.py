@@ -83,9 +83,14 @@ def versions_of(tx: Tx, tenant: str, fact_id: str) -> list[Fact]:
 
 def current_for(tx: Tx, tenant: str, keys: list[tuple[list[str], str]]) -> list[list[Fact]]:
     """Versions believed now for each (subject ids, predicate), in input order."""
+    if not keys:
+        return []
     rows = [{"subject_ids": ids, "predicate": p} for ids, p in keys]
-    found = tx.rows(READ_CURRENT_BY_SUBJECTS, tenant=tenant, rows=rows)
-    return [[fact_from_row(f) for f in r["facts"]] for r in found]
+    found = {
+        (r["predicate"], tuple(r["subject_ids"])): [fact_from_row(f) for f in r["facts"]]
+        for r in tx.rows(READ_CURRENT_BY_SUBJECTS, tenant=tenant, rows=rows)
+    }
+    return [found.get((p, tuple(ids)), []) for ids, p in keys]
 
 
 def as_of(

@@ -63,10 +63,12 @@ def record(
     """Inside one transaction: resolve entities, apply the conflict rule, write versions; returns them in order."""
     objects = [_object_of(d) for d in batch]
     names = [d.subject for d in batch] + [o for o in objects if isinstance(o, str)]
-    resolved = entity_repo.resolve(tx, ctx.tenant, known, names)
+    resolved, created = entity_repo.resolve_created(tx, ctx.tenant, known, names)
     defined = predicate_service.registry(tx, ctx.tenant)
     ids_of = {e.entity_id: e.ids for e in resolved.values()}
-    keys = sorted({(resolved[d.subject].entity_id, d.predicate) for d in batch})
+    # a subject created just now has no versions yet: only the others need the conflict rule's read
+    keys = sorted({(resolved[d.subject].entity_id, d.predicate) for d in batch
+                   if resolved[d.subject].entity_id not in created})
     current_lists = fact_repo.current_for(tx, ctx.tenant, [(ids_of[s], p) for s, p in keys])
     current = dict(zip(keys, current_lists))
 
