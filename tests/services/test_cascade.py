@@ -94,6 +94,9 @@ def test_alternative_support_keeps_g_and_why_names_the_surviving_justification(s
     holding = [j for j in store.justifications(g.fact_id) if j.holds]
     assert [j.justification_id for j in holding] == [de]
     assert {p.fact_id for p in holding[0].premises} == {d.fact_id, e.fact_id}
+    tree = store.why(g.fact_id)
+    assert [j.justification_id for j in tree.justifications if j.holds] == [de]
+    assert {p.fact_id for p in next(j for j in tree.justifications if j.holds).premises} == {d.fact_id, e.fact_id}
 
 
 def test_a_cycle_gives_no_support_once_its_only_outside_premise_goes(store, clock):
