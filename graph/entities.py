@@ -12,6 +12,7 @@ from credo.graph.ledger import new_id
 from credo.schema.entities import Entity
 
 RESOLVE_ENTITIES = load("resolve_entities")
+READ_ENTITIES_BY_NORMS = load("read_entities_by_norms")
 READ_ENTITY = load("read_entity")
 READ_ENTITY_BY_ID = load("read_entity_by_id")
 READ_ENTITY_BY_NORM = load("read_entity_by_norm")
@@ -36,10 +37,15 @@ def resolve_created(
 ) -> tuple[dict[str, Entity], set[str]]:
     """`resolve`, plus the ids of the entities this call created (nothing can refer to them yet)."""
     unique = {normalise(n): n.strip() for n in names}
-    rows = [{"norm": norm, "name": name, "new_id": new_id("e"), "kind": kind} for norm, name in unique.items()]
-    found = tx.rows(RESOLVE_ENTITIES, tenant=tenant, known=known, rows=rows)
-    by_norm = {r["norm"]: Entity(entity_id=r["entity_id"], name=r["name"], ids=r["ids"]) for r in found}
-    created = {row["new_id"] for row in rows} & {r["entity_id"] for r in found}
+    # a plain read first (no locks); only the names it did not find go through the MERGE of resolve_entities,
+    # which still finds an entity another writer created meanwhile
+    found = tx.rows(READ_ENTITIES_BY_NORMS, tenant=tenant, norms=list(unique))
+    seen = {r["norm"] for r in found}
+    rows = [{"norm": norm, "name": name, "new_id": new_id("e"), "kind": kind}
+            for norm, name in unique.items() if norm not in seen]
+    made = tx.rows(RESOLVE_ENTITIES, tenant=tenant, known=known, rows=rows) if rows else []
+    by_norm = {r["norm"]: Entity(entity_id=r["entity_id"], name=r["name"], ids=r["ids"]) for r in found + made}
+    created = {row["new_id"] for row in rows} & {r["entity_id"] for r in made}
     return {n: by_norm[normalise(n)] for n in names}, created
 
 
