@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from credo.schema.facts import FactCreate
 
 PROD = {"env": "production"}
 STAGING = {"env": "staging"}
@@ -22,17 +21,26 @@ def rule(store, name, *, depends_on=None, scope=None):
 def test_migration_incident_timeline(store, clock):
     from credo.services.summarizers import ListSummarizer
 
-    # (a) a hedged human guess is kept as a hypothesis
+    # (a) a hedged human guess, quoted through the write gate, is kept as a hypothesis
     clock.at("2025-02-01")
-    guess = FactCreate(subject="API v1 clients", predicate="read_column", object="customer_legacy", object_is_entity=False,
-                       statement="API v1 clients still read customer_legacy", quote="I guess API v1 still uses "
-                       "customer_legacy, not confirmed", epistemic="hypothesis", scope=PROD, valid_from="2025-01-01")
-    p = store.add_facts([guess])[0]
-    assert p.epistemic == "hypothesis"
+    store.ingest_messages("db-chat", [
+        {"index": 0, "role": "assistant", "origin": "agent", "author": "assistant", "text": "Can we drop it?",
+         "at": "2025-02-01T09:00:00+00:00"},
+        {"index": 1, "role": "user", "origin": "human_input", "author": "raj",
+         "text": "I guess API v1 still uses customer_legacy, not confirmed", "at": "2025-02-01T09:01:00+00:00"},
+    ])
+    p = store.turn("db-chat").remember("I guess API v1 still uses customer_legacy, not confirmed",
+                                       "API v1 clients still read customer_legacy", subject="API v1 clients",
+                                       predicate="read_column", object="customer_legacy", scope=PROD,
+                                       valid_from="2025-01-01")
+    assert p.epistemic == "hypothesis" and p.evidence == "stated"
     # (b) a dependency check (a tool result) confirms it
     clock.at("2025-02-02")
-    p = store.reverify(p.fact_id, outcome="holds", evidence="tool result: dependency check found 3 v1 callers")
+    check = store.add_source("tool_result", "dependency check: 3 callers of customer_legacy in api-v1",
+                             title="dependency check")
+    p = store.reverify(p.fact_id, outcome="holds", evidence=check.source_id)
     assert p.epistemic == "confirmed" and p.state == "active"
+    assert check.source_id in {s.source_id for s in store.why(p.fact_id).sources}
     # (c) R rests on P; S summarises R and two unrelated rules; a staging rule rests on a staging premise
     clock.at("2025-02-03")
     r = store.add_fact("customer_legacy", "must_not", "be dropped", statement="Don't drop customer_legacy in production",
