@@ -67,8 +67,8 @@ def cmd_reverify(args: argparse.Namespace) -> int:
         print(to_json({"fact": fact, "cascade": fact.cascade}))
         return 0
     print(fact_line(fact))
-    if fact.end_reason and not fact.ended_by:
-        print(f"  {fact.end_reason}")
+    if fact.lapse_reason:
+        print(f"  {fact.lapse_reason}")
     print("\n".join(report_lines(fact.cascade)))
     return 0
 

@@ -36,6 +36,8 @@ def fact_line(fact: Fact) -> str:
         flags.append("undated")
     if fact.ended_by:
         flags.append(f"ended by {fact.ended_by}" + (f": {fact.end_reason}" if fact.end_reason else ""))
+    if fact.lapse_reason:
+        flags.append(fact.lapse_reason)
     if fact.bounded_by:
         flags.append(f"bounded at the start of {fact.bounded_by}")
     scope = f" {fact.scope}" if fact.scope else ""

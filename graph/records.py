@@ -75,6 +75,7 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
         end_reason=data.get("end_reason"),
         bounded_by=data.get("bounded_by"),
         stale_cause=data.get("stale_cause"),
+        lapse_reason=data.get("lapse_reason"),
         disputed=bool(data.get("disputed")),
     )
 
@@ -110,6 +111,7 @@ def fact_props(fact: Fact, *, embedding: list[float] | None = None, norm_subject
         "verified_at": fact.verified_at,
         "bounded_by": fact.bounded_by,
         "stale_cause": fact.stale_cause,
+        "lapse_reason": fact.lapse_reason,
         "embedding": embedding,
     }
     return {k: v for k, v in props.items() if v is not None}

@@ -178,6 +178,7 @@ class Fact(BaseModel):
     end_reason: str | None = None
     bounded_by: str | None = None
     stale_cause: str | None = None
+    lapse_reason: str | None = None
     disputed: bool = False
     # set only on the Fact a write returns when that write stopped believing a version (its cascade ran)
     cascade: CascadeReport | None = Field(default=None, exclude=True)

@@ -94,6 +94,10 @@ class WhyTree(BaseModel):
             f"  valid {f.valid_text()} · known {f.known_text()}",
             f"  evidence: {self.evidence} · epistemic: {self.epistemic}",
         ]
+        if f.stale_cause:
+            lines.append(f"  stale: {f.stale_cause}")
+        if f.lapse_reason:
+            lines.append(f"  lapsed: {f.lapse_reason}")
         lines.append("  sources:" if self.sources else "  sources: none")
         lines += [f"    - {_source_line(s)}" for s in self.sources]
         if self.accepted_in:

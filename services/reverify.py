@@ -65,7 +65,7 @@ def reverify(ctx: Context, *, fact_id: str, outcome: str, evidence: Any = None, 
         else:
             check_transition(old.fact_id, old.state, State.DEPRECATED)
             because = note or text or old.stale_cause or "its premise changed"
-            update: dict[str, Any] = {"end_reason": f"no longer applies because {because}"}
+            update: dict[str, Any] = {"lapse_reason": f"no longer applies because {because}", "stale_cause": None}
             if (old.valid_to is None or old.valid_to > known) and (old.valid_from is None or old.valid_from < known):
                 update.update(valid_to=known, valid_to_precision="instant", bounded_by=None)
             new = next_version(old, known, state=State.DEPRECATED.value, **update)

@@ -73,7 +73,9 @@ def test_migration_incident_timeline(store, clock):
     clock.at("2025-07-02")
     lapsed = store.reverify(r.fact_id, outcome="lapsed", note="all API v1 clients are retired")
     assert lapsed.state == "deprecated" and lapsed.statement == "Don't drop customer_legacy in production"
-    assert lapsed.end_reason == "no longer applies because all API v1 clients are retired"
+    assert lapsed.lapse_reason == "no longer applies because all API v1 clients are retired"
+    assert store.history(r.fact_id)[-1].lapse_reason == lapsed.lapse_reason  # kept in the graph, not just returned
+    assert "lapsed: no longer applies because all API v1 clients are retired" in store.why(r.fact_id).text()
     assert store.facts("customer_legacy") == []
     assert not any("safe" in f.statement.lower() for f in store.facts(include_undated=True))
     assert [f.state for f in store.chain("customer_legacy", "must_not")] == ["deprecated"]
