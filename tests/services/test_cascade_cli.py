@@ -5,7 +5,11 @@ from __future__ import annotations
 from credo.api.cli import main
 
 
-def test_stale_lists_a_flagged_rule_and_reverify_lapses_it_from_the_command_line(store, tenant, clock, capsys):
+def test_stale_lists_a_flagged_rule_and_reverify_lapses_it_from_the_command_line(store, tenant, clock, capsys,
+                                                                                 cli_env, monkeypatch):
+    for key, value in cli_env.items():
+        if key.startswith("NEO4J_"):
+            monkeypatch.setenv(key, value)  # the command must talk to the session's Neo4j, never start its own
     p = store.add_fact("API v1", "status", "live", valid_from="2024-01-01")
     r = store.add_fact("customer_legacy", "must_not", "be dropped", valid_from="2024-01-01", depends_on=[p.fact_id])
     s = store.add_summary("notes", derived_from=[r.fact_id])
