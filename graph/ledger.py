@@ -13,8 +13,7 @@ from credo.graph.records import native
 from credo.schema.time import next_tick
 
 TICK_CLOCK = load("tick_clock")
-SET_CLOCK = load("set_clock")
-APPEND_AUDIT = load("append_audit")
+FINISH_WRITE = load("finish_write")
 
 
 def new_id(prefix: str) -> str:
@@ -23,19 +22,35 @@ def new_id(prefix: str) -> str:
 
 
 def begin(tx: Tx, tenant: str, now: datetime) -> datetime:
-    """Lock the tenant's clock and assign this write's known time (strictly increasing)."""
+    """Lock the tenant's clock and assign this write's known time (strictly increasing); `finish` stores it."""
     row = tx.one(TICK_CLOCK, tenant=tenant)
-    known = next_tick(native(row["last"]) if row else None, now)
-    tx.one(SET_CLOCK, tenant=tenant, known=known)
-    return known
+    return next_tick(native(row["last"]) if row else None, now)
 
 
 def audit(tx: Tx, tenant: str, known: datetime, events: list[tuple[str, str, dict[str, Any]]]) -> None:
-    """Append (action, subject_id, detail) entries to the ledger."""
-    if not events:
-        return
-    rows = [
-        {"event_id": new_id("a"), "action": action, "subject_id": subject, "detail": json.dumps(detail, default=str)}
+    """Append (action, subject_id, detail) entries to the ledger (written by `finish`, in the same transaction)."""
+    _pending(tx).extend(
+        {"event_id": new_id("a"), "tenant": tenant, "action": action, "subject_id": subject,
+         "detail": json.dumps(detail, default=str)}
         for action, subject, detail in events
-    ]
-    tx.one(APPEND_AUDIT, tenant=tenant, known=known, rows=rows)
+    )
+
+
+def finish(tx: Tx, tenant: str, known: datetime) -> None:
+    """Store the write's known time on the clock and append its ledger entries: one round trip before commit.
+
+    The clock stays locked from `begin` to commit (tick_clock writes it), so storing `last` here is as safe as
+    storing it right after the read, and the ledger entries of the work and of its cascade travel together.
+    """
+    rows = _pending(tx)
+    tx.one(FINISH_WRITE, tenant=tenant, known=known, rows=list(rows))
+    rows.clear()
+
+
+def _pending(tx: Tx) -> list[dict[str, Any]]:
+    """Ledger entries this transaction will append (a retried transaction gets a fresh Tx, so a fresh list)."""
+    rows = getattr(tx, "credo_audit", None)
+    if rows is None:
+        rows = []
+        setattr(tx, "credo_audit", rows)
+    return rows

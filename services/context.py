@@ -60,7 +60,9 @@ class Context:
             known = ledger.begin(tx, self.tenant, now)
             result = work(tx, known)
             # every write that stopped believing something re-checks what rested on it, before commit
-            return with_report(result, cascade(tx, self.tenant, known))
+            report = cascade(tx, self.tenant, known)
+            ledger.finish(tx, self.tenant, known)
+            return with_report(result, report)
 
         return self.db.write(run)
 
