@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from credo.cypher import load
 from credo.graph.db import Tx
-from credo.graph.records import FAR_FUTURE, fact_from_row, native
+from credo.graph.records import FAR_FUTURE, fact_from_row, instant, native
 from credo.schema.facts import Fact
 
 CREATE_DEPENDENCIES = load("create_dependencies")
@@ -23,17 +24,43 @@ def link(tx: Tx, known: datetime, rows: list[dict[str, Any]]) -> None:
         tx.one(CREATE_DEPENDENCIES, known=known, rows=rows)
 
 
-def dependents(tx: Tx, tenant: str, fact_ids: list[str]) -> list[tuple[Fact, dict[str, set[str]]]]:
-    """Current versions depending on any of the facts, each with {justification id: premise fact ids}."""
+@dataclass(frozen=True)
+class Dependent:
+    """A current version met by the cascade's walk: what the support rule and the report read of a Fact (a full
+    Fact model per visited version was most of a large walk's cost), its justifications, and two look-aheads."""
+
+    fact_id: str
+    version_id: str
+    state: str
+    statement: str
+    valid_from: datetime | None
+    valid_to: datetime | None
+    justifications: dict[str, frozenset[str]]
+    has_dependents: bool
+    summarized: bool
+    known_to: None = None
+
+
+def dependents(tx: Tx, tenant: str, fact_ids: list[str]) -> tuple[list[Dependent], set[str]]:
+    """Current versions depending on any of the facts, and which of the facts current summaries derive from."""
     if not fact_ids:
-        return []
+        return [], set()
+    row = tx.one(READ_DEPENDENTS, tenant=tenant, fact_ids=fact_ids)
+    if row is None:
+        return [], set()
     found = []
-    for row in tx.rows(READ_DEPENDENTS, tenant=tenant, fact_ids=fact_ids):
+    for d in row["dependents"]:
         groups: dict[str, set[str]] = {}
-        for premise in row["premises"]:
-            groups.setdefault(premise["justification"], set()).add(premise["fact_id"])
-        found.append((fact_from_row(row["fact"]), groups))
-    return found
+        for justification, premise in d["premises"]:
+            groups.setdefault(justification, set()).add(premise)
+        found.append(Dependent(
+            fact_id=d["fact_id"], version_id=d["version_id"], state=d["state"], statement=d["statement"] or "",
+            valid_from=instant(d["valid_from"]) if d["valid_from"] else None,
+            valid_to=instant(d["valid_to"]) if d["valid_to"] else None,
+            justifications={j: frozenset(p) for j, p in groups.items()},
+            has_dependents=d["has_dependents"], summarized=d["summarized"],
+        ))
+    return found, set(row["summarized"])
 
 
 def facts_known_at(tx: Tx, tenant: str, fact_ids: list[str], known_at: datetime | None = None) -> dict[str, list[Fact]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from credo.graph import dependencies as dep_repo
+from credo.graph.dependencies import Dependent
 from credo.graph import ledger
 from credo.graph import summaries as summary_repo
 from credo.graph.db import Tx
@@ -18,9 +19,12 @@ from credo.schema.cascade import CascadeReport, FlaggedFact, FlaggedSummary, Sta
 from credo.schema.facts import EndKind, Fact
 from credo.schema.lifecycle import State, check_transition, is_served
 from credo.services.tms_rules import believed_now, fact_hash, select_stale, text_hash, trace_breaks
-from credo.services.versions import changes, next_version, replace, retire
+from credo.services.versions import changes, restate
 
 MAX_SUMMARY_VISITS = 3
+
+
+Region = dict[str, tuple[list[Dependent], list[frozenset[str]]]]
 
 
 def cascade(tx: Tx, tenant: str, known: datetime) -> CascadeReport | None:
@@ -34,45 +38,59 @@ def cascade(tx: Tx, tenant: str, known: datetime) -> CascadeReport | None:
     for fact, how, _why in retired:
         first.setdefault(fact.fact_id, (fact, how))
     changed = sorted(first)
-    region = _walk(tx, tenant, changed)
+    region, summarized = _walk(tx, tenant, changed)
     flagged = _flag_facts(tx, tenant, known, changed, first, region)
     touched = changed + [f.fact_id for f in flagged] + [f.fact_id for f, _, _ in changes(tx).facts]
     changes(tx).facts.clear()
-    stale, restored = _recheck_summaries(tx, tenant, known, fact_ids=touched, summary_ids=changed_summaries)
+    # the walk already saw which facts summaries derive from: no re-check query when none does
+    traced = [fid for fid in touched if fid in summarized or fid not in region and fid not in changed]
+    stale, restored = ([], []) if not (traced or changed_summaries) else _recheck_summaries(
+        tx, tenant, known, fact_ids=traced, summary_ids=changed_summaries)
     report = CascadeReport(at=known, changed=changed, checked=sorted(region), facts=flagged, summaries=stale,
                            restored=restored)
     if flagged or stale or restored:
-        ledger.audit(tx, tenant, known, [("cascade", fid, {"flagged": sorted(report.flagged_ids),
-                                                          "restored": [s.summary_id for s in restored]})
-                                         for fid in changed[:1] or changed_summaries[:1]])
+        # one ledger entry per cascade: what it flagged, each fact's new version, depth, path and cause
+        causes = {f.cause.premise_fact_id: f.cause for f in flagged}
+        index = {premise: i for i, premise in enumerate(causes)}
+        detail = {"flagged": sorted(report.flagged_ids), "restored": [s.summary_id for s in restored],
+                  "causes": [c.model_dump(mode="json") for c in causes.values()],
+                  "facts": [{"fact_id": f.fact_id, "version_id": f.version_id, "depth": f.depth, "path": f.path,
+                             "cause": index[f.cause.premise_fact_id]} for f in flagged]}
+        ledger.audit(tx, tenant, known, [("cascade", fid, detail) for fid in changed[:1] or changed_summaries[:1]])
     return report
 
 
-def _walk(tx: Tx, tenant: str, changed: list[str]) -> dict[str, tuple[list[Fact], list[frozenset[str]]]]:
-    """Every current dependent reachable backwards from the changed facts through served dependents."""
-    region: dict[str, tuple[list[Fact], list[frozenset[str]]]] = {}
+def _walk(tx: Tx, tenant: str, changed: list[str]) -> tuple[Region, set[str]]:
+    """Every current dependent reachable backwards from the changed facts through served dependents, and the
+    visited facts (changed ones included) that current summaries derive from."""
+    region: Region = {}
+    summarized: set[str] = set()
     expanded = set(changed)
     frontier = list(changed)
     while frontier:
         following: list[str] = []
-        for fact, groups in dep_repo.dependents(tx, tenant, frontier):
+        found, traced = dep_repo.dependents(tx, tenant, frontier)
+        summarized |= traced
+        for fact in found:
             versions, alternatives = region.setdefault(fact.fact_id, ([], []))
             if any(v.version_id == fact.version_id for v in versions):
                 continue
             versions.append(fact)
-            for premises in groups.values():
-                if frozenset(premises) not in alternatives:
-                    alternatives.append(frozenset(premises))
-            if is_served(fact.state) and fact.fact_id not in expanded:
+            if fact.summarized:
+                summarized.add(fact.fact_id)
+            for premises in fact.justifications.values():
+                if premises not in alternatives:
+                    alternatives.append(premises)
+            # a version with no current dependents has nothing to walk: its level query would come back empty
+            if is_served(fact.state) and fact.fact_id not in expanded and fact.has_dependents:
                 expanded.add(fact.fact_id)
                 following.append(fact.fact_id)
         frontier = following
-    return region
+    return region, summarized
 
 
 def _flag_facts(
-    tx: Tx, tenant: str, known: datetime, changed: list[str], first: dict[str, tuple[Fact, str]],
-    region: dict[str, tuple[list[Fact], list[frozenset[str]]]],
+    tx: Tx, tenant: str, known: datetime, changed: list[str], first: dict[str, tuple[Fact, str]], region: Region,
 ) -> list[FlaggedFact]:
     """Make every served dependent that lost all support stale, recording cause, path and depth."""
     if not region:
@@ -81,34 +99,31 @@ def _flag_facts(
     outside = sorted({p for alts in justifications.values() for premises in alts for p in premises} - set(region))
     outside_versions = dep_repo.facts_known_at(tx, tenant, outside)
     believed_outside = {fid for fid, versions in outside_versions.items() if believed_now(versions, known)}
-    served = {fid for fid, (versions, _alts) in region.items() if believed_now(versions, known)}
+    served = {fid for fid, (versions, _alts) in region.items() if believed_now(versions, known)}  # type: ignore[arg-type]
     losses = select_stale(changed=set(changed), justifications=justifications, believed_outside=believed_outside,
                           served=served)
-    pairs: list[tuple[Fact, Fact]] = []
-    flagged: list[FlaggedFact] = []
-    events = []
+    causes: dict[str, StaleCause] = {}
+    moves: list[tuple[str, str | None]] = []
+    pending: list[tuple[Dependent, StaleCause, tuple[str, ...], int]] = []
     for loss in losses:
-        cause = _cause(loss.path, first, region, outside_versions, known)
+        root = loss.path[0]
+        cause = causes.get(root) or causes.setdefault(root, _cause(loss.path, first, region, outside_versions, known))
         text = f"{cause.text()}; path {' -> '.join(loss.path)}"
         for old in region[loss.fact_id][0]:
             if not is_served(old.state):
                 continue
             check_transition(old.fact_id, old.state, State.STALE)
-            new = next_version(old, known, state=State.STALE.value, stale_cause=text)
-            pairs.append((old, new))
-            flagged.append(FlaggedFact(fact_id=old.fact_id, version_id=new.version_id, statement=old.statement,
-                                       cause=cause, path=list(loss.path), depth=loss.depth))
-            events.append(("stale", old.fact_id, {"version_id": new.version_id, "cause": cause.model_dump(mode="json"),
-                                                  "path": list(loss.path), "depth": loss.depth}))
-    retire(tx, known, [(old, EndKind.STATE_CHANGE.value, "stale: lost all support") for old, _new in pairs])
-    replace(tx, known, pairs)
-    ledger.audit(tx, tenant, known, events)
-    return flagged
+            moves.append((old.version_id, text))
+            pending.append((old, cause, loss.path, loss.depth))
+    new_ids = restate(tx, known, moves, state=State.STALE.value, how=EndKind.STATE_CHANGE.value,
+                      why="stale: lost all support")
+    return [FlaggedFact(fact_id=old.fact_id, version_id=new_id, statement=old.statement, cause=cause, path=list(path),
+                        depth=depth) for (old, cause, path, depth), new_id in zip(pending, new_ids)]
 
 
 def _cause(
-    path: tuple[str, ...], first: dict[str, tuple[Fact, str]],
-    region: dict[str, tuple[list[Fact], list[frozenset[str]]]], outside: dict[str, list[Fact]], known: datetime,
+    path: tuple[str, ...], first: dict[str, tuple[Fact, str]], region: Region, outside: dict[str, list[Fact]],
+    known: datetime,
 ) -> StaleCause:
     """Which premise changed, how, and when: the root of the shortest path (or a premise no longer believed)."""
     root = path[0]
