@@ -41,26 +41,36 @@ class Dependent:
     known_to: None = None
 
 
-def dependents(tx: Tx, tenant: str, fact_ids: list[str]) -> tuple[list[Dependent], set[str]]:
-    """Current versions depending on any of the facts, and which of the facts current summaries derive from."""
+def dependents(
+    tx: Tx, tenant: str, fact_ids: list[str], *, with_given: bool = False,
+) -> tuple[list[Dependent], set[str], dict[str, list[Dependent]]]:
+    """Current versions depending on any of the facts, which of the facts current summaries derive from, and (when
+    `with_given`) the facts' own current versions by fact id (no justifications)."""
     if not fact_ids:
-        return [], set()
-    row = tx.one(READ_DEPENDENTS, tenant=tenant, fact_ids=fact_ids)
+        return [], set(), {}
+    row = tx.one(READ_DEPENDENTS, tenant=tenant, fact_ids=fact_ids, with_given=with_given)
     if row is None:
-        return [], set()
+        return [], set(), {}
     found = []
     for d in row["dependents"]:
         groups: dict[str, set[str]] = {}
         for justification, premise in d["premises"]:
             groups.setdefault(justification, set()).add(premise)
-        found.append(Dependent(
-            fact_id=d["fact_id"], version_id=d["version_id"], state=d["state"], statement=d["statement"] or "",
-            valid_from=instant(d["valid_from"]) if d["valid_from"] else None,
-            valid_to=instant(d["valid_to"]) if d["valid_to"] else None,
-            justifications={j: frozenset(p) for j, p in groups.items()},
-            has_dependents=d["has_dependents"], summarized=d["summarized"],
-        ))
-    return found, set(row["summarized"])
+        found.append(_dependent(d, {j: frozenset(p) for j, p in groups.items()}, d["has_dependents"], d["summarized"]))
+    given: dict[str, list[Dependent]] = {fid: [] for fid in fact_ids} if with_given else {}
+    for g in row["given"]:
+        given.setdefault(g["fact_id"], []).append(_dependent(g, {}, False, False))
+    return found, set(row["summarized"]), given
+
+
+def _dependent(d: dict[str, Any], justifications: dict[str, frozenset[str]], has_dependents: bool,
+               summarized: bool) -> Dependent:
+    return Dependent(
+        fact_id=d["fact_id"], version_id=d["version_id"], state=d["state"], statement=d["statement"] or "",
+        valid_from=instant(d["valid_from"]) if d["valid_from"] else None,
+        valid_to=instant(d["valid_to"]) if d["valid_to"] else None,
+        justifications=justifications, has_dependents=has_dependents, summarized=summarized,
+    )
 
 
 def facts_known_at(tx: Tx, tenant: str, fact_ids: list[str], known_at: datetime | None = None) -> dict[str, list[Fact]]:

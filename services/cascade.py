@@ -9,6 +9,7 @@ with the affected part of the graph, not with the store.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from credo.graph import dependencies as dep_repo
 from credo.graph.dependencies import Dependent
@@ -38,8 +39,8 @@ def cascade(tx: Tx, tenant: str, known: datetime) -> CascadeReport | None:
     for fact, how, _why in retired:
         first.setdefault(fact.fact_id, (fact, how))
     changed = sorted(first)
-    region, summarized = _walk(tx, tenant, changed)
-    flagged = _flag_facts(tx, tenant, known, changed, first, region)
+    region, summarized, given = _walk(tx, tenant, changed)
+    flagged = _flag_facts(tx, tenant, known, changed, first, region, given)
     touched = changed + [f.fact_id for f in flagged] + [f.fact_id for f, _, _ in changes(tx).facts]
     changes(tx).facts.clear()
     # the walk already saw which facts summaries derive from: no re-check query when none does
@@ -60,16 +61,18 @@ def cascade(tx: Tx, tenant: str, known: datetime) -> CascadeReport | None:
     return report
 
 
-def _walk(tx: Tx, tenant: str, changed: list[str]) -> tuple[Region, set[str]]:
-    """Every current dependent reachable backwards from the changed facts through served dependents, and the
-    visited facts (changed ones included) that current summaries derive from."""
+def _walk(tx: Tx, tenant: str, changed: list[str]) -> tuple[Region, set[str], dict[str, list[Dependent]]]:
+    """Every current dependent reachable backwards from the changed facts through served dependents, the visited
+    facts (changed ones included) that current summaries derive from, and the changed facts' current versions."""
     region: Region = {}
     summarized: set[str] = set()
+    given: dict[str, list[Dependent]] = {}
     expanded = set(changed)
-    frontier = list(changed)
+    frontier = changed
     while frontier:
         following: list[str] = []
-        found, traced = dep_repo.dependents(tx, tenant, frontier)
+        found, traced, seen = dep_repo.dependents(tx, tenant, frontier, with_given=frontier is changed)
+        given.update(seen)
         summarized |= traced
         for fact in found:
             versions, alternatives = region.setdefault(fact.fact_id, ([], []))
@@ -86,18 +89,21 @@ def _walk(tx: Tx, tenant: str, changed: list[str]) -> tuple[Region, set[str]]:
                 expanded.add(fact.fact_id)
                 following.append(fact.fact_id)
         frontier = following
-    return region, summarized
+    return region, summarized, given
 
 
 def _flag_facts(
     tx: Tx, tenant: str, known: datetime, changed: list[str], first: dict[str, tuple[Fact, str]], region: Region,
+    given: dict[str, list[Dependent]],
 ) -> list[FlaggedFact]:
     """Make every served dependent that lost all support stale, recording cause, path and depth."""
     if not region:
         return []
     justifications = {fid: alternatives for fid, (_versions, alternatives) in region.items()}
     outside = sorted({p for alts in justifications.values() for premises in alts for p in premises} - set(region))
-    outside_versions = dep_repo.facts_known_at(tx, tenant, outside)
+    # the walk's first step already read the changed facts' current versions
+    outside_versions: dict[str, list[Any]] = {fid: given[fid] for fid in outside if fid in given}
+    outside_versions.update(dep_repo.facts_known_at(tx, tenant, [fid for fid in outside if fid not in given]))
     believed_outside = {fid for fid, versions in outside_versions.items() if believed_now(versions, known)}
     served = {fid for fid, (versions, _alts) in region.items() if believed_now(versions, known)}  # type: ignore[arg-type]
     losses = select_stale(changed=set(changed), justifications=justifications, believed_outside=believed_outside,
@@ -122,7 +128,7 @@ def _flag_facts(
 
 
 def _cause(
-    path: tuple[str, ...], first: dict[str, tuple[Fact, str]], region: Region, outside: dict[str, list[Fact]],
+    path: tuple[str, ...], first: dict[str, tuple[Fact, str]], region: Region, outside: dict[str, list[Any]],
     known: datetime,
 ) -> StaleCause:
     """Which premise changed, how, and when: the root of the shortest path (or a premise no longer believed)."""
