@@ -1,10 +1,12 @@
-// Nearest fact versions to a vector within one tenant, believed now.
-// $tenant  tenant id
-// $vector  query embedding (384 floats)
-// $k       how many
-// returns: version_id, statement, score
-CALL db.index.vector.queryNodes('fact_embedding', $k * 10, $vector) YIELD node, score
-WHERE node.tenant = $tenant AND node.known_to IS NULL
-RETURN node.version_id AS version_id, node.statement AS statement, score
-ORDER BY score DESC
-LIMIT $k
+// Nearest fact versions to a vector within one tenant, believed now (the index is shared by tenants, so the
+// caller widens $candidates until the tenant has $k hits or the index has nothing more).
+// $tenant      tenant id
+// $vector      query embedding (384 floats)
+// $candidates  how many nearest nodes to take from the index before filtering by tenant
+// $k           how many to return
+// returns: scanned (candidates the index gave), found (list of {version_id, statement, score}, best first)
+CALL db.index.vector.queryNodes('fact_embedding', $candidates, $vector) YIELD node, score
+WITH collect({node: node, score: score}) AS hits
+RETURN size(hits) AS scanned,
+       [h IN hits WHERE h.node.tenant = $tenant AND h.node.known_to IS NULL
+        | {version_id: h.node.version_id, statement: h.node.statement, score: h.score}][0..$k] AS found

@@ -196,6 +196,16 @@ def neighbours(
     return [(r["from_id"], r["to_id"], r["direction"], fact_from_row(r["fact"])) for r in rows]
 
 
-def nearest(tx: Tx, tenant: str, vector: list[float], k: int) -> list[tuple[str, float]]:
-    """(version_id, score) of the believed-now versions closest to `vector`."""
-    return [(r["version_id"], r["score"]) for r in tx.rows(SEARCH_FACT_VECTORS, tenant=tenant, vector=vector, k=k)]
+def nearest(tx: Tx, tenant: str, vector: list[float], k: int) -> list[tuple[str, str, float]]:
+    """(version_id, statement, score) of this tenant's believed-now versions closest to `vector`.
+
+    The vector index spans tenants and can only be filtered afterwards, so the candidate pool widens tenfold
+    until the tenant has `k` hits or the index returned fewer candidates than asked (it has no more).
+    """
+    candidates = max(k * 10, 100)
+    while True:
+        row = tx.one(SEARCH_FACT_VECTORS, tenant=tenant, vector=vector, candidates=candidates, k=k)
+        found = row["found"] if row else []
+        if len(found) >= k or not row or row["scanned"] < candidates:
+            return [(f["version_id"], f["statement"], f["score"]) for f in found]
+        candidates *= 10

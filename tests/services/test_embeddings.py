@@ -22,12 +22,13 @@ def test_a_paraphrase_scores_closer_than_an_unrelated_sentence():
 
 
 def test_facts_written_with_an_embedder_are_in_the_vector_index(neo4j_db, tenant):
-    from credo.graph.facts import SEARCH_FACT_VECTORS
+    from credo.graph.facts import nearest
     from credo.store import Store
 
     store = Store(neo4j_db, tenant=tenant, embedder=default_embedder(), _owns_db=False)
     store.add_fact("Alice", "owns", "Acme account", statement="Alice owns the Acme account")
     store.add_fact("Cafeteria", "serves", "soup", statement="The cafeteria serves soup on Fridays")
     query = default_embedder().embed(["Who is the owner of the Acme account?"])[0]
-    rows = neo4j_db.query(SEARCH_FACT_VECTORS, tenant=tenant, vector=query, k=2)
-    assert rows[0]["statement"] == "Alice owns the Acme account"
+    found = neo4j_db.read(lambda tx: nearest(tx, tenant, query, 2))
+    assert [statement for _, statement, _ in found] == ["Alice owns the Acme account",
+                                                       "The cafeteria serves soup on Fridays"]
