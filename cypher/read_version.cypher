@@ -1,7 +1,9 @@
 // One fact version by its version id.
 // $tenant      tenant id
 // $version_id  version id
+// $known_at  disputed is reported as believed at this known time (far future = now)
 // returns: fact
 MATCH (f:Fact {version_id: $version_id})
 WHERE f.tenant = $tenant
-RETURN f {.*, embedding: null, disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f) WHERE c.known_to IS NULL }} AS fact
+RETURN f {.*, embedding: null, disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f)
+                                            WHERE c.known_from <= $known_at AND (c.known_to IS NULL OR c.known_to > $known_at) }} AS fact

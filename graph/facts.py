@@ -86,15 +86,16 @@ def link_supersedes(tx: Tx, known: datetime, links: list[tuple[str, str, str, da
         tx.one(LINK_SUPERSEDES, known=known, rows=rows)
 
 
-def version(tx: Tx, tenant: str, version_id: str) -> Fact | None:
-    """One version by id, or None."""
-    row = tx.one(READ_VERSION, tenant=tenant, version_id=version_id)
+def version(tx: Tx, tenant: str, version_id: str, known_at: datetime | None = None) -> Fact | None:
+    """One version by id (disputed as believed at known_at, default now), or None."""
+    row = tx.one(READ_VERSION, tenant=tenant, version_id=version_id, known_at=known_at or FAR_FUTURE)
     return fact_from_row(row["fact"]) if row else None
 
 
-def versions_of(tx: Tx, tenant: str, fact_id: str) -> list[Fact]:
-    """Every version of a fact, oldest belief first."""
-    return [fact_from_row(r["fact"]) for r in tx.rows(READ_FACT_VERSIONS, tenant=tenant, fact_id=fact_id)]
+def versions_of(tx: Tx, tenant: str, fact_id: str, known_at: datetime | None = None) -> list[Fact]:
+    """Every version of a fact, oldest belief first (disputed as believed at known_at, default now)."""
+    rows = tx.rows(READ_FACT_VERSIONS, tenant=tenant, fact_id=fact_id, known_at=known_at or FAR_FUTURE)
+    return [fact_from_row(r["fact"]) for r in rows]
 
 
 def current_for(tx: Tx, tenant: str, keys: list[tuple[list[str], str]]) -> list[list[Fact]]:

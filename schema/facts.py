@@ -86,7 +86,9 @@ class ObjectValue(BaseModel):
 
 
 def literal(value: object, field: str = "object") -> ObjectValue:
-    """A typed literal from a Python value (numbers and dates keep their type)."""
+    """A typed literal from a Python value (numbers and dates keep their type); an ObjectValue passes through."""
+    if isinstance(value, ObjectValue):
+        return value
     if isinstance(value, bool):
         raise InvalidInput(field, "booleans are not literals; state the claim as text")
     if isinstance(value, int | float):

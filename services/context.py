@@ -50,14 +50,19 @@ class Context:
         """The store's notion of now (UTC)."""
         return self.clock()
 
+    def known_point(self, value: Any) -> datetime:
+        """A known-time read point. A point not yet past reads what is believed now; only past points are fixed."""
+        from credo.schema.time import parse_instant
+
+        return parse_instant(value, "known_at")
+
     def write(self, work: Callable[[Tx, datetime], T]) -> T:
         """Run `work(tx, known)` in one managed transaction that first takes the tenant's commit clock."""
-        now = self.now()
-
         def run(tx: Tx) -> T:
             from credo.services.cascade import cascade
 
-            known = ledger.begin(tx, self.tenant, now)
+            # now is read after the clock lock is held, so no commit can land at a known time a reader already used
+            known = ledger.begin(tx, self.tenant, self.now())
             result = work(tx, known)
             # every write that stopped believing something re-checks what rested on it, before commit
             report = cascade(tx, self.tenant, known)

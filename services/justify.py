@@ -13,10 +13,10 @@ from credo.graph.ledger import new_id
 from credo.schema.cascade import Justification, PremiseRef
 from credo.schema.errors import ConflictError, InvalidInput
 from credo.schema.facts import Fact
-from credo.schema.time import optional_point, parse_instant
+from credo.schema.time import optional_point
 from credo.services.context import Context
 from credo.services.tms_rules import believed_now
-from credo.services.versions import current_versions, the_current
+from credo.services.versions import changes, current_versions, the_current
 
 
 def check_premises(premises: Any, field: str = "premises") -> list[str]:
@@ -87,14 +87,18 @@ def justify(ctx: Context, *, fact_id: str, premises: Any, valid_from: Any = None
         dependents = [v for v in current_versions(tx, ctx.tenant, fact_id) if v.known_to is None]
         if not dependents:
             the_current(tx, ctx.tenant, fact_id)  # raises the precise error
-        return link(tx, ctx, known, dependents, refs, valid_from=vf, valid_to=vt)
+        justification = link(tx, ctx, known, dependents, refs, valid_from=vf, valid_to=vt)
+        # the new edges may close a cycle with no outside support: let this write's cascade re-check the region
+        recheck = [the_current(tx, ctx.tenant, ref) for ref in refs]
+        changes(tx).facts.extend((p, "re-checked after a new justification", None) for p in recheck)
+        return justification
 
     return ctx.write(work)
 
 
 def justifications(ctx: Context, *, fact_id: str, known_at: Any = None) -> list[Justification]:
     """The justifications of a fact believed at known_at (default now), each saying whether it holds then."""
-    known = None if known_at is None else parse_instant(known_at, "known_at")
+    known = None if known_at is None else ctx.known_point(known_at)
     point = known or ctx.now()
 
     def work(tx: Tx) -> list[Justification]:

@@ -13,7 +13,6 @@ from credo.graph.ledger import new_id
 from credo.schema.cascade import Summary, SummaryInput, TraceItem
 from credo.schema.errors import ConflictError, InvalidInput, NotFound
 from credo.schema.lifecycle import SERVED_VALUES, State, is_served
-from credo.schema.time import parse_instant
 from credo.services.cascade import set_state, trace_state
 from credo.services.context import Context
 from credo.services.read_facts import states_filter
@@ -157,14 +156,14 @@ def _same(tx: Tx, tenant: str, seen: Summary) -> None:
 
 def summaries(ctx: Context, *, known_at: Any = None, states: Any = None) -> list[Summary]:
     """Summary versions believed at known_at (default now): served ones unless `states` says otherwise."""
-    known = None if known_at is None else parse_instant(known_at, "known_at")
+    known = None if known_at is None else ctx.known_point(known_at)
     wanted = list(SERVED_VALUES) if states is None else states_filter(states)
     return ctx.read(lambda tx: summary_repo.listed(tx, ctx.tenant, known_at=known, states=wanted))
 
 
 def summary(ctx: Context, *, summary_id: str, known_at: Any = None) -> Summary:
     """One summary as believed at known_at (default now), whatever its state."""
-    known = None if known_at is None else parse_instant(known_at, "known_at")
+    known = None if known_at is None else ctx.known_point(known_at)
     found = ctx.read(lambda tx: summary_repo.by_ids(tx, ctx.tenant, [summary_id], known))
     if summary_id not in found:
         raise NotFound("summary", summary_id)

@@ -12,9 +12,9 @@ from credo.graph.provenance import SourceEdge
 from credo.graph.records import FAR_FUTURE
 from credo.schema.errors import NotFound
 from credo.schema.facts import Fact
-from credo.schema.lifecycle import is_served
 from credo.schema.provenance import WhyJustification, WhyLink, WhyPremise, WhySource, WhyTree
-from credo.schema.time import contains, parse_instant
+from credo.schema.time import contains
+from credo.services.tms_rules import believed_now
 from credo.services.context import Context
 
 
@@ -45,11 +45,11 @@ def _link(kind: str, at: datetime | None, f: Fact) -> WhyLink:
 def pick_version(tx: Tx, tenant: str, ref: str, known: datetime | None, now: datetime) -> Fact:
     """The version `ref` names as believed at `known`; the last one believed if it is retracted now."""
     if ref.startswith("v_"):
-        found = fact_repo.version(tx, tenant, ref)
+        found = fact_repo.version(tx, tenant, ref, known)
         if found is None:
             raise NotFound("fact version", ref)
         return found
-    versions = fact_repo.versions_of(tx, tenant, ref)
+    versions = fact_repo.versions_of(tx, tenant, ref, known)
     if not versions:
         raise NotFound("fact", ref)
     chosen = believed_at(versions, known, now)
@@ -62,8 +62,9 @@ def pick_version(tx: Tx, tenant: str, ref: str, known: datetime | None, now: dat
 
 def why(ctx: Context, *, fact_id: str, known_at: Any = None) -> WhyTree:
     """The justification tree of a fact as believed at `known_at` (default: now)."""
-    known = None if known_at is None else parse_instant(known_at, "known_at")
-    now = ctx.now()
+    known = None if known_at is None else ctx.known_point(known_at)
+    # as believed at a known time, premises are judged at that time too, so the answer never drifts
+    now = known or ctx.now()
 
     def work(tx: Tx) -> WhyTree:
         fact = pick_version(tx, ctx.tenant, fact_id, known, now)
@@ -72,7 +73,7 @@ def why(ctx: Context, *, fact_id: str, known_at: Any = None) -> WhyTree:
         groups: dict[str, list[WhyPremise]] = {}
         for p in edges.premises:
             held = believed_at(p.believed, known, now)
-            served = held is not None and is_served(held.state) and contains(held.valid_from, held.valid_to, now)
+            served = held is not None and believed_now([held], now)  # the cascade's own rule, so both agree
             groups.setdefault(p.justification, []).append(WhyPremise(
                 fact_id=p.premise.fact_id, version_id=p.premise.version_id, statement=p.premise.statement,
                 state=held.state if held else "not believed",
