@@ -1,5 +1,6 @@
 // Find named entities by normalised name or alias and follow merges, without writing (so without the locking
 // index seeks a query that may MERGE takes): the first step of resolve_entities; absent names give no row.
+// It serves writes only, so it follows the merges believed now (as-of reads resolve through read_entity).
 // $tenant  tenant id
 // $norms   normalised names
 // returns: norm, entity_id, name, ids (the canonical id and every id merged into it)

@@ -1,6 +1,7 @@
 // Every served relation of a named entity at a (valid, known) point, both directions, in one round trip:
-// the entity is found as read_entity.cypher finds it (normalised name or alias, following a merge, with
-// every id merged into it); incoming facts carry their predicate's inverse name (null when none is defined).
+// the entity is found as read_entity.cypher finds it (normalised name or alias, following the merges believed
+// at known_at, with every id merged into it then); incoming facts carry their predicate's inverse name (null
+// when none is defined).
 // $tenant    tenant id
 // $norm      normalised entity name
 // $valid_at  valid-time point (ISO 8601 text with offset)
@@ -8,14 +9,17 @@
 // $states    states to return
 // returns: entity_id (no row when no entity has this name), outgoing (facts), incoming (list of {fact, inverse});
 //          each list ordered by valid_from, known_from; instants as ISO 8601 text
+WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
 OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: $norm})
 OPTIONAL MATCH (:Alias {tenant: $tenant, norm: $norm})-[:ALIAS_OF]->(aliased:Entity)
-WITH coalesce(direct, aliased) AS e
+WITH valid_at, known_at, coalesce(direct, aliased) AS e
 WHERE e IS NOT NULL
-OPTIONAL MATCH (e)-[m:MERGED_INTO]->(keep:Entity) WHERE m.known_to IS NULL
-WITH coalesce(keep, e) AS c
-OPTIONAL MATCH (other:Entity)-[m2:MERGED_INTO]->(c) WHERE m2.known_to IS NULL
-WITH c, [c.entity_id] + collect(other.entity_id) AS ids, datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
+OPTIONAL MATCH (e)-[m:MERGED_INTO]->(keep:Entity)
+  WHERE m.known_from <= known_at AND (m.known_to IS NULL OR m.known_to > known_at)
+WITH valid_at, known_at, coalesce(keep, e) AS c
+OPTIONAL MATCH (other:Entity)-[m2:MERGED_INTO]->(c)
+  WHERE m2.known_from <= known_at AND (m2.known_to IS NULL OR m2.known_to > known_at)
+WITH c, [c.entity_id] + collect(other.entity_id) AS ids, valid_at, known_at
 CALL (ids, valid_at, known_at) {
   MATCH (f:Fact)
   USING INDEX f:Fact(subject_id)

@@ -9,6 +9,7 @@ from datetime import datetime
 from credo.cypher import load
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
+from credo.graph.records import FAR_FUTURE
 from credo.schema.entities import Entity
 
 RESOLVE_ENTITIES = load("resolve_entities")
@@ -49,9 +50,10 @@ def resolve_created(
     return {n: by_norm[normalise(n)] for n in names}, created
 
 
-def find(tx: Tx, tenant: str, name: str) -> Entity | None:
-    """The canonical entity a name resolves to (with every id merged into it), or None."""
-    row = tx.one(READ_ENTITY, tenant=tenant, norm=normalise(name))
+def find(tx: Tx, tenant: str, name: str, known_at: datetime | None = None) -> Entity | None:
+    """The canonical entity a name resolves to (with every id merged into it) under the merges believed at
+    known_at (default now), or None."""
+    row = tx.one(READ_ENTITY, tenant=tenant, norm=normalise(name), known_at=(known_at or FAR_FUTURE).isoformat())
     if not row or row["entity_id"] is None:
         return None
     return Entity(entity_id=row["entity_id"], name=row["name"], kind=row["kind"], aliases=row["aliases"] or [], ids=row["ids"])

@@ -22,7 +22,7 @@ HISTORY_STATES = sorted(
 def points(ctx: Context, valid_at: Any, known_at: Any) -> tuple[datetime, datetime | None]:
     """Parse an as-of point; valid time defaults to now, known time to 'believed now'."""
     valid = ctx.now() if valid_at is None else parse_instant(valid_at, "valid_at")
-    known = None if known_at is None else parse_instant(known_at, "known_at")
+    known = None if known_at is None else ctx.known_point(known_at)
     return valid, known
 
 
@@ -38,11 +38,11 @@ def states_filter(states: Any) -> list[str]:
         raise InvalidInput("states", f"unknown state ({exc}); states are {[s.value for s in State]}") from None
 
 
-def entity_ids(tx: Tx, tenant: str, name: str | None) -> list[str] | None:
-    """Every id of the entity a name resolves to; [] if none (so the read finds nothing)."""
+def entity_ids(tx: Tx, tenant: str, name: str | None, known_at: datetime | None = None) -> list[str] | None:
+    """Every id of the entity a name resolves to under the merges believed at known_at; [] if none."""
     if name is None:
         return None
-    found = entity_repo.find(tx, tenant, name)
+    found = entity_repo.find(tx, tenant, name, known_at)
     return found.ids if found else []
 
 
@@ -56,10 +56,10 @@ def facts(
     wanted = states_filter(states)
 
     def work(tx: Tx) -> list[Fact]:
-        subject_ids = entity_ids(tx, ctx.tenant, subject)
+        subject_ids = entity_ids(tx, ctx.tenant, subject, known)
         object_ids, object_value = None, None
         if isinstance(object, str):
-            object_ids = entity_ids(tx, ctx.tenant, object)
+            object_ids = entity_ids(tx, ctx.tenant, object, known)
         elif object is not None:
             object_value = literal(object).value
         return fact_repo.as_of(
@@ -84,7 +84,7 @@ def chain(ctx: Context, *, subject: str, predicate: str, known_at: Any = None, s
     _, known = points(ctx, None, known_at)
 
     def work(tx: Tx) -> list[Fact]:
-        ids = entity_ids(tx, ctx.tenant, subject)
+        ids = entity_ids(tx, ctx.tenant, subject, known)
         return fact_repo.as_of(
             tx, ctx.tenant, subject_ids=ids, predicate=predicate, scope_key=None if scope is None else scope_key(scope),
             valid_at=ctx.now(), known_at=known, states=HISTORY_STATES, include_undated=True, any_valid=True,

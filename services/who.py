@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from credo.graph import entities as entity_repo
@@ -14,8 +15,8 @@ from credo.services.context import Context
 from credo.services.read_facts import points
 
 
-def _entity(tx: Tx, tenant: str, name: str):
-    found = entity_repo.find(tx, tenant, name)
+def _entity(tx: Tx, tenant: str, name: str, known_at: datetime | None):
+    found = entity_repo.find(tx, tenant, name, known_at)
     if found is None:
         raise NotFound("entity", name)
     return found
@@ -48,7 +49,7 @@ def holders(ctx: Context, *, predicate: str, object: Any, valid_at: Any = None, 
 
     def work(tx: Tx) -> list[Fact]:
         if isinstance(object, str):
-            target = entity_repo.find(tx, ctx.tenant, object)
+            target = entity_repo.find(tx, ctx.tenant, object, known)
             if target is None:
                 return []
             return fact_repo.as_of(tx, ctx.tenant, object_ids=target.ids, predicate=predicate, valid_at=valid,
@@ -66,7 +67,7 @@ def path(ctx: Context, *, a: str, b: str, valid_at: Any = None, known_at: Any = 
     valid, known = points(ctx, valid_at, known_at)
 
     def work(tx: Tx) -> list[PathStep] | None:
-        start, goal = _entity(tx, ctx.tenant, a), _entity(tx, ctx.tenant, b)
+        start, goal = _entity(tx, ctx.tenant, a, known), _entity(tx, ctx.tenant, b, known)
         canonical = {i: start.entity_id for i in start.ids} | {i: goal.entity_id for i in goal.ids}
         if start.entity_id == goal.entity_id:
             return []
