@@ -17,6 +17,7 @@ READ_SOURCES = load("read_sources")
 LINK_SOURCED_FROM = load("link_sourced_from")
 LINK_ACCEPTED_IN = load("link_accepted_in")
 LINK_DEPENDS_ON = load("link_depends_on")
+CARRY_DEPENDS_ON = load("carry_depends_on")
 CLAIM_MESSAGES = load("claim_messages")
 RELEASE_CLAIM = load("release_claim")
 CONSUME_MESSAGES = load("consume_messages")
@@ -82,6 +83,12 @@ def link_depends_on(tx: Tx, known: datetime, rows: list[tuple[str, str, str]]) -
     if rows:
         tx.one(LINK_DEPENDS_ON, known=known,
                rows=[{"version_id": v, "premise_version_id": p, "justification": j} for v, p, j in rows])
+
+
+def carry_depends_on(tx: Tx, known: datetime, pairs: list[tuple[str, str]]) -> None:
+    """Copy the believed DEPENDS_ON edges of old versions to their (old_id, new_id) replacements, evidence left out."""
+    if pairs:
+        tx.one(CARRY_DEPENDS_ON, known=known, rows=[{"old_id": o, "new_id": n} for o, n in pairs])
 
 
 def claim(tx: Tx, source_ids: list[str], claim_id: str, expires: datetime) -> int:

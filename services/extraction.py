@@ -97,7 +97,9 @@ def _commit(ctx: Context, session_id: str, claim_id: str, generation: int, pendi
             raise ConflictError(session_id, "new messages arrived during the extraction; nothing was committed")
         by_index = {m.index or 0: m for m in pending}
         checked = [evidence_for(i, c, by_index, generation) for i, c in enumerate(candidates)]
-        facts: list[Fact] = record_fact.record(tx, ctx, known, [d for d, _, _ in checked], state=State.CANDIDATE)
+        # candidates serve nothing until admitted: no conflict rule, no reinforcement here (admit applies the rule)
+        facts: list[Fact] = record_fact.record(tx, ctx, known, [d for d, _, _ in checked], state=State.CANDIDATE,
+                                               apply_rules=False)
         source_repo.link_sourced_from(tx, known, [(f.version_id, s, q, sp)
                                                   for f, (_, rows, _) in zip(facts, checked) for s, q, sp in rows])
         source_repo.link_accepted_in(tx, known, [(f.version_id, s) for f, (_, _, acc) in zip(facts, checked) for s in acc])

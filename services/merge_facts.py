@@ -11,6 +11,7 @@ from credo.graph.db import Tx
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import EndKind, Epistemic, Fact, weakest
 from credo.schema.lifecycle import SERVED, State
+from credo.schema.time import render
 from credo.services import record_fact
 from credo.services.context import Context
 from credo.services.versions import retire, the_current
@@ -27,6 +28,29 @@ def merged_shape(inputs: list[Fact]) -> dict[str, object]:
     }
 
 
+_COARSE_FIRST = {"year": 0, "month": 1, "day": 2, "instant": 3}
+
+
+def merged_interval(inputs: list[Fact]) -> tuple[str | None, str | None]:
+    """The union hull of the inputs' valid intervals, as bounds at their own precision (pure rule).
+
+    Start: the earliest start, unknown if any input's start is unknown (an unknown start may lie earlier
+    than every known one). End: the latest end, open if any input is open. On equal instants the coarser
+    precision wins: the merge claims no more precision than its inputs share.
+    """
+    starts = [(f.valid_from, f.valid_from_precision) for f in inputs]
+    ends = [(f.valid_to, f.valid_to_precision) for f in inputs]
+    start = None
+    if all(at is not None for at, _ in starts):
+        at, p = min(starts, key=lambda b: (b[0], _COARSE_FIRST.get(b[1] or "instant", 3)))
+        start = render(at, p or "instant")
+    end = None
+    if all(at is not None for at, _ in ends):
+        at, p = max(ends, key=lambda b: (b[0], -_COARSE_FIRST.get(b[1] or "instant", 3)))
+        end = render(at, p or "instant")
+    return start, end
+
+
 def merge_facts(ctx: Context, *, fact_ids: Sequence[str], statement: str) -> Fact:
     """One canonical fact from several: the inputs are superseded, their sources and premises carried over."""
     if isinstance(fact_ids, str) or len(set(fact_ids)) < 2:
@@ -38,15 +62,18 @@ def merge_facts(ctx: Context, *, fact_ids: Sequence[str], statement: str) -> Fac
         inputs = [the_current(tx, ctx.tenant, ref) for ref in dict.fromkeys(fact_ids)]
         first = inputs[0]
         shape = merged_shape(inputs)
+        valid_from, valid_to = merged_interval(inputs)
         retire(tx, known, [(f, EndKind.MERGE.value, f"merged into a canonical fact ({len(inputs)} inputs)") for f in inputs])
         data = record_fact.validate(
             subject=first.subject, predicate=first.predicate,
             object=first.object_name if first.object.type == "entity" else first.object.typed(),
             object_is_entity=first.object.type == "entity", scope=first.scope, kind=first.kind,
             statement=statement.strip(), evidence=shape["evidence"], epistemic=shape["epistemic"],
-            valid_from=first.valid_from, valid_to=first.valid_to,
+            valid_from=valid_from, valid_to=valid_to,
         )
-        merged = record_fact.record(tx, ctx, known, [data], state=shape["state"])[0]
+        # written as is: no duplicate detection, so a third fact covering the claim is never reinforced and
+        # returned in place of the merge with its own, possibly stronger, evidence (§3)
+        merged = record_fact.record(tx, ctx, known, [data], state=shape["state"], apply_rules=False)[0]
         fact_repo.carry_edges(tx, known, [(f.version_id, merged.version_id) for f in inputs])
         fact_repo.link_supersedes(tx, known, [(merged.version_id, f.version_id, "merge", None) for f in inputs])
         ledger.audit(tx, ctx.tenant, known, [("merge_facts", merged.fact_id, {

@@ -58,9 +58,13 @@ def _object_of(data: FactCreate) -> ObjectValue | str:
 
 def record(
     tx: Tx, ctx: Context, known: datetime, batch: Sequence[FactCreate], *, state: str = State.ACTIVE,
-    embeddings: dict[int, list[float]] | None = None,
+    embeddings: dict[int, list[float]] | None = None, apply_rules: bool = True,
 ) -> list[Fact]:
-    """Inside one transaction: resolve entities, apply the conflict rule, write versions; returns them in order."""
+    """Inside one transaction: resolve entities, apply the conflict rule, write versions; returns them in order.
+
+    `apply_rules=False` writes every row as a new version in `state`, skipping the conflict rule and
+    reinforcement: for versions that serve nothing yet (extraction candidates; the rule runs at admission)
+    and for merges (which must not be folded into, or borrow the evidence of, a third fact)."""
     objects = [_object_of(d) for d in batch]
     names = [d.subject for d in batch] + [o for o in objects if isinstance(o, str)]
     resolved, created = entity_repo.resolve_created(tx, ctx.tenant, known, names)
@@ -68,7 +72,7 @@ def record(
     ids_of = {e.entity_id: e.ids for e in resolved.values()}
     # a subject created just now has no versions yet: only the others need the conflict rule's read
     keys = sorted({(resolved[d.subject].entity_id, d.predicate) for d in batch
-                   if resolved[d.subject].entity_id not in created})
+                   if apply_rules and resolved[d.subject].entity_id not in created})
     current_lists = fact_repo.current_for(tx, ctx.tenant, [(ids_of[s], p) for s, p in keys])
     current = dict(zip(keys, current_lists))
 
@@ -91,6 +95,9 @@ def record(
             verified_at=known,
         )
         key = (subject_id, data.predicate)
+        if not apply_rules:
+            planned.append(_Planned(data, fact, "unchecked", []))
+            continue
         cardinality = predicate_service.lookup(defined, data.predicate).cardinality
         decision = decide_write(
             object_key=value.key, valid_from=vf, valid_to=vt, cardinality=cardinality,
@@ -182,7 +189,7 @@ def write_range(ctx: Context, *, data: FactCreate) -> Fact:
         current = [f for f in fact_repo.current_for(tx, ctx.tenant, [(ids, data.predicate)])[0]
                    if f.scope == data.scope and f.state != State.CONFLICTED]
         if cardinality == "single":
-            hit, pieces = split_outside(current, start, end)
+            hit, pieces = split_outside(current, start, end, start_p, end_p)
             retire(tx, known, [(f, EndKind.RANGE_WRITE.value, f"range write {start.isoformat()}..{end.isoformat()}") for f in hit])
             rest = [next_version(p.source, known, valid_from=p.valid_from, valid_to=p.valid_to,
                                  valid_from_precision=p.from_precision, valid_to_precision=p.to_precision,

@@ -20,6 +20,7 @@ from credo.graph.db import Tx
 from credo.graph.ledger import new_id
 from credo.schema.errors import EvidenceRefused, InvalidInput
 from credo.schema.facts import EndKind, Epistemic, Evidence, Fact, ObjectValue, PredicateDef, check_interval
+from credo.schema.lifecycle import State, check_transition
 from credo.schema.sources import HUMAN_ORIGINS, Source
 from credo.schema.time import optional_point
 from credo.services import predicates as predicate_service
@@ -107,6 +108,7 @@ class Turn:
     generation: int
     messages: list[Source]
     start_index: int
+    since_given: bool = False  # the caller fixed the turn's start; otherwise it follows the agent's last message
 
     def remember(
         self, quote: str, content: str, *, category: str | None = None, replaces: str | None = None,
@@ -120,18 +122,25 @@ class Turn:
                         valid_to=valid_to, scope=scope, depends_on=depends_on)
 
 
+def turn_messages(messages: Sequence[Source], generation: int, since: int | None = None) -> tuple[list[Source], int]:
+    """The eligible messages of a generation's current turn and its start: after the agent's last message,
+    or from `since` when given (pure rule)."""
+    in_gen = [m for m in messages if m.generation == generation]
+    if since is None:
+        agent = [m.index for m in in_gen if m.origin == "agent"]
+        since = max(agent) + 1 if agent else 0
+    return [m for m in in_gen if (m.index or 0) >= since and eligible(m)], since
+
+
 def open_turn(ctx: Context, *, session_id: str, generation: int | None = None, since: int | None = None) -> Turn:
     """The current turn: messages of the generation after the agent's last message (or from `since`)."""
     messages = ctx.read(lambda tx: source_service.session(tx, ctx.tenant, session_id))
     gen = source_service.current_generation(messages) if generation is None else generation
-    in_gen = [m for m in messages if m.generation == gen]
-    if not in_gen:
+    if not any(m.generation == gen for m in messages):
         raise InvalidInput("generation", f"session {session_id!r} has no generation {gen}")
-    if since is None:
-        agent = [m.index for m in in_gen if m.origin == "agent"]
-        since = max(agent) + 1 if agent else 0
-    turn = [m for m in in_gen if (m.index or 0) >= since and eligible(m)]
-    return Turn(ctx=ctx, session_id=session_id, generation=gen, messages=turn, start_index=since)
+    turn, start = turn_messages(messages, gen, since)
+    return Turn(ctx=ctx, session_id=session_id, generation=gen, messages=turn, start_index=start,
+                since_given=since is not None)
 
 
 def _premises(tx: Tx, tenant: str, depends_on: Sequence[str] | None) -> list[Fact]:
@@ -176,6 +185,12 @@ def remember(
     def work(tx: Tx, known: datetime) -> Fact:
         if message.source_id not in source_repo.by_ids(tx, ctx.tenant, [message.source_id]):
             raise EvidenceRefused("quote", f"the matched message {message.source_id} is no longer stored")
+        # the Turn is a snapshot: the turn may have moved on since it was opened (the agent replied)
+        now = source_service.session(tx, ctx.tenant, turn.session_id)
+        current, _ = turn_messages(now, turn.generation, turn.start_index if turn.since_given else None)
+        if message.source_id not in {m.source_id for m in current}:
+            raise EvidenceRefused("quote", f"message #{message.index} of session {turn.session_id!r} is no longer in "
+                                  "the current turn (the agent has replied since); open a new turn and quote from it")
         premises = _premises(tx, ctx.tenant, depends_on)
         if replaces is not None:
             fact = _replace(tx, ctx, known, replaces, data, subject, None if defaulted else predicate, object,
@@ -197,8 +212,18 @@ def remember(
 
 def _replace(tx: Tx, ctx: Context, known: datetime, ref: str, data: Any, subject: str | None, predicate: str | None,
              object: Any, valid_from: Any, valid_to: Any) -> Fact:
-    """An explicit act: the replaced fact's current version is corrected to what the quote says."""
+    """An explicit act: the replaced fact's current version is corrected to what the quote says.
+
+    The lifecycle table still applies (a rejected or forgotten fact cannot come back this way) and a conflicted
+    fact needs resolve_conflict. The new version rests on the new quote's word: the old version's evidence
+    (SOURCED_FROM, ACCEPTED_IN) is not carried, its premises (DEPENDS_ON) are.
+    """
     old = the_current(tx, ctx.tenant, ref)
+    if old.state == State.CONFLICTED:
+        raise InvalidInput("replaces", f"fact {old.fact_id} is conflicted: settle the dispute with resolve_conflict "
+                           "(confirm, reject or split scopes) before replacing it")
+    if old.state != State.ACTIVE:  # active -> active is a correction, not a state change
+        check_transition(old.fact_id, old.state, State.ACTIVE)
     if subject is not None and subject != old.subject:
         raise InvalidInput("subject", f"a replacement keeps the subject ({old.subject!r}); remember a new fact instead")
     if predicate is not None and predicate != old.predicate:
@@ -221,5 +246,6 @@ def _replace(tx: Tx, ctx: Context, known: datetime, ref: str, data: Any, subject
     newer = next_version(old, known, **changes)
     retire(tx, known, [(old, EndKind.CORRECTION.value, "replaced by a remembered human statement")])
     fact_repo.create_versions(tx, [newer])
+    source_repo.carry_depends_on(tx, known, [(old.version_id, newer.version_id)])
     fact_repo.link_supersedes(tx, known, [(newer.version_id, old.version_id, "correction", None)])
     return newer

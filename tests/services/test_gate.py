@@ -17,16 +17,26 @@ def msg(index, text, origin="human_input", role="user", author="alice"):
             "at": T0 + timedelta(minutes=index)}
 
 
-def audit_count(store):
+def node_count(store):
+    """Every node of the test's tenant."""
     rows = store._ctx.db.query(_COUNT, tenant=store.tenant)
     return rows[0]["n"]
 
 
-class _Q:  # a raw count query for the tests only (not shipped Cypher)
-    text = "MATCH (n) WHERE n.tenant = $tenant RETURN count(n) AS n"
+def written(store):
+    """(Fact nodes, AuditEvent nodes) of the test's tenant: what a write would add."""
+    row = store._ctx.db.query(_WRITTEN, tenant=store.tenant)[0]
+    return row["facts"], row["events"]
 
 
-_COUNT = _Q()
+class _Q:  # raw count queries for the tests only (not shipped Cypher)
+    def __init__(self, text):
+        self.text = text
+
+
+_COUNT = _Q("MATCH (n) WHERE n.tenant = $tenant RETURN count(n) AS n")
+_WRITTEN = _Q("OPTIONAL MATCH (f:Fact {tenant: $tenant}) WITH count(f) AS facts "
+              "OPTIONAL MATCH (e:AuditEvent {tenant: $tenant}) RETURN facts, count(e) AS events")
 
 
 @pytest.fixture
@@ -48,10 +58,13 @@ def test_turn_holds_only_eligible_human_messages_after_the_agents_last_message(c
 
 
 def test_task_result_travelling_as_user_is_not_quotable(conversation, store):
+    # given a CI result that travels with role "user"; when the agent quotes it
+    before = written(store)
     with pytest.raises(EvidenceRefused) as err:
         conversation.remember("all tests green", "Build 1234 passed all tests")
+    # then the gate refuses it and neither a fact nor an audit entry is written
     assert err.value.field == "quote"
-    assert store.facts(states=None) == [] and audit_count(store) > 0
+    assert written(store) == before and store.facts(states=None) == []
 
 
 def test_quote_spanning_two_messages_is_refused(conversation):
@@ -213,12 +226,12 @@ def test_locate_matches_after_whitespace_normalisation_only(text, quote, span):
 
 # -- 7. bad input -------------------------------------------------------------------------------------
 def test_unknown_session_is_not_found_and_writes_nothing(store):
-    before = audit_count(store)
+    before = node_count(store)
     with pytest.raises(NotFound, match="session not found: nope"):
         store.turn("nope")
     with pytest.raises(NotFound, match="session not found: nope"):
         store.extract("nope", lambda segment, candidates: [])
-    assert audit_count(store) == before
+    assert node_count(store) == before
 
 
 def test_malformed_message_names_its_position_and_field_and_writes_nothing(store):
@@ -244,7 +257,7 @@ def test_changing_a_stored_message_is_refused(store):
 
 
 def test_unknown_message_index_and_unknown_fact_are_precise(discussion, store):
-    before = audit_count(store)
+    before = node_count(store)
     with pytest.raises(EvidenceRefused) as err:
         store.accept(discussion.fact_id, {"session_id": "d", "index": 42})
     assert err.value.field == "message.index"
@@ -254,4 +267,4 @@ def test_unknown_message_index_and_unknown_fact_are_precise(discussion, store):
         store.accept(discussion.fact_id, {"session_id": "ghost", "index": 0})
     with pytest.raises(InvalidInput, match="must point at a message"):
         store.accept(discussion.fact_id, {"index": 0})
-    assert audit_count(store) == before
+    assert node_count(store) == before
