@@ -1,4 +1,5 @@
-// Conflicts of a tenant, optionally only open ones or one by id.
+// Conflicts of a tenant, optionally only open ones or one by id. Edges left behind when a dispute was carried to a
+// newer version of either side (status 'carried') are history of the same conflict, not conflicts of their own.
 // $tenant       tenant id
 // $conflict_id  conflict id or null
 // $open_only    only conflicts still awaiting a decision
@@ -6,8 +7,10 @@
 MATCH (c:Fact)-[r:CONFLICTS_WITH]->(e:Fact)
 WHERE c.tenant = $tenant
   AND ($conflict_id IS NULL OR r.conflict_id = $conflict_id)
+  AND r.status <> 'carried'
   AND (NOT $open_only OR r.known_to IS NULL)
-RETURN r.conflict_id AS conflict_id, r.status AS status, r.decision AS decision, r.known_from AS opened_at,
+RETURN r.conflict_id AS conflict_id, r.status AS status, r.decision AS decision,
+       coalesce(r.opened_at, r.known_from) AS opened_at,
        c {.*, embedding: null, disputed: false} AS challenger,
        e {.*, embedding: null, disputed: r.known_to IS NULL} AS established
-ORDER BY r.known_from
+ORDER BY opened_at

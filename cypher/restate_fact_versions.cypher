@@ -1,7 +1,8 @@
 // Move current versions to another state in one step (the cascade flagging stale): close each old version and its
 // ABOUT edges, create its successor with the same properties (embedding included) in the new state, with ABOUT edges
 // to its subject (and object entity) as create_fact_versions draws them, and carry the old one's believed
-// SOURCED_FROM / ACCEPTED_IN / DEPENDS_ON edges, known from this write (as carry_version_edges does). Only versions still believed are moved, so a raced write sees fewer ids than it asked for.
+// SOURCED_FROM / ACCEPTED_IN / DEPENDS_ON edges, known from this write, and re-point its open CONFLICTS_WITH
+// disputes in both directions (as carry_version_edges does: a dispute follows the claim until it is decided). Only versions still believed are moved, so a raced write sees fewer ids than it asked for.
 // $known     known time of the write
 // $state     the successors' state
 // $ended_by  how the old versions ended
@@ -45,5 +46,23 @@ CALL (old, new) {
   WHERE r.known_to IS NULL
   CREATE (new)-[c:DEPENDS_ON]->(p)
   SET c = properties(r), c.known_from = $known
+}
+CALL (old, new) {
+  MATCH (old)-[r:CONFLICTS_WITH]->(e)
+  WHERE (r.known_to IS NULL OR (r.known_to = $known AND r.status = 'carried'))
+    AND (e.known_to IS NULL OR e.known_to < $known)
+  CREATE (new)-[c:CONFLICTS_WITH]->(e)
+  SET c = properties(r), c.opened_at = coalesce(r.opened_at, r.known_from), c.known_from = $known,
+      c.known_to = null, c.status = 'open'
+  SET r.known_to = $known, r.status = 'carried'
+}
+CALL (old, new) {
+  MATCH (ch)-[r:CONFLICTS_WITH]->(old)
+  WHERE (r.known_to IS NULL OR (r.known_to = $known AND r.status = 'carried'))
+    AND (ch.known_to IS NULL OR ch.known_to < $known)
+  CREATE (ch)-[c:CONFLICTS_WITH]->(new)
+  SET c = properties(r), c.opened_at = coalesce(r.opened_at, r.known_from), c.known_from = $known,
+      c.known_to = null, c.status = 'open'
+  SET r.known_to = $known, r.status = 'carried'
 }
 RETURN collect(old.version_id) AS moved

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
+from credo.graph import entities as entity_repo
 from credo.graph import facts as fact_repo
 from credo.graph import ledger
 from credo.graph import predicates as predicate_repo
@@ -13,7 +14,10 @@ from credo.schema.errors import ConflictError, InvalidInput, NotFound
 from credo.schema.facts import Conflict, EndKind, Fact
 from credo.schema.lifecycle import State, check_transition
 from credo.schema.time import parse_point
+from credo.services import predicates as predicate_service
 from credo.services.context import Context
+from credo.services.temporal_rules import decide_write
+from credo.services.temporal_rules import established as established_in
 from credo.services.versions import next_version, replace, retire
 
 Decision = Literal["succession", "correction", "reject", "split_scope"]
@@ -31,10 +35,18 @@ def resolve_conflict(
 ) -> Fact:
     """Decide a conflict explicitly; returns the challenger's resulting version.
 
-    succession: the established value ends at `at`, the challenger holds from `at`.
+    The decision acts on the versions believed now of the challenger's and the established facts (a dispute follows
+    its claims through restatements, corrections and state changes), never on the versions it first recorded.
+
+    succession: the established value ends at `at`, the challenger holds from `at`; `at` must lie inside the
+                established version's valid interval (a succession never extends it) and before the challenger's
+                own valid_to.
     correction: the established version was wrong; the challenger replaces it.
     reject:     the challenger is rejected; the established value stays, no longer disputed.
-    split_scope: the challenger holds in its own `scope`, so the two no longer overlap.
+    split_scope: the challenger holds in its own `scope`, so the two no longer overlap. The conflict rule runs in
+                the target scope as for a new write: an earlier open-ended challenger is bounded at a later value's
+                start; a different value it would change there (or the same value already held there) refuses the
+                split with ConflictError naming that fact, and the conflict stays open.
     """
     if decision not in DECISIONS:
         raise InvalidInput("decision", f"must be one of {list(DECISIONS)}", value=decision)
@@ -50,29 +62,28 @@ def resolve_conflict(
             raise NotFound("conflict", conflict_id)
         if any(c.status != "open" for c in found):
             raise ConflictError(conflict_id, "this conflict was already resolved")
-        challenger = found[0].challenger
-        if challenger.known_to is not None:
-            raise ConflictError(conflict_id, "the challenger is no longer current")
-        established = [c.established for c in found if c.established.known_to is None]
+        challenger = _current_challenger(tx, ctx.tenant, conflict_id, found[0].challenger.fact_id)
+        established = _current_of(tx, ctx.tenant, [c.established.fact_id for c in found])
         check_transition(challenger.fact_id, challenger.state, State.REJECTED if decision == "reject" else State.ACTIVE)
+        # closed first, so the versions written below do not carry the dispute
+        predicate_repo.close_conflict(tx, known, conflict_id, decision)
         closing: list[tuple[Fact, str, str | None]] = [(challenger, EndKind.RESOLUTION.value, decision)]
         created: list[tuple[Fact, Fact]] = []
         links: list[tuple[str, str, str, datetime | None]] = []
         if decision == "reject":
             result = next_version(challenger, known, state=State.REJECTED.value, end_reason=reason)
         elif decision == "split_scope":
-            result = next_version(challenger, known, state=State.ACTIVE.value, scope=scope, verified_at=known)
+            result = _split(tx, ctx, known, challenger, scope or {})
         elif decision == "correction":
             result = next_version(challenger, known, state=State.ACTIVE.value, verified_at=known)
             closing += [(e, EndKind.CORRECTION.value, reason or f"corrected by conflict {conflict_id}") for e in established]
             links += [(result.version_id, e.version_id, "correction", None) for e in established]
         else:
             point, precision = at_point
+            _check_succession(point, challenger, established)
             result = next_version(challenger, known, state=State.ACTIVE.value, valid_from=point,
                                   valid_from_precision=precision, verified_at=known)
             for e in established:
-                if e.valid_from is not None and point <= e.valid_from:
-                    raise InvalidInput("at", f"must be after the established value's start ({e.valid_from.isoformat()})")
                 ended = next_version(e, known, valid_to=point, valid_to_precision=precision, bounded_by=None)
                 closing.append((e, EndKind.SUCCESSION.value, f"succeeded at {point.isoformat()} (conflict {conflict_id})"))
                 created.append((e, ended))
@@ -82,9 +93,61 @@ def resolve_conflict(
         replace(tx, known, created + [(challenger, result)])
         links.append((result.version_id, challenger.version_id, "resolution", None))
         fact_repo.link_supersedes(tx, known, links)
-        predicate_repo.close_conflict(tx, known, conflict_id, decision)
         ledger.audit(tx, ctx.tenant, known, [("resolve_conflict", challenger.fact_id,
                                               {"conflict_id": conflict_id, "decision": decision, "reason": reason})])
         return result
 
     return ctx.write(work)
+
+
+def _current_of(tx: Tx, tenant: str, fact_ids: list[str]) -> list[Fact]:
+    """The versions believed now of each fact (a fact retracted meanwhile has none)."""
+    seen: dict[str, Fact] = {}
+    for fact_id in dict.fromkeys(fact_ids):
+        for v in fact_repo.versions_of(tx, tenant, fact_id):
+            if v.known_to is None:
+                seen[v.version_id] = v
+    return list(seen.values())
+
+
+def _current_challenger(tx: Tx, tenant: str, conflict_id: str, fact_id: str) -> Fact:
+    """The challenger's one version believed now; refused when it has none or several."""
+    current = _current_of(tx, tenant, [fact_id])
+    if not current:
+        raise ConflictError(conflict_id, "the challenger is no longer current")
+    if len(current) > 1:
+        raise ConflictError(conflict_id, f"the challenger {fact_id} has {len(current)} current versions")
+    return current[0]
+
+
+def _check_succession(point: datetime, challenger: Fact, established: list[Fact]) -> None:
+    """A succession point lies inside every established version's valid interval and before the challenger ends."""
+    for e in established:
+        if e.valid_from is not None and point <= e.valid_from:
+            raise InvalidInput("at", f"must be after the established value's start ({e.valid_from.isoformat()})")
+        if e.valid_to is not None and point >= e.valid_to:
+            raise InvalidInput("at", f"must be before the established value's end ({e.valid_to.isoformat()}); "
+                                     "a succession never extends it")
+    if challenger.valid_to is not None and point >= challenger.valid_to:
+        raise InvalidInput("at", f"must be before the challenger's own end ({challenger.valid_to.isoformat()})")
+
+
+def _split(tx: Tx, ctx: Context, known: datetime, challenger: Fact, scope: dict[str, str]) -> Fact:
+    """The challenger's version in `scope`, after the conflict rule against what that scope holds."""
+    entity = entity_repo.find(tx, ctx.tenant, challenger.subject)
+    ids = entity.ids if entity is not None and challenger.subject_id in entity.ids else [challenger.subject_id]
+    current = fact_repo.current_for(tx, ctx.tenant, [(ids, challenger.predicate)])[0]
+    others = established_in([f for f in current if f.fact_id != challenger.fact_id], scope)
+    cardinality = predicate_service.lookup(predicate_service.registry(tx, ctx.tenant), challenger.predicate).cardinality
+    outcome = decide_write(object_key=challenger.object.key, valid_from=challenger.valid_from,
+                           valid_to=challenger.valid_to, cardinality=cardinality, current=others)
+    if outcome.outcome in ("conflict", "duplicate"):
+        other = outcome.against[0]
+        what = "already holds this value" if outcome.outcome == "duplicate" else f"holds {other.object_name!r}"
+        raise ConflictError(other.fact_id, f"scope {scope} {what} over the challenger's valid time (fact "
+                                           f"{other.fact_id}); resolve or end it first, or reject the challenger")
+    update: dict[str, Any] = {}
+    if outcome.outcome == "bound":
+        update = {"valid_to": outcome.bound_to, "valid_to_precision": outcome.bounded_by.valid_from_precision,
+                  "bounded_by": outcome.bounded_by.version_id}
+    return next_version(challenger, known, state=State.ACTIVE.value, scope=scope, verified_at=known, **update)

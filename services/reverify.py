@@ -13,7 +13,7 @@ from credo.graph.db import Tx
 from credo.schema.cascade import StaleItem
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import EndKind, Epistemic, Fact
-from credo.schema.lifecycle import State, check_transition
+from credo.schema.lifecycle import SERVED, State, check_transition
 from credo.services.context import Context
 from credo.services.justify import link
 from credo.services.versions import current_versions, next_version, replace, retire, the_current
@@ -34,6 +34,19 @@ def _evidence(evidence: Any) -> tuple[list[str], list[str], str | None]:
     return premises, sources, "; ".join(text) or None
 
 
+def _check_reverifiable(fact: Fact) -> None:
+    """Only stale facts (and served ones, re-confirmed) are re-verified; a dispute or a candidate needs its own act."""
+    if fact.state == State.CONFLICTED:
+        raise InvalidInput("fact_id", f"{fact.fact_id} is conflicted: a dispute is decided with resolve_conflict, "
+                                      "not by re-verification", value=fact.fact_id)
+    if fact.state == State.CANDIDATE:
+        raise InvalidInput("fact_id", f"{fact.fact_id} is a candidate: it is admitted with admit (or rejected), "
+                                      "not re-verified", value=fact.fact_id)
+    if fact.state != State.STALE and fact.state not in SERVED:
+        raise InvalidInput("fact_id", f"{fact.fact_id} is {fact.state}: only stale or served facts are re-verified",
+                           value=fact.fact_id)
+
+
 def reverify(ctx: Context, *, fact_id: str, outcome: str, evidence: Any = None, note: str | None = None) -> Fact:
     """End a re-verification: holds (re-confirmed with new evidence), lapsed (kept as history: no longer applies
     because ...; never implies the opposite), or retracted (it was wrong)."""
@@ -45,6 +58,7 @@ def reverify(ctx: Context, *, fact_id: str, outcome: str, evidence: Any = None, 
 
     def work(tx: Tx, known: datetime) -> Fact:
         old = the_current(tx, ctx.tenant, fact_id)
+        _check_reverifiable(old)
         if sources:
             missing = set(sources) - set(source_repo.by_ids(tx, ctx.tenant, sources))
             if missing:

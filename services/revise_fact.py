@@ -10,10 +10,13 @@ from credo.graph import facts as fact_repo
 from credo.graph import ledger
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
-from credo.schema.errors import InvalidInput
+from credo.schema.errors import ConflictError, InvalidInput
 from credo.schema.facts import EndKind, Fact, ObjectValue, check_interval, literal
+from credo.schema.lifecycle import SERVED
 from credo.schema.time import optional_point, parse_point
+from credo.services import predicates as predicate_service
 from credo.services.context import Context
+from credo.services.temporal_rules import decide_write, established
 from credo.services.versions import current_versions, next_version, replace, retire, the_current
 
 CORRECTABLE = {"object", "valid_from", "valid_to", "statement", "scope", "confidence", "sensitivity", "kind", "quote"}
@@ -54,6 +57,32 @@ def _changed(tx: Tx, ctx: Context, known: datetime, old: Fact, changes: dict[str
     return update
 
 
+# a correction of these may put the claim over another value of a single-valued slot
+CLAIM_FIELDS = {"object", "valid_from", "valid_to", "scope"}
+
+
+def _check_no_second_value(tx: Tx, ctx: Context, newer: Fact) -> None:
+    """Refuse a correction that would serve a second value beside another fact's established one (DESIGN §4).
+
+    A correction is an explicit act about this fact only: it may not end, bound or dispute the other one, so
+    anything but admit (or the same value) is a ConflictError naming the other fact; resolve or end it first."""
+    if newer.state not in SERVED:
+        return
+    entity = entity_repo.find(tx, ctx.tenant, newer.subject)
+    ids = entity.ids if entity is not None and newer.subject_id in entity.ids else [newer.subject_id]
+    current = fact_repo.current_for(tx, ctx.tenant, [(ids, newer.predicate)])[0]
+    others = established([f for f in current if f.fact_id != newer.fact_id], newer.scope)
+    cardinality = predicate_service.lookup(predicate_service.registry(tx, ctx.tenant), newer.predicate).cardinality
+    decision = decide_write(object_key=newer.object.key, valid_from=newer.valid_from, valid_to=newer.valid_to,
+                            cardinality=cardinality, current=others)
+    if decision.outcome in ("admit", "duplicate"):
+        return
+    other = decision.against[0] if decision.against else decision.bounded_by
+    raise ConflictError(other.fact_id, f"correcting {newer.fact_id} would serve {newer.object_name!r} over a valid "
+                                       f"time where fact {other.fact_id} holds {other.object_name!r}; resolve or end "
+                                       f"{other.fact_id} first")
+
+
 def correct_fact(ctx: Context, *, ref: str, changes: dict[str, Any]) -> Fact:
     """We were wrong about the past: a new version under the same fact_id; the old one stops being believed."""
     if not changes:
@@ -62,6 +91,8 @@ def correct_fact(ctx: Context, *, ref: str, changes: dict[str, Any]) -> Fact:
     def work(tx: Tx, known: datetime) -> Fact:
         old = the_current(tx, ctx.tenant, ref)
         newer = next_version(old, known, verified_at=known, **_changed(tx, ctx, known, old, changes))
+        if CLAIM_FIELDS & set(changes):
+            _check_no_second_value(tx, ctx, newer)
         retire(tx, known, [(old, EndKind.CORRECTION.value, None)])
         replace(tx, known, [(old, newer)])
         fact_repo.link_supersedes(tx, known, [(newer.version_id, old.version_id, "correction", None)])
