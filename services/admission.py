@@ -53,6 +53,11 @@ def reject(ctx: Context, *, fact_id: str, reason: str) -> Fact:
     def work(tx: Tx, known: datetime) -> Fact:
         fact = the_current(tx, ctx.tenant, fact_id)
         check_transition(fact.fact_id, fact.state, State.REJECTED)
+        if fact.state == State.CONFLICTED:
+            # rejecting a challenger is a decision on its dispute: close it, so the established value is undisputed
+            for conflict in predicate_repo.conflicts(tx, ctx.tenant):
+                if conflict.challenger.fact_id == fact.fact_id:
+                    predicate_repo.close_conflict(tx, known, conflict.conflict_id, "reject")
         newer = next_version(fact, known, state=State.REJECTED.value, end_reason=reason.strip())
         retire(tx, known, [(fact, EndKind.STATE_CHANGE.value, f"rejected: {reason.strip()}")])
         replace(tx, known, [(fact, newer)])

@@ -172,3 +172,16 @@ def test_correcting_a_value_within_its_own_slot_is_allowed(store, clock):
     fixed = store.correct_fact(alice.fact_id, object="Alicia", valid_to="2024-07-01")
     assert fixed.value == "Alicia"
     assert served(store, "Acme", "owned_by", "2024-03-01") == [("Alicia", False)]
+
+
+def test_rejecting_a_challenger_closes_its_dispute(store, clock):
+    clock.at("2025-01-01")
+    store.add_fact("Acme account", "owner", "Alice", valid_from="2024-01-01")
+    bob = store.add_fact("Acme account", "owner", "Bob", valid_from="2024-08-01")
+    assert bob.state == "conflicted" and store.facts("Acme account", "owner", valid_at="2024-09-01")[0].disputed
+    store.reject(bob.fact_id, reason="the CRM sync was wrong")
+    assert store.conflicts() == []
+    served = store.facts("Acme account", "owner", valid_at="2024-09-01")
+    assert [f.value for f in served] == ["Alice"] and not served[0].disputed
+    [closed] = store.conflicts(include_resolved=True)
+    assert closed.decision == "reject"
