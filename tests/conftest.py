@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import os
+import threading
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import pytest
@@ -96,3 +101,54 @@ def datasets() -> Path:
     if not DATASETS.exists():
         pytest.skip("../shared/datasets is absent")
     return DATASETS
+
+
+
+@dataclass
+class ChatReplay:
+    """The server's address, the reply contents still to give (in order), and every request it received."""
+
+    url: str
+    replies: list[str]
+    requests: list[dict] = field(default_factory=list)
+    exhausted: str = "not json"
+
+
+@contextmanager
+def chat_replay(replies: list[str]) -> Iterator[ChatReplay]:
+    """Serve `replies` as `/chat/completions` answers, one per request, until the block ends."""
+    state = ChatReplay(url="", replies=list(replies))
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - http.server naming
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            state.requests.append({"path": self.path, "body": body})
+            content = state.replies.pop(0) if state.replies else state.exhausted
+            reply = json.dumps({"id": "chatcmpl-replay", "object": "chat.completion", "model": body.get("model"),
+                                "choices": [{"index": 0, "finish_reason": "stop",
+                                             "message": {"role": "assistant", "content": content}}]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(reply)))
+            self.end_headers()
+            self.wfile.write(reply)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Handler)
+    server.timeout = 5
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    state.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    try:
+        yield state
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def chat_endpoint():
+    """Start a local OpenAI-compatible replay server: `with chat_endpoint([reply, ...]) as replay: ...`."""
+    return chat_replay

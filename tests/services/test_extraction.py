@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import threading
 from datetime import datetime, timedelta, timezone
-from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
@@ -192,55 +191,30 @@ RECORDED = [
 ]
 
 
-class _Replay(BaseHTTPRequestHandler):
-    responses: list[dict] = []
-    requests: list[dict] = []
-
-    def do_POST(self):  # noqa: N802 - http.server naming
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        type(self).requests.append({"path": self.path, "body": body})
-        content = json.dumps(type(self).responses.pop(0)) if type(self).responses else "not json"
-        reply = json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(reply)))
-        self.end_headers()
-        self.wfile.write(reply)
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture
-def replay_server():
-    _Replay.responses, _Replay.requests = [dict(r) for r in RECORDED], []
-    server = HTTPServer(("127.0.0.1", 0), _Replay)
-    server.timeout = 5
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
-    server.server_close()
+def replay_server(chat_endpoint):
+    with chat_endpoint([json.dumps(r) for r in RECORDED]) as replay:
+        yield replay
 
 
 def test_openai_compatible_extractor_replays_recorded_responses(store, session, replay_server):
-    settings = Settings(llm_base_url=replay_server, llm_model="recorded-model", llm_api_key="k")
+    settings = Settings(llm_base_url=replay_server.url, llm_model="recorded-model", llm_api_key="k")
     extractor = OpenAIExtractor(settings)
     try:
         result = store.extract(session, extractor, segment_size=3)
     finally:
         extractor.close()
     assert [f.statement for f in result.facts] == ["The ledger service runs on Postgres 15"]
-    assert [r["path"] for r in _Replay.requests] == ["/v1/chat/completions"] * 2
-    second = json.loads(_Replay.requests[1]["body"]["messages"][1]["content"])
+    assert [r["path"] for r in replay_server.requests] == ["/v1/chat/completions"] * 2
+    second = json.loads(replay_server.requests[1]["body"]["messages"][1]["content"])
     assert [m["index"] for m in second["segment"]] == [3, 4, 5]
     assert [c["object"] for c in second["candidates"]] == ["MySQL"]
-    assert _Replay.requests[0]["body"]["response_format"] == {"type": "json_object"}
+    assert replay_server.requests[0]["body"]["response_format"] == {"type": "json_object"}
 
 
 def test_a_malformed_model_reply_commits_nothing(store, session, replay_server):
-    _Replay.responses = [RECORDED[0]]  # the second call gets "not json"
-    extractor = OpenAIExtractor(Settings(llm_base_url=replay_server, llm_model="recorded-model"))
+    replay_server.replies[:] = [json.dumps(RECORDED[0])]  # the second call gets "not json"
+    extractor = OpenAIExtractor(Settings(llm_base_url=replay_server.url, llm_model="recorded-model"))
     with pytest.raises(CredoError, match="not JSON"):
         store.extract(session, extractor, segment_size=3)
     extractor.close()

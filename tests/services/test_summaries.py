@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
@@ -86,40 +84,15 @@ def test_a_summary_needs_served_inputs_and_writes_nothing_otherwise(store):
     assert store.summaries(states=["active", "stale"]) == []
 
 
-class _Replay(BaseHTTPRequestHandler):
-    recorded = {"id": "chatcmpl-1", "object": "chat.completion", "model": "local",
-                "choices": [{"index": 0, "finish_reason": "stop",
-                             "message": {"role": "assistant", "content": "- Deploy on weekdays only\n"}}]}
-    seen: list[dict] = []
-
-    def do_POST(self):  # noqa: N802
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        _Replay.seen.append({"path": self.path, "body": body})
-        data = json.dumps(self.recorded).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args):
-        pass
-
-
-def test_chat_summarizer_builds_a_summary_from_an_openai_compatible_endpoint(store):
+def test_chat_summarizer_builds_a_summary_from_an_openai_compatible_endpoint(store, chat_endpoint):
     from credo.services.llm_client import ChatClient
     from credo.settings import Settings
 
-    server = HTTPServer(("127.0.0.1", 0), _Replay)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        client = ChatClient(Settings(llm_base_url=f"http://127.0.0.1:{server.server_port}/v1", llm_model="local"))
+    with chat_endpoint(["- Deploy on weekdays only\n"]) as replay:
+        client = ChatClient(Settings(llm_base_url=replay.url, llm_model="local"))
         a = fact(store, "Deploy on weekdays only")
         s = store.add_summary("deployment notes", derived_from=[a.fact_id], summarizer=ChatSummarizer(client))
-    finally:
-        server.shutdown()
     assert s.text == "- Deploy on weekdays only" and s.summarizer == "chat:local"
-    [request] = _Replay.seen
+    [request] = replay.requests
     assert request["path"] == "/v1/chat/completions"
     assert "1. Deploy on weekdays only" in request["body"]["messages"][-1]["content"]
