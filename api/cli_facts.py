@@ -186,8 +186,9 @@ def cmd_chain(args: argparse.Namespace) -> int:
 def cmd_who(args: argparse.Namespace) -> int:
     """Relations of an entity at a point."""
     found = connected(args).relations(args.entity, valid_at=args.at, known_at=args.known_at)
-    lines = [f"{'→' if r.direction == 'out' else '←'} {r.predicate}: {r.other}  valid {r.fact.valid_text()}  "
-             f"({r.fact.fact_id})" for r in found]
+    lines = [f"{'→' if r.direction == 'out' else '←'} {r.predicate}: {r.other}  valid {r.fact.valid_text()}"
+             f"{'  [disputed]' if r.fact.disputed else ''}{'  [hypothesis]' if r.fact.epistemic == 'hypothesis' else ''}"
+             f"  ({r.fact.fact_id})" for r in found]
     return _out(args, found, "\n".join(lines) or f"no relations of {args.entity} at that point")
 
 

@@ -81,3 +81,11 @@ def test_java_home_pointing_nowhere_is_one_clear_line(tmp_path):
     result = run(["neo4j", "start"], env, timeout=60)
     assert result.returncode == 1
     assert result.stderr.strip().startswith("error: JAVA_HOME") and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_who_marks_a_disputed_relation(cli_env):
+    assert run(["fact", "add", "Acme account", "owned_by", "Alice", "--from", "2024-01-01"], cli_env).returncode == 0
+    bob = run(["fact", "add", "Acme account", "owned_by", "Bob", "--from", "2024-08-01", "--json"], cli_env)
+    assert json.loads(bob.stdout)["state"] == "conflicted"
+    who = run(["who", "Acme account", "--at", "2024-09-01"], cli_env).stdout
+    assert "owned_by: Alice" in who and "[disputed]" in who and "Bob" not in who
