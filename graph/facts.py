@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from credo.cypher import load
+from credo.cypher import Query, load
 from credo.graph.db import Tx
 from credo.graph.records import FAR_FUTURE, fact_from_row, fact_props
 from credo.schema.errors import ConflictError
@@ -46,16 +46,21 @@ def create_versions(tx: Tx, facts: list[Fact], embeddings: dict[str, list[float]
 _INSTANTS = ("valid_from", "valid_to", "known_from", "known_to", "verified_at")
 
 
-def close_versions(tx: Tx, known: datetime, closing: list[tuple[str, str, str | None]]) -> None:
-    """Close (version_id, ended_by, reason) versions; refuse if any was closed meanwhile."""
+def close_checked(tx: Tx, query: Query, known: datetime, closing: list[tuple[str, str, str | None]], noun: str) -> None:
+    """Run a close query over (version_id, ended_by, reason) rows; refuse if any was closed meanwhile."""
     if not closing:
         return
     rows = [{"version_id": v, "ended_by": how, "reason": why} for v, how, why in closing]
-    row = tx.one(CLOSE_FACT_VERSIONS, known=known, rows=rows)
+    row = tx.one(query, known=known, rows=rows)
     closed = set(row["closed"]) if row else set()
     missing = [v for v, _, _ in closing if v not in closed]
     if missing:
-        raise ConflictError(missing[0], "this version is no longer current (another write changed it first)")
+        raise ConflictError(missing[0], f"this {noun} is no longer current (another write changed it first)")
+
+
+def close_versions(tx: Tx, known: datetime, closing: list[tuple[str, str, str | None]]) -> None:
+    """Close (version_id, ended_by, reason) fact versions; refuse if any was closed meanwhile."""
+    close_checked(tx, CLOSE_FACT_VERSIONS, known, closing, "version")
 
 
 def carry_edges(tx: Tx, known: datetime, pairs: list[tuple[str, str]]) -> None:

@@ -7,9 +7,9 @@ from typing import Any
 
 from credo.cypher import load
 from credo.graph.db import Tx
+from credo.graph.facts import close_checked
 from credo.graph.records import FAR_FUTURE, native
 from credo.schema.cascade import Summary, TraceItem
-from credo.schema.errors import ConflictError
 
 CREATE_SUMMARY_VERSIONS = load("create_summary_versions")
 CLOSE_SUMMARY_VERSIONS = load("close_summary_versions")
@@ -40,14 +40,7 @@ def create(tx: Tx, summaries: list[Summary]) -> None:
 
 def close(tx: Tx, known: datetime, closing: list[tuple[str, str, str | None]]) -> None:
     """Close (version_id, ended_by, reason) summary versions; refuse if one was closed meanwhile."""
-    if not closing:
-        return
-    rows = [{"version_id": v, "ended_by": how, "reason": why} for v, how, why in closing]
-    row = tx.one(CLOSE_SUMMARY_VERSIONS, known=known, rows=rows)
-    closed = set(row["closed"]) if row else set()
-    missing = [v for v, _, _ in closing if v not in closed]
-    if missing:
-        raise ConflictError(missing[0], "this summary version is no longer current (another write changed it first)")
+    close_checked(tx, CLOSE_SUMMARY_VERSIONS, known, closing, "summary version")
 
 
 def listed(tx: Tx, tenant: str, *, known_at: datetime | None, states: list[str]) -> list[Summary]:

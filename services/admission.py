@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from credo.graph import facts as fact_repo
 from credo.graph import ledger
 from credo.graph import predicates as predicate_repo
 from credo.graph.db import Tx
@@ -14,7 +13,6 @@ from credo.schema.facts import EndKind, Fact
 from credo.schema.lifecycle import State, check_transition
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
-from credo.services.temporal_rules import decide_write, established
 from credo.services.versions import next_version, replace, retire, the_current
 
 
@@ -26,11 +24,7 @@ def admit(ctx: Context, *, fact_id: str, by: str) -> Fact:
     def work(tx: Tx, known: datetime) -> Fact:
         fact = the_current(tx, ctx.tenant, fact_id)
         check_transition(fact.fact_id, fact.state, State.ACTIVE)
-        cardinality = predicate_service.lookup(predicate_service.registry(tx, ctx.tenant), fact.predicate).cardinality
-        current = fact_repo.current_for(tx, ctx.tenant, [([fact.subject_id], fact.predicate)])[0]
-        others = [f for f in established(current, fact.scope) if f.fact_id != fact.fact_id]
-        decision = decide_write(object_key=fact.object.key, valid_from=fact.valid_from, valid_to=fact.valid_to,
-                                cardinality=cardinality, current=others)
+        decision = predicate_service.decide_in_slot(tx, ctx.tenant, fact)
         state = State.CONFLICTED if decision.outcome == "conflict" else State.ACTIVE
         newer = next_version(fact, known, state=state.value, verified_at=known)
         retire(tx, known, [(fact, EndKind.STATE_CHANGE.value, f"admitted by {by.strip()}")])

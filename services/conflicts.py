@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from credo.graph import entities as entity_repo
 from credo.graph import facts as fact_repo
 from credo.graph import ledger
 from credo.graph import predicates as predicate_repo
@@ -16,8 +15,6 @@ from credo.schema.lifecycle import State, check_transition
 from credo.schema.time import parse_point
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
-from credo.services.temporal_rules import decide_write
-from credo.services.temporal_rules import established as established_in
 from credo.services.versions import next_version, replace, retire
 
 Decision = Literal["succession", "correction", "reject", "split_scope"]
@@ -134,13 +131,7 @@ def _check_succession(point: datetime, challenger: Fact, established: list[Fact]
 
 def _split(tx: Tx, ctx: Context, known: datetime, challenger: Fact, scope: dict[str, str]) -> Fact:
     """The challenger's version in `scope`, after the conflict rule against what that scope holds."""
-    entity = entity_repo.find(tx, ctx.tenant, challenger.subject)
-    ids = entity.ids if entity is not None and challenger.subject_id in entity.ids else [challenger.subject_id]
-    current = fact_repo.current_for(tx, ctx.tenant, [(ids, challenger.predicate)])[0]
-    others = established_in([f for f in current if f.fact_id != challenger.fact_id], scope)
-    cardinality = predicate_service.lookup(predicate_service.registry(tx, ctx.tenant), challenger.predicate).cardinality
-    outcome = decide_write(object_key=challenger.object.key, valid_from=challenger.valid_from,
-                           valid_to=challenger.valid_to, cardinality=cardinality, current=others)
+    outcome = predicate_service.decide_in_slot(tx, ctx.tenant, challenger, scope=scope)
     if outcome.outcome in ("conflict", "duplicate"):
         other = outcome.against[0]
         what = "already holds this value" if outcome.outcome == "duplicate" else f"holds {other.object_name!r}"

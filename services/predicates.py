@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Literal
 
+from credo.graph import entities as entity_repo
+from credo.graph import facts as fact_repo
 from credo.graph import predicates as predicate_repo
 from credo.graph.db import Tx
 from credo.schema.errors import InvalidInput
-from credo.schema.facts import PredicateDef
+from credo.schema.facts import Fact, PredicateDef
 from credo.services.context import Context
-from credo.services.temporal_rules import default_cardinality
+from credo.services.temporal_rules import WriteDecision, decide_write, default_cardinality, established
 
 
 def define_predicate(
@@ -37,3 +39,17 @@ def lookup(defined: dict[str, PredicateDef], name: str) -> PredicateDef:
 def predicates(ctx: Context) -> list[PredicateDef]:
     """Predicates this tenant has defined."""
     return ctx.read(lambda tx: predicate_repo.defined(tx, ctx.tenant))
+
+
+def decide_in_slot(tx: Tx, tenant: str, fact: Fact, *, scope: dict[str, str] | None = None) -> WriteDecision:
+    """The conflict rule (DESIGN §4) for `fact` against the other facts established in its slot now.
+
+    The slot is (subject with every id merged into it, predicate, scope — `fact.scope` unless `scope` is given);
+    the fact's own versions never count against it.
+    """
+    entity = entity_repo.find(tx, tenant, fact.subject)
+    ids = entity.ids if entity is not None and fact.subject_id in entity.ids else [fact.subject_id]
+    current = fact_repo.current_for(tx, tenant, [(ids, fact.predicate)])[0]
+    others = established([f for f in current if f.fact_id != fact.fact_id], fact.scope if scope is None else scope)
+    return decide_write(object_key=fact.object.key, valid_from=fact.valid_from, valid_to=fact.valid_to,
+                        cardinality=lookup(registry(tx, tenant), fact.predicate).cardinality, current=others)

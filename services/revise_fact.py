@@ -16,7 +16,6 @@ from credo.schema.lifecycle import SERVED
 from credo.schema.time import optional_point, parse_point
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
-from credo.services.temporal_rules import decide_write, established
 from credo.services.versions import current_versions, next_version, replace, retire, the_current
 
 CORRECTABLE = {"object", "valid_from", "valid_to", "statement", "scope", "confidence", "sensitivity", "kind", "quote"}
@@ -68,13 +67,7 @@ def _check_no_second_value(tx: Tx, ctx: Context, newer: Fact) -> None:
     anything but admit (or the same value) is a ConflictError naming the other fact; resolve or end it first."""
     if newer.state not in SERVED:
         return
-    entity = entity_repo.find(tx, ctx.tenant, newer.subject)
-    ids = entity.ids if entity is not None and newer.subject_id in entity.ids else [newer.subject_id]
-    current = fact_repo.current_for(tx, ctx.tenant, [(ids, newer.predicate)])[0]
-    others = established([f for f in current if f.fact_id != newer.fact_id], newer.scope)
-    cardinality = predicate_service.lookup(predicate_service.registry(tx, ctx.tenant), newer.predicate).cardinality
-    decision = decide_write(object_key=newer.object.key, valid_from=newer.valid_from, valid_to=newer.valid_to,
-                            cardinality=cardinality, current=others)
+    decision = predicate_service.decide_in_slot(tx, ctx.tenant, newer)
     if decision.outcome in ("admit", "duplicate"):
         return
     other = decision.against[0] if decision.against else decision.bounded_by
