@@ -10,8 +10,9 @@ mapped to names through entity2id.txt / relation2id.txt; `<Getafe_CF>` becomes "
 "playsFor"). Dates keep their precision: `1998-05-12` is a day, `1998-05-##` the month "1998-05", `1998-##-##`
 the year "1998"; three-digit years are zero-padded ("360" -> "0360"). A date that does not name at least a year
 is unknown: `####-##-##`, but also `19##-##-##` (a century), `-405-##-##` (BCE, outside Python's datetime) and the
-malformed `307-13047-09` and `1963-64-65`. An unknown start is an undated fact (valid_from None: never returned at a valid time);
-an unknown end is open (valid_to None).
+malformed `307-13047-09` and `1963-64-65`. An unknown start is an undated fact (valid_from None: never part of the
+dated answer at a valid time, but returned apart, marked undated, wherever it has not ended); an unknown end is open
+(valid_to None).
 
 Interval convention: the YAGO end date is taken as the exclusive end, i.e. the claim holds over [start, end) --
 DESIGN.md §2's half-open rule applied to the text as given, at its own precision (playsFor 2010..2011 holds in
@@ -29,7 +30,7 @@ in as-is and the oracle would have to re-implement the conflict rule it is meant
 
 Checks: `--queries` random `holders(predicate, object, valid_at=T)` / `relations(entity, valid_at=T)` queries,
 T a random date or a boundary of a random fact (start - 1 day, start, end - 1 day, end), compared with a
-brute-force oracle as sets of (subject, predicate, object); plus `--known-checks` queries at the known time
+brute-force oracle as sets of (subject, predicate, object), the dated answer and the undated part each; plus `--known-checks` queries at the known time
 reached after the first half of the batches (facts of the second half must be absent). Any mismatch is printed
 with its details and the script exits 1.
 
@@ -78,8 +79,12 @@ class Row:
     end: datetime | None
 
     def holds_at(self, at: datetime) -> bool:
-        """Half-open [start, end) containment; an undated row holds nowhere (DESIGN.md §2)."""
+        """Half-open [start, end) containment; an undated row is never in the dated answer (DESIGN.md §2)."""
         return self.start is not None and self.start <= at and (self.end is None or at < self.end)
+
+    def may_hold_at(self, at: datetime) -> bool:
+        """An undated row (start unknown) that has not ended by `at`: read apart, marked undated (DESIGN.md §2)."""
+        return self.start is None and (self.end is None or at < self.end)
 
     def key(self) -> tuple[str, str, str]:
         """(subject, predicate, object) with names normalised the way the store resolves them."""
@@ -151,15 +156,17 @@ class Oracle:
             if normalise(row.object) != normalise(row.subject):
                 self.by_entity[normalise(row.object)].append((row, batch))
 
-    def holders(self, predicate: str, obj: str, at: datetime, before_batch: int | None = None) -> set:
-        """Rows with this predicate and object holding at `at` (loaded before `before_batch`, if given)."""
+    def holders(self, predicate: str, obj: str, at: datetime, before_batch: int | None = None, *,
+                undated: bool = False) -> set:
+        """Rows with this predicate and object holding at `at` (loaded before `before_batch`, if given); with
+        `undated`, the undated rows that may hold there instead."""
         return {r.key() for r, b in self.by_target[(predicate, normalise(obj))]
-                if r.holds_at(at) and (before_batch is None or b < before_batch)}
+                if (r.may_hold_at(at) if undated else r.holds_at(at)) and (before_batch is None or b < before_batch)}
 
-    def relations(self, entity: str, at: datetime, before_batch: int | None = None) -> set:
-        """Rows touching the entity (either end) holding at `at`."""
+    def relations(self, entity: str, at: datetime, before_batch: int | None = None, *, undated: bool = False) -> set:
+        """Rows touching the entity (either end) holding at `at` (with `undated`, the undated ones that may)."""
         return {r.key() for r, b in self.by_entity[normalise(entity)]
-                if r.holds_at(at) and (before_batch is None or b < before_batch)}
+                if (r.may_hold_at(at) if undated else r.holds_at(at)) and (before_batch is None or b < before_batch)}
 
 
 def fact_key(fact: credo.Fact) -> tuple[str, str, str]:
@@ -223,15 +230,18 @@ def check(store: credo.Store, rows: list[Row], oracle: Oracle, *, queries: int, 
         known = {"known_at": mid} if at_mid else {}
         before = half if at_mid else None
         if n % 2 == 0:
-            got = {fact_key(f) for f in store.holders(row.predicate, row.object, valid_at=at, **known)}
-            want = oracle.holders(row.predicate, row.object, at, before)
-            compare(f"holders({row.predicate!r}, {row.object!r}, valid_at={at.date()}"
-                    f"{', known_at=mid' if at_mid else ''})", got, want)
+            found = store.holders(row.predicate, row.object, valid_at=at, **known)
+            label = f"holders({row.predicate!r}, {row.object!r}, valid_at={at.date()}{', known_at=mid' if at_mid else ''})"
+            compare(label, {fact_key(f) for f in found.dated}, oracle.holders(row.predicate, row.object, at, before))
+            compare(f"{label} undated", {fact_key(f) for f in found.undated},
+                    oracle.holders(row.predicate, row.object, at, before, undated=True))
         else:
             entity = row.subject if rng.random() < 0.5 else row.object
-            got = {fact_key(r.fact) for r in store.relations(entity, valid_at=at, **known)}
-            want = oracle.relations(entity, at, before)
-            compare(f"relations({entity!r}, valid_at={at.date()}{', known_at=mid' if at_mid else ''})", got, want)
+            rels = store.relations(entity, valid_at=at, **known)
+            label = f"relations({entity!r}, valid_at={at.date()}{', known_at=mid' if at_mid else ''})"
+            compare(label, {fact_key(r.fact) for r in rels.dated}, oracle.relations(entity, at, before))
+            compare(f"{label} undated", {fact_key(r.fact) for r in rels.undated},
+                    oracle.relations(entity, at, before, undated=True))
         if (n + 1) % 250 == 0:
             print(f"  checked {n + 1}/{queries + known_checks} queries, {len(mismatches)} mismatches", flush=True)
     print(f"  query points: {dict(kinds)}")

@@ -23,14 +23,14 @@ from credo.schema.errors import (
     ProvisioningError,
     TransitionRefused,
 )
-from credo.schema.facts import Fact, ObjectValue, literal
+from credo.schema.facts import AsOf, Fact, ObjectValue, literal
 from credo.settings import Settings
 from credo.store import Store
 
 __all__ = [
-    "ConfigError", "ConflictError", "CredoError", "DatabaseUnavailable", "EvidenceRefused", "Fact", "InvalidInput",
-    "MigrationError", "NotFound", "ObjectValue", "ProvisioningError", "Settings", "Store", "TransitionRefused",
-    "connect", "text",
+    "AsOf", "ConfigError", "ConflictError", "CredoError", "DatabaseUnavailable", "EvidenceRefused", "Fact",
+    "InvalidInput", "MigrationError", "NotFound", "ObjectValue", "ProvisioningError", "Settings", "Store",
+    "TransitionRefused", "connect", "text",
 ]
 
 

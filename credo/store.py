@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from credo.graph.db import Database
 from credo.schema.entities import Entity
-from credo.schema.facts import Conflict, Fact, FactCreate, PathStep, PredicateDef, Relation
+from credo.schema.facts import AsOf, Conflict, Fact, FactCreate, PathStep, PredicateDef, Relation
 from credo.services import conflicts as conflict_service
 from credo.services import entities as entity_service
 from credo.services import predicates as predicate_service
@@ -96,9 +96,10 @@ class Store(ProvenanceMixin, CascadeMixin):
     # -- reading -------------------------------------------------------------------------------
     def facts(
         self, subject: str | None = None, predicate: str | None = None, object: Any = None, *, valid_at: Any = None,
-        known_at: Any = None, scope: dict[str, str] | None = None, include_undated: bool = False, states: Any = None,
-    ) -> list[Fact]:
-        """Versions valid at `valid_at` as believed at `known_at` (both default to now)."""
+        known_at: Any = None, scope: dict[str, str] | None = None, include_undated: bool = True, states: Any = None,
+    ) -> AsOf[Fact]:
+        """Versions valid at `valid_at` as believed at `known_at` (both default to now), then the undated ones that
+        may hold there, apart (`.dated`, `.undated`) and each marked `undated`."""
         return read_facts.facts(self._ctx, subject=subject, predicate=predicate, object=object, valid_at=valid_at,
                                 known_at=known_at, scope=scope, include_undated=include_undated, states=states)
 
@@ -110,16 +111,17 @@ class Store(ProvenanceMixin, CascadeMixin):
         """The evolution chain of (subject, predicate) in valid-time order."""
         return read_facts.chain(self._ctx, subject=subject, predicate=predicate, known_at=known_at, scope=scope)
 
-    def relations(self, entity: str, *, valid_at: Any = None, known_at: Any = None) -> list[Relation]:
-        """Every relation of an entity at the point, both directions."""
+    def relations(self, entity: str, *, valid_at: Any = None, known_at: Any = None) -> AsOf[Relation]:
+        """Every relation of an entity at the point, both directions; undated ones after, apart and marked."""
         return who.relations(self._ctx, entity=entity, valid_at=valid_at, known_at=known_at)
 
-    def holders(self, predicate: str, object: Any, *, valid_at: Any = None, known_at: Any = None) -> list[Fact]:
-        """Who held `predicate object` at the point."""
+    def holders(self, predicate: str, object: Any, *, valid_at: Any = None, known_at: Any = None) -> AsOf[Fact]:
+        """Who held `predicate object` at the point; undated holders after, apart and marked."""
         return who.holders(self._ctx, predicate=predicate, object=object, valid_at=valid_at, known_at=known_at)
 
     def path(self, a: str, b: str, *, valid_at: Any = None, known_at: Any = None, max_hops: int = 4) -> list[PathStep] | None:
-        """How two entities are connected at the point (shortest chain of relations), or None."""
+        """How two entities are connected at the point (shortest chain of relations), or None; a dated chain wins,
+        and undated hops are used only when none exists, each marked on its step."""
         return who.path(self._ctx, a=a, b=b, valid_at=valid_at, known_at=known_at, max_hops=max_hops)
 
     # -- governance ----------------------------------------------------------------------------

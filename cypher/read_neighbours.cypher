@@ -4,6 +4,7 @@
 // $valid_at  valid-time point (ISO 8601 text with offset)
 // $known_at  known-time point (ISO 8601 text with offset; far future = believed now)
 // $states    served states
+// $include_undated  also relations whose valid_from is unknown (not ended by the point)
 // returns: from_id, to_id, direction, fact (instants as ISO 8601 text)
 WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
 UNWIND $ids AS id
@@ -19,7 +20,8 @@ CALL (id) {
 WITH id, f, to_id, direction, valid_at, known_at
 WHERE f.tenant = $tenant AND f.state IN $states
   AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
-  AND f.valid_from IS NOT NULL AND f.valid_from <= valid_at AND (f.valid_to IS NULL OR f.valid_to > valid_at)
+  AND ((f.valid_from IS NOT NULL AND f.valid_from <= valid_at) OR ($include_undated AND f.valid_from IS NULL))
+  AND (f.valid_to IS NULL OR f.valid_to > valid_at)
 RETURN id AS from_id, to_id, direction, f {.*, embedding: null,
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),

@@ -1,7 +1,7 @@
 // Every served relation of a named entity at a (valid, known) point, both directions, in one round trip:
 // the entity is found as read_entity.cypher finds it (normalised name or alias, following the merges believed
 // at known_at, with every id merged into it then); incoming facts carry their predicate's inverse name (null
-// when none is defined).
+// when none is defined). Undated facts (valid_from unknown) not ended by the point are returned too.
 // $tenant    tenant id
 // $norm      normalised entity name
 // $valid_at  valid-time point (ISO 8601 text with offset)
@@ -26,7 +26,8 @@ CALL (ids, valid_at, known_at) {
   WHERE f.subject_id IN ids AND f.tenant = $tenant
     AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
     AND f.state IN $states
-    AND f.valid_from IS NOT NULL AND f.valid_from <= valid_at AND (f.valid_to IS NULL OR f.valid_to > valid_at)
+    // undated (valid_from unknown) too, unless ended by the point: the caller keeps them apart, marked
+    AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
   WITH f ORDER BY f.valid_from, f.known_from
   RETURN collect(f {.*, embedding: null,
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
@@ -40,7 +41,8 @@ CALL (ids, valid_at, known_at) {
   WHERE f.object_id IN ids AND f.tenant = $tenant
     AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
     AND f.state IN $states
-    AND f.valid_from IS NOT NULL AND f.valid_from <= valid_at AND (f.valid_to IS NULL OR f.valid_to > valid_at)
+    // undated (valid_from unknown) too, unless ended by the point: the caller keeps them apart, marked
+    AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
   OPTIONAL MATCH (p:Predicate {tenant: $tenant, name: f.predicate})
   WITH f, p ORDER BY f.valid_from, f.known_from
   RETURN collect({inverse: p.inverse, fact: f {.*, embedding: null,

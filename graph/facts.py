@@ -179,7 +179,8 @@ def relations(
     tx: Tx, tenant: str, norm: str, *, valid_at: datetime, known_at: datetime | None, states: list[str]
 ) -> tuple[list[Fact], list[tuple[Fact, str | None]]] | None:
     """(outgoing facts, [(incoming fact, inverse name or None)]) of the entity a normalised name resolves to,
-    each in valid-time order; None when no entity has this name. One round trip."""
+    each in valid-time order, undated ones (not ended by the point) last; None when no entity has this name.
+    One round trip."""
     row = tx.one(
         READ_RELATIONS, tenant=tenant, norm=norm, valid_at=valid_at.isoformat(),
         known_at=(known_at or FAR_FUTURE).isoformat(), states=states,
@@ -192,12 +193,14 @@ def relations(
 
 
 def neighbours(
-    tx: Tx, tenant: str, ids: list[str], *, valid_at: datetime, known_at: datetime | None, states: list[str]
+    tx: Tx, tenant: str, ids: list[str], *, valid_at: datetime, known_at: datetime | None, states: list[str],
+    include_undated: bool = False,
 ) -> list[tuple[str, str, str, Fact]]:
-    """(from_id, to_id, direction, fact) for every served entity relation touching the frontier."""
+    """(from_id, to_id, direction, fact) for every served entity relation touching the frontier (undated ones,
+    not ended by the point, only when asked)."""
     rows = tx.rows(
         READ_NEIGHBOURS, tenant=tenant, ids=ids, valid_at=valid_at.isoformat(),
-        known_at=(known_at or FAR_FUTURE).isoformat(), states=states,
+        known_at=(known_at or FAR_FUTURE).isoformat(), states=states, include_undated=include_undated,
     )
     return [(r["from_id"], r["to_id"], r["direction"], fact_from_row(r["fact"])) for r in rows]
 

@@ -6,9 +6,10 @@ import json
 import math
 from datetime import date, datetime
 from enum import StrEnum
-from typing import Any, Literal
+from collections.abc import Iterable
+from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
 
 from credo.schema.cascade import CascadeReport
 from credo.schema.errors import InvalidInput
@@ -190,9 +191,10 @@ class Fact(BaseModel):
         """The object as a Python value (entity name for entities)."""
         return self.object_name if self.object.type == "entity" else self.object.typed()
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def undated(self) -> bool:
-        """Whether the start of validity is unknown."""
+        """Whether the start of validity is unknown (it may hold at a point; nobody knows since when)."""
         return self.valid_from is None
 
     def valid_text(self) -> str:
@@ -237,6 +239,12 @@ class Relation(BaseModel):
     other: str
     fact: Fact
 
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def undated(self) -> bool:
+        """Whether the relation's start is unknown."""
+        return self.fact.undated
+
 
 class PathStep(BaseModel):
     """One hop of a connection between two entities."""
@@ -247,3 +255,34 @@ class PathStep(BaseModel):
     predicate: str
     target: str
     fact: Fact
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def undated(self) -> bool:
+        """Whether this hop rests on a relation whose start is unknown."""
+        return self.fact.undated
+
+
+Item = TypeVar("Item", Fact, Relation)
+
+
+class AsOf(list, Generic[Item]):  # type: ignore[type-arg]
+    """An as-of read's answer: a list holding the dated answer first, then the undated items apart after it.
+
+    Every item says whether it is `undated` (its start is unknown: it may hold at the point, nobody knows since
+    when); `.dated` and `.undated` give the two parts.
+    """
+
+    def __init__(self, items: Iterable[Item] = ()) -> None:
+        items = list(items)
+        super().__init__([i for i in items if not i.undated] + [i for i in items if i.undated])
+
+    @property
+    def dated(self) -> list[Item]:
+        """The dated answer: items whose valid interval is known to contain the point."""
+        return [i for i in self if not i.undated]
+
+    @property
+    def undated(self) -> list[Item]:
+        """Items whose start is unknown and that may hold at the point (believed then, not ended before it)."""
+        return [i for i in self if i.undated]

@@ -9,7 +9,7 @@ from credo.graph import entities as entity_repo
 from credo.graph import facts as fact_repo
 from credo.graph.db import Tx
 from credo.schema.errors import InvalidInput, NotFound
-from credo.schema.facts import Fact, literal, scope_key
+from credo.schema.facts import AsOf, Fact, literal, scope_key
 from credo.schema.lifecycle import SERVED_VALUES, State
 from credo.schema.time import parse_instant
 from credo.services.context import Context
@@ -48,25 +48,26 @@ def entity_ids(tx: Tx, tenant: str, name: str | None, known_at: datetime | None 
 
 def facts(
     ctx: Context, *, subject: str | None = None, predicate: str | None = None, object: Any = None,
-    valid_at: Any = None, known_at: Any = None, scope: dict[str, str] | None = None, include_undated: bool = False,
+    valid_at: Any = None, known_at: Any = None, scope: dict[str, str] | None = None, include_undated: bool = True,
     states: Any = None,
-) -> list[Fact]:
-    """Versions true at valid_at as believed at known_at (served states unless `states` says otherwise)."""
+) -> AsOf[Fact]:
+    """Versions true at valid_at as believed at known_at (served states unless `states` says otherwise), then,
+    apart and marked, the undated versions that may hold there (unless include_undated is False)."""
     valid, known = points(ctx, valid_at, known_at)
     wanted = states_filter(states)
 
-    def work(tx: Tx) -> list[Fact]:
+    def work(tx: Tx) -> AsOf[Fact]:
         subject_ids = entity_ids(tx, ctx.tenant, subject, known)
         object_ids, object_value = None, None
         if isinstance(object, str):
             object_ids = entity_ids(tx, ctx.tenant, object, known)
         elif object is not None:
             object_value = literal(object).value
-        return fact_repo.as_of(
+        return AsOf(fact_repo.as_of(
             tx, ctx.tenant, subject_ids=subject_ids, object_ids=object_ids, predicate=predicate,
             object_value=object_value, scope_key=None if scope is None else scope_key(scope), valid_at=valid,
             known_at=known, states=wanted, include_undated=include_undated,
-        )
+        ))
 
     return ctx.read(work)
 

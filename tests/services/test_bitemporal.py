@@ -161,10 +161,13 @@ def test_unknown_start_stays_unknown(store, clock):
     clock.at("2025-05-05")
     undated = store.add_fact("Hank", "speaks", "Welsh")
     assert undated.valid_from is None
-    assert values(store, "Hank", "speaks", valid_at="2025-05-05") == []
-    assert values(store, "Hank", "speaks", valid_at="1900-01-01") == []
-    listed = store.facts("Hank", "speaks", include_undated=True)
-    assert [f.value for f in listed] == ["Welsh"] and listed[0].undated
+    # never part of the dated answer at any point (never valid "from the beginning of time") ...
+    assert store.facts("Hank", "speaks", valid_at="2025-05-05").dated == []
+    assert store.facts("Hank", "speaks", valid_at="1900-01-01").dated == []
+    assert values(store, "Hank", "speaks", valid_at="1900-01-01", include_undated=False) == []
+    # ... but never dropped either: read apart, marked undated
+    listed = store.facts("Hank", "speaks")
+    assert [f.value for f in listed.undated] == ["Welsh"] and listed[0].undated
     assert store.history(undated.fact_id)[0].valid_from is None
 
 

@@ -58,23 +58,29 @@ def test_first_300_yago_facts_read_as_of_any_point_agree_with_the_oracle(yago, s
         at = [row.start - DAY, row.start, (row.end or row.start) - DAY, row.end or row.start,
               row.start + timedelta(days=rng.randint(0, 3000))][n % 5]
         # then the store agrees with the oracle, as believed now
-        assert keys(store.holders(row.predicate, row.object, valid_at=at), yago) == oracle.holders(row.predicate, row.object, at)
-        got = {yago.fact_key(r.fact) for r in store.relations(row.subject, valid_at=at)}
-        assert got == oracle.relations(row.subject, at), (row, at)
+        # (the dated answer and, apart from it, the undated facts that may hold at the point)
+        found = store.holders(row.predicate, row.object, valid_at=at)
+        assert keys(found.dated, yago) == oracle.holders(row.predicate, row.object, at)
+        assert keys(found.undated, yago) == oracle.holders(row.predicate, row.object, at, undated=True)
+        rels = store.relations(row.subject, valid_at=at)
+        assert {yago.fact_key(r.fact) for r in rels.dated} == oracle.relations(row.subject, at), (row, at)
+        assert {yago.fact_key(r.fact) for r in rels.undated} == oracle.relations(row.subject, at, undated=True)
         # and, as believed before the second batch, facts of that batch are absent
         if n % 10 == 0:
-            got = keys(store.holders(row.predicate, row.object, valid_at=at, known_at=mid), yago)
-            assert got == oracle.holders(row.predicate, row.object, at, before_batch=1)
+            got = store.holders(row.predicate, row.object, valid_at=at, known_at=mid)
+            assert keys(got.dated, yago) == oracle.holders(row.predicate, row.object, at, before_batch=1)
+            assert keys(got.undated, yago) == oracle.holders(row.predicate, row.object, at, before_batch=1, undated=True)
 
 
-def test_undated_yago_facts_are_never_valid_at_a_date_but_are_listed_as_undated(yago, store, datasets):
+def test_undated_yago_facts_are_never_in_the_dated_answer_but_are_read_apart_as_undated(yago, store, datasets):
     rows, _ = yago.load_yago(datasets / "yago11k")
     undated = next(r for r in rows if r.start is None)
     store.define_predicate(undated.predicate, cardinality="multi")
     store.add_facts([_fields(undated)])
-    assert store.facts(undated.subject, undated.predicate, valid_at="2000-01-01") == []
-    found = store.facts(undated.subject, undated.predicate, valid_at="2000-01-01", include_undated=True)
-    assert [(f.object_name, f.valid_from) for f in found] == [(undated.object, None)]
+    found = store.facts(undated.subject, undated.predicate, valid_at="2000-01-01")
+    assert found.dated == []
+    assert [(f.object_name, f.valid_from, f.undated) for f in found.undated] == [(undated.object, None, True)]
+    assert store.facts(undated.subject, undated.predicate, valid_at="2000-01-01", include_undated=False) == []
 
 
 def _fields(row):
