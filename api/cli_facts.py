@@ -6,7 +6,7 @@ import argparse
 from datetime import date
 from typing import Any
 
-from credo.api.render import fact_line, facts_block, to_json
+from credo.api.render import as_of_block, dated_apart, fact_line, facts_block, to_json
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import literal
 
@@ -91,7 +91,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.add_argument("subject", nargs="?"), p.add_argument("--predicate"), p.add_argument("--object")
         p.add_argument("--at", help="valid time (default now)"), p.add_argument("--known-at", help="known time (default now)")
         p.add_argument("--scope", action="append", metavar="KEY=VALUE")
-        p.add_argument("--undated", action="store_true", help="also list facts whose start is unknown")
+        p.add_argument("--undated", action=argparse.BooleanOptionalAction, default=True,
+                       help="list facts whose start is unknown under their own heading (default)")
         p.add_argument("--state", action="append", help="states to list (default: served states)")
         p.add_argument("--json", action="store_true")
         p.set_defaults(handler=handler)
@@ -168,7 +169,7 @@ def cmd_facts(args: argparse.Namespace) -> int:
     """List facts as of a point."""
     found = connected(args).facts(args.subject, args.predicate, args.object, valid_at=args.at, known_at=args.known_at,
                                   scope=_scope(args.scope), include_undated=args.undated, states=args.state)
-    return _out(args, found, facts_block(found))
+    return _out(args, found, as_of_block(found))
 
 
 def cmd_history(args: argparse.Namespace) -> int:
@@ -186,10 +187,14 @@ def cmd_chain(args: argparse.Namespace) -> int:
 def cmd_who(args: argparse.Namespace) -> int:
     """Relations of an entity at a point."""
     found = connected(args).relations(args.entity, valid_at=args.at, known_at=args.known_at)
-    lines = [f"{'→' if r.direction == 'out' else '←'} {r.predicate}: {r.other}  valid {r.fact.valid_text()}"
-             f"{'  [disputed]' if r.fact.disputed else ''}{'  [hypothesis]' if r.fact.epistemic == 'hypothesis' else ''}"
-             f"  ({r.fact.fact_id})" for r in found]
-    return _out(args, found, "\n".join(lines) or f"no relations of {args.entity} at that point")
+    lines = [(r.undated, _relation_line(r)) for r in found]
+    return _out(args, found, dated_apart(lines, f"no relations of {args.entity} at that point"))
+
+
+def _relation_line(r: Any) -> str:
+    return (f"{'→' if r.direction == 'out' else '←'} {r.predicate}: {r.other}  valid {r.fact.valid_text()}"
+            f"{'  [disputed]' if r.fact.disputed else ''}{'  [hypothesis]' if r.fact.epistemic == 'hypothesis' else ''}"
+            f"  ({r.fact.fact_id})")
 
 
 def cmd_conflicts(args: argparse.Namespace) -> int:

@@ -50,3 +50,20 @@ def fact_line(fact: Fact) -> str:
 def facts_block(facts: list[Fact], empty: str = "(nothing)") -> str:
     """Several facts, one per line."""
     return "\n".join(fact_line(f) for f in facts) if facts else empty
+
+
+UNDATED_HEADING = "undated — may hold at this point, since unknown:"
+
+
+def dated_apart(lines: list[tuple[bool, str]], empty: str) -> str:
+    """(undated, line) pairs of an as-of read: the dated lines, then the undated ones under their own heading."""
+    dated = [line for undated, line in lines if not undated]
+    undated = [line for is_undated, line in lines if is_undated]
+    if not undated:
+        return "\n".join(dated) or empty
+    return "\n".join((dated or ["(nothing dated)"]) + ["", UNDATED_HEADING] + [f"  {line}" for line in undated])
+
+
+def as_of_block(facts: list[Fact], empty: str = "(nothing)") -> str:
+    """An as-of read's facts: the dated answer, then the undated ones under their own heading."""
+    return dated_apart([(f.undated, fact_line(f)) for f in facts], empty)
