@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from credo.graph.db import Database
 from credo.schema.entities import Entity
+from credo.schema.errors import InvalidInput
 from credo.schema.facts import Conflict, Fact, FactCreate, PathStep, PredicateDef, Relation
 from credo.services import conflicts as conflict_service
 from credo.services import entities as entity_service
@@ -63,6 +64,11 @@ class Store(ProvenanceMixin, CascadeMixin):
 
     def add_facts(self, rows: Sequence[dict[str, Any] | FactCreate]) -> list[Fact]:
         """Record many claims in one transaction (each row takes add_fact's fields, `depends_on` included)."""
+        if isinstance(rows, str | bytes | dict) or not isinstance(rows, Sequence):
+            raise InvalidInput("rows", "must be a list of facts (mappings of add_fact's fields)")
+        for index, r in enumerate(rows):
+            if not isinstance(r, dict | FactCreate):
+                raise InvalidInput("rows", f"row {index} must be a mapping of add_fact's fields, got {type(r).__name__}")
         dicts = [dict(r) if isinstance(r, dict) else r for r in rows]
         premises = [r.pop("depends_on", None) if isinstance(r, dict) else None for r in dicts]
         batch = [r if isinstance(r, FactCreate) else record_fact.validate(**r) for r in dicts]

@@ -9,8 +9,9 @@ from credo.graph import entities as entity_repo
 from credo.graph import facts as fact_repo
 from credo.graph.db import Tx
 from credo.schema.errors import InvalidInput, NotFound
-from credo.schema.facts import Fact, PathStep, Relation, literal
+from credo.schema.facts import Fact, Listing, PathStep, Relation, literal
 from credo.schema.lifecycle import SERVED_VALUES
+from credo.schema.names import clean_name, normalise_predicate
 from credo.services.context import Context
 from credo.services.read_facts import points
 
@@ -24,6 +25,7 @@ def _entity(tx: Tx, tenant: str, name: str, known_at: datetime | None):
 
 def relations(ctx: Context, *, entity: str, valid_at: Any = None, known_at: Any = None) -> list[Relation]:
     """Every served relation of an entity at the point, both directions (incoming ones under their inverse name)."""
+    entity = clean_name(entity, "entity")
     valid, known = points(ctx, valid_at, known_at)
 
     def work(tx: Tx) -> list[Relation]:
@@ -38,20 +40,23 @@ def relations(ctx: Context, *, entity: str, valid_at: Any = None, known_at: Any 
             Relation(direction="in", predicate=inverse or f"{f.predicate} (of)", other=f.subject, fact=f)
             for f, inverse in inc
         ]
-        return result
+        return Listing(result, out.unreadable + inc.unreadable)
 
     return ctx.read(work)
 
 
 def holders(ctx: Context, *, predicate: str, object: Any, valid_at: Any = None, known_at: Any = None) -> list[Fact]:
     """Who held `predicate object` at the point ("who owned the Acme account on 2024-03-01")."""
+    predicate = normalise_predicate(predicate)
+    if object is None:
+        raise InvalidInput("object", "name the entity or literal held (e.g. holders('owned_by', 'Bob'))")
     valid, known = points(ctx, valid_at, known_at)
 
     def work(tx: Tx) -> list[Fact]:
         if isinstance(object, str):
             target = entity_repo.find(tx, ctx.tenant, object, known)
             if target is None:
-                return []
+                return Listing()
             return fact_repo.as_of(tx, ctx.tenant, object_ids=target.ids, predicate=predicate, valid_at=valid,
                                    known_at=known, states=SERVED_VALUES)
         return fact_repo.as_of(tx, ctx.tenant, predicate=predicate, object_value=literal(object).value,
@@ -64,6 +69,7 @@ def path(ctx: Context, *, a: str, b: str, valid_at: Any = None, known_at: Any = 
     """A shortest chain of served relations joining two entities at the point, or None (breadth-first)."""
     if not 1 <= max_hops <= 8:
         raise InvalidInput("max_hops", "must be between 1 and 8")
+    a, b = clean_name(a, "a"), clean_name(b, "b")
     valid, known = points(ctx, valid_at, known_at)
 
     def work(tx: Tx) -> list[PathStep] | None:
