@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from credo.schema.cascade import CascadeReport
 from credo.schema.errors import InvalidInput
 from credo.schema.lifecycle import State
-from credo.schema.names import NAME_MAX, check_scope, clean_name, clean_text, normalise_predicate
+from credo.schema.names import LITERAL_MAX, check_scope, clean_name, clean_text, normalise_predicate
 from credo.schema.time import Precision, parse_point, render
 
 MemoryKind = Literal["episodic", "semantic", "procedural", "relational"]
@@ -106,8 +106,8 @@ def literal(value: object, field: str = "object") -> ObjectValue:
     if isinstance(value, str):
         if not value.strip():
             raise InvalidInput(field, "must not be empty")
-        if len(value) > NAME_MAX:
-            raise InvalidInput(field, f"must be at most {NAME_MAX} characters (got {len(value)})")
+        if len(value) > LITERAL_MAX:
+            raise InvalidInput(field, f"must be at most {LITERAL_MAX} characters (got {len(value)})")
         return ObjectValue(type="string", value=value.strip())
     raise InvalidInput(field, f"expected an entity name, text, number or date, got {type(value).__name__}")
 
@@ -191,8 +191,8 @@ class FactCreate(VersionContent):
     def _object(cls, value: Any) -> Any:
         if value is None:
             raise InvalidInput("object", "name an entity or give a literal (text, number or date)")
-        if isinstance(value, str) and len(value) > NAME_MAX:
-            raise InvalidInput("object", f"must be at most {NAME_MAX} characters (got {len(value)})")
+        if isinstance(value, str) and len(value) > LITERAL_MAX:  # an entity name is held to NAME_MAX when resolved
+            raise InvalidInput("object", f"must be at most {LITERAL_MAX} characters (got {len(value)})")
         return value
 
     def bounds(self) -> tuple[datetime | None, Precision | None, datetime | None, Precision | None]:

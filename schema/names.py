@@ -1,7 +1,8 @@
 """Names and text as they enter the store: invisible characters dropped, predicates normalised, sizes bounded.
 
-Limits (documented in the README): a name (subject, predicate, object, scope key or value, sensitivity) is at most
-NAME_MAX characters; a statement, quote or reason at most TEXT_MAX characters.
+Limits (documented in the README): a name (subject, predicate, entity object, scope key or value, sensitivity) is
+at most NAME_MAX characters; a text literal object at most LITERAL_MAX (it is indexed with its predicate, and Neo4j's
+range index keys hold about 8 KB); a statement, quote or reason at most TEXT_MAX characters.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import unicodedata
 from credo.schema.errors import InvalidInput
 
 NAME_MAX = 512
+LITERAL_MAX = 1024
 TEXT_MAX = 16 * 1024
 
 _SEPARATORS = re.compile(r"[\s\-_]+")

@@ -60,12 +60,12 @@ def test_correct_fact_refuses_what_add_fact_refuses_and_writes_nothing(store, ch
     assert [f.fact_id for f in store.facts("Acme account")] == [fact.fact_id]
 
 
-@pytest.mark.parametrize(("change", "field"), BAD_CONTENT, ids=[f"{f}={list(c.values())[0]!r}"[:40] for c, f in BAD_CONTENT])
+# add_fact takes no quote, and writes a statement itself when given None
+ADD_CONTENT = [(c, f) for c, f in BAD_CONTENT if "quote" not in c and c.get("statement", "") is not None]
+
+
+@pytest.mark.parametrize(("change", "field"), ADD_CONTENT, ids=[f"{f}={list(c.values())[0]!r}"[:40] for c, f in ADD_CONTENT])
 def test_add_fact_refuses_bad_content_naming_the_field(store, change, field):
-    if change.get("statement", "") is None:
-        pytest.skip("add_fact writes a statement itself when none is given")
-    if "quote" in change:
-        pytest.skip("add_fact takes no quote")
     with pytest.raises(InvalidInput) as refused:
         store.add_fact("Acme account", "owned_by", "Alice", **change)
     assert refused.value.field == field
@@ -214,6 +214,12 @@ BAD_CALLS = [
     ("add_fact(subject=None)", lambda s, f: s.add_fact(None, "owned_by", "B"), "subject"),
     ("add_fact(predicate=5)", lambda s, f: s.add_fact("A", 5, "B"), "predicate"),
     ("justify(None)", lambda s, f: s.justify(None, premises=[f.fact_id]), "fact_id"),
+    ("resolve_conflict(scope='prod')", lambda s, f: s.resolve_conflict("c_x", decision="split_scope", scope="prod"),
+     "scope"),
+    ("reject(reason=123)", lambda s, f: s.reject(f.fact_id, reason=123), "reason"),
+    ("merge_facts(statement=16 KiB + 1)", lambda s, f: s.merge_facts(
+        [f.fact_id, s.add_fact("Beta account", "owned_by", "Alice", valid_from="2024-02-01").fact_id],
+        statement="x" * (16 * 1024 + 1)), "statement"),
 ]
 
 
@@ -225,6 +231,21 @@ def test_bad_input_is_invalid_input_naming_the_field(store, call, field):
     assert refused.value.field == field
     # a refused write wrote nothing
     assert [v.version_id for v in store.history(fact.fact_id)] == [fact.version_id]
+
+
+def test_remember_and_split_scope_validate_like_add_fact(store, clock):
+    # given a human turn and a conflict
+    store.ingest_messages("s1", [{"index": 0, "role": "user", "origin": "human_input", "author": "ann",
+                                  "text": "Bob owns the Acme account now.", "at": "2025-01-01T10:00:00+00:00"}])
+    turn = store.turn("s1")
+    # when remember rewrites the quote into an oversized content, or names a bad scope, then it is refused
+    with pytest.raises(InvalidInput) as refused:
+        turn.remember("Bob owns the Acme account", "x" * 2000)
+    assert refused.value.field == "content"
+    with pytest.raises(InvalidInput) as refused:
+        turn.remember("Bob owns the Acme account", "Bob owns the Acme account", scope={"env": 2})
+    assert refused.value.field == "scope"
+    assert store.facts(states=["active", "candidate", "conflicted"]) == []
 
 
 def test_justifications_of_an_unknown_fact_is_not_found(store):
