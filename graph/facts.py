@@ -147,7 +147,8 @@ def as_of(
         "any_valid": any_valid,
     }
     def seen(found: list[Fact]) -> Listing:
-        return readable(_as_believed(found, known_at), "facts as of a point")
+        good = readable(found, "facts as of a point")
+        return Listing(_as_believed(good, known_at), good.unreadable)
 
     if subject_ids is not None:
         if object_ids is not None:
@@ -188,10 +189,11 @@ def relations(
     )
     if row is None:
         return None
-    outgoing = readable(_as_believed([fact_from_row(f) for f in row["outgoing"]], known_at), "relations")
-    facts_in = _as_believed([fact_from_row(r["fact"]) for r in row["incoming"]], known_at)
-    incoming = readable([(f, r["inverse"]) for f, r in zip(facts_in, row["incoming"])], "relations", lambda i: i[0])
-    return outgoing, incoming
+    out = readable([fact_from_row(f) for f in row["outgoing"]], "relations")
+    inc = readable([(fact_from_row(r["fact"]), r["inverse"]) for r in row["incoming"]], "relations", lambda i: i[0])
+    outgoing = Listing(_as_believed(out, known_at), out.unreadable)
+    believed_in = _as_believed([f for f, _inverse in inc], known_at)
+    return outgoing, Listing([(f, inverse) for f, (_f, inverse) in zip(believed_in, inc)], inc.unreadable)
 
 
 def neighbours(

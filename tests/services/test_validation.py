@@ -122,6 +122,7 @@ BAD_ROWS = [  # (stored property, bad value, the Fact field named)
     ("confidence", "high", "confidence"),
     ("confidence", 5, "confidence"),
     ("statement", 7, "statement"),
+    ("known_from", "yesterday", "known_from"),
 ]
 
 
@@ -143,7 +144,7 @@ def test_a_damaged_row_is_reported_by_name_and_the_rest_still_reads(store, caplo
     assert [r.fact.fact_id for r in relations] == [good.fact_id]
     assert history == []
     # (a state no query serves is filtered out by the query itself; history reads every state)
-    for found in (history,) if prop == "state" else (by_subject, everything, history):
+    for found in (history,) if prop in ("state", "known_from") else (by_subject, everything, history):
         assert [u.version_id for u in found.unreadable] == [bad.version_id]
         assert found.unreadable[0].field == field
     assert bad.version_id in caplog.text
@@ -191,6 +192,8 @@ def _fact(store):
 
 
 BAD_CALLS = [
+    ("merge_entities(None)", lambda s, f: s.merge_entities(None, "Alice"), "keep"),
+    ("unmerge_entities(5)", lambda s, f: s.unmerge_entities(5), "other"),
     ("add_facts(None)", lambda s, f: s.add_facts(None), "rows"),
     ("add_facts([None])", lambda s, f: s.add_facts([None]), "rows"),
     ("merge_facts(None)", lambda s, f: s.merge_facts(None, statement="x"), "fact_ids"),
