@@ -104,12 +104,13 @@ class Store(ProvenanceMixin, CascadeMixin):
         self, subject: str | None = None, predicate: str | None = None, object: Any = None, *, valid_at: Any = None,
         known_at: Any = None, scope: dict[str, str] | None = None, include_undated: bool = False, states: Any = None,
     ) -> list[Fact]:
-        """Versions valid at `valid_at` as believed at `known_at` (both default to now)."""
+        """Versions valid at `valid_at` as believed at `known_at` (both default to now); `.unreadable` on the answer
+        names stored versions skipped because their row fails validation."""
         return read_facts.facts(self._ctx, subject=subject, predicate=predicate, object=object, valid_at=valid_at,
                                 known_at=known_at, scope=scope, include_undated=include_undated, states=states)
 
     def history(self, fact_id: str) -> list[Fact]:
-        """Every version of a fact: both intervals and how each ended."""
+        """Every version of a fact: both intervals and how each ended (`.unreadable` names skipped bad rows)."""
         return read_facts.history(self._ctx, fact_id=fact_id)
 
     def chain(self, subject: str, predicate: str, *, known_at: Any = None, scope: dict[str, str] | None = None) -> list[Fact]:
