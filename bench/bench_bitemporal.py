@@ -56,6 +56,7 @@ from pathlib import Path
 import credo
 from credo.graph.entities import normalise
 from credo.schema.errors import InvalidInput
+from credo.schema.names import normalise_predicate
 from credo.schema.time import parse_point
 
 UTC = timezone.utc
@@ -88,7 +89,7 @@ class Row:
 
     def key(self) -> tuple[str, str, str]:
         """(subject, predicate, object) with names normalised the way the store resolves them."""
-        return (normalise(self.subject), self.predicate, normalise(self.object))
+        return (normalise(self.subject), normalise_predicate(self.predicate), normalise(self.object))
 
 
 def yago_date(text: str) -> str | None:
@@ -151,7 +152,7 @@ class Oracle:
         self.by_target: dict[tuple[str, str], list[tuple[Row, int]]] = defaultdict(list)
         self.by_entity: dict[str, list[tuple[Row, int]]] = defaultdict(list)
         for row, batch in zip(rows, batch_of):
-            self.by_target[(row.predicate, normalise(row.object))].append((row, batch))
+            self.by_target[(normalise_predicate(row.predicate), normalise(row.object))].append((row, batch))
             self.by_entity[normalise(row.subject)].append((row, batch))
             if normalise(row.object) != normalise(row.subject):
                 self.by_entity[normalise(row.object)].append((row, batch))
@@ -160,7 +161,7 @@ class Oracle:
                 undated: bool = False) -> set:
         """Rows with this predicate and object holding at `at` (loaded before `before_batch`, if given); with
         `undated`, the undated rows that may hold there instead."""
-        return {r.key() for r, b in self.by_target[(predicate, normalise(obj))]
+        return {r.key() for r, b in self.by_target[(normalise_predicate(predicate), normalise(obj))]
                 if (r.may_hold_at(at) if undated else r.holds_at(at)) and (before_batch is None or b < before_batch)}
 
     def relations(self, entity: str, at: datetime, before_batch: int | None = None, *, undated: bool = False) -> set:

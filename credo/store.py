@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from credo.graph.db import Database
 from credo.schema.entities import Entity
+from credo.schema.errors import InvalidInput
 from credo.schema.facts import AsOf, Conflict, Fact, FactCreate, PathStep, PredicateDef, Relation
 from credo.services import conflicts as conflict_service
 from credo.services import entities as entity_service
@@ -63,6 +64,11 @@ class Store(ProvenanceMixin, CascadeMixin):
 
     def add_facts(self, rows: Sequence[dict[str, Any] | FactCreate]) -> list[Fact]:
         """Record many claims in one transaction (each row takes add_fact's fields, `depends_on` included)."""
+        if isinstance(rows, str | bytes | dict) or not isinstance(rows, Sequence):
+            raise InvalidInput("rows", "must be a list of facts (mappings of add_fact's fields)")
+        for index, r in enumerate(rows):
+            if not isinstance(r, dict | FactCreate):
+                raise InvalidInput("rows", f"row {index} must be a mapping of add_fact's fields, got {type(r).__name__}")
         dicts = [dict(r) if isinstance(r, dict) else r for r in rows]
         premises = [r.pop("depends_on", None) if isinstance(r, dict) else None for r in dicts]
         batch = [r if isinstance(r, FactCreate) else record_fact.validate(**r) for r in dicts]
@@ -99,12 +105,13 @@ class Store(ProvenanceMixin, CascadeMixin):
         known_at: Any = None, scope: dict[str, str] | None = None, include_undated: bool = True, states: Any = None,
     ) -> AsOf[Fact]:
         """Versions valid at `valid_at` as believed at `known_at` (both default to now), then the undated ones that
-        may hold there, apart (`.dated`, `.undated`) and each marked `undated`."""
+        may hold there, apart (`.dated`, `.undated`) and each marked `undated`; `.unreadable` names stored versions
+        skipped because their row fails validation."""
         return read_facts.facts(self._ctx, subject=subject, predicate=predicate, object=object, valid_at=valid_at,
                                 known_at=known_at, scope=scope, include_undated=include_undated, states=states)
 
     def history(self, fact_id: str) -> list[Fact]:
-        """Every version of a fact: both intervals and how each ended."""
+        """Every version of a fact: both intervals and how each ended (`.unreadable` names skipped bad rows)."""
         return read_facts.history(self._ctx, fact_id=fact_id)
 
     def chain(self, subject: str, predicate: str, *, known_at: Any = None, scope: dict[str, str] | None = None) -> list[Fact]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from credo.cypher import load
 from credo.graph.db import Tx
-from credo.graph.records import FAR_FUTURE, fact_from_row, instant, native
+from credo.graph.records import FAR_FUTURE, fact_from_row, instant, native, readable
 from credo.schema.facts import Fact
 
 CREATE_DEPENDENCIES = load("create_dependencies")
@@ -94,4 +94,4 @@ def justification_edges(tx: Tx, tenant: str, fact_id: str, known_at: datetime | 
 
 def stale_facts(tx: Tx, tenant: str) -> list[Fact]:
     """Current versions awaiting re-verification, oldest first."""
-    return [fact_from_row(r["fact"]) for r in tx.rows(READ_STALE_FACTS, tenant=tenant, state="stale")]
+    return readable([fact_from_row(r["fact"]) for r in tx.rows(READ_STALE_FACTS, tenant=tenant, state="stale")], "stale")

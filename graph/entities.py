@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from datetime import datetime
 
 from credo.cypher import load
@@ -11,6 +10,7 @@ from credo.graph.db import Tx
 from credo.graph.ledger import new_id
 from credo.graph.records import FAR_FUTURE
 from credo.schema.entities import Entity
+from credo.schema.names import visible
 
 RESOLVE_ENTITIES = load("resolve_entities")
 READ_ENTITIES_BY_NORMS = load("read_entities_by_norms")
@@ -24,8 +24,8 @@ _SPACE = re.compile(r"\s+")
 
 
 def normalise(name: str) -> str:
-    """The lookup key of a name: Unicode-normalised, case-folded, whitespace collapsed."""
-    return _SPACE.sub(" ", unicodedata.normalize("NFKC", name).casefold()).strip()
+    """The lookup key of a name: Unicode-normalised, invisible characters dropped, case-folded, whitespace collapsed."""
+    return _SPACE.sub(" ", visible(name).casefold()).strip()
 
 
 def resolve(tx: Tx, tenant: str, known: datetime, names: list[str], kind: str | None = None) -> dict[str, Entity]:
@@ -37,7 +37,7 @@ def resolve_created(
     tx: Tx, tenant: str, known: datetime, names: list[str], kind: str | None = None
 ) -> tuple[dict[str, Entity], set[str]]:
     """`resolve`, plus the ids of the entities this call created (nothing can refer to them yet)."""
-    unique = {normalise(n): n.strip() for n in names}
+    unique = {normalise(n): visible(n).strip() for n in names}
     # a plain read first (no locks); only the names it did not find go through the MERGE of resolve_entities,
     # which still finds an entity another writer created meanwhile
     found = tx.rows(READ_ENTITIES_BY_NORMS, tenant=tenant, norms=list(unique))

@@ -7,9 +7,9 @@ from typing import Any
 
 from credo.cypher import Query, load
 from credo.graph.db import Tx
-from credo.graph.records import FAR_FUTURE, fact_from_row, fact_props
+from credo.graph.records import FAR_FUTURE, fact_from_row, fact_props, readable
 from credo.schema.errors import ConflictError
-from credo.schema.facts import Fact
+from credo.schema.facts import Fact, Listing
 
 CREATE_FACT_VERSIONS = load("create_fact_versions")
 CLOSE_FACT_VERSIONS = load("close_fact_versions")
@@ -109,7 +109,8 @@ def current_for(tx: Tx, tenant: str, keys: list[tuple[list[str], str]]) -> list[
         return []
     rows = [{"subject_ids": ids, "predicate": p} for ids, p in keys]
     found = {
-        (r["predicate"], tuple(r["subject_ids"])): [fact_from_row(f) for f in r["facts"]]
+        # an unreadable version is not served, so it does not hold the slot either (it is named in the log)
+        (r["predicate"], tuple(r["subject_ids"])): readable([fact_from_row(f) for f in r["facts"]], "conflict rule")
         for r in tx.rows(READ_CURRENT_BY_SUBJECTS, tenant=tenant, rows=rows)
     }
     return [found.get((p, tuple(ids)), []) for ids, p in keys]
@@ -129,8 +130,9 @@ def as_of(
     states: list[str],
     include_undated: bool = False,
     any_valid: bool = False,
-) -> list[Fact]:
-    """Versions whose valid and known intervals contain the point, picking the query an index serves."""
+) -> Listing:
+    """Versions whose valid and known intervals contain the point, picking the query an index serves (a
+    Listing: unreadable stored versions are skipped and named in `.unreadable`)."""
     params: dict[str, Any] = {
         "tenant": tenant,
         "predicate": predicate,
@@ -144,8 +146,9 @@ def as_of(
         "include_undated": include_undated,
         "any_valid": any_valid,
     }
-    def seen(found: list[Fact]) -> list[Fact]:
-        return _as_believed(found, known_at)
+    def seen(found: list[Fact]) -> Listing:
+        good = readable(found, "facts as of a point")
+        return Listing(_as_believed(good, known_at), good.unreadable)
 
     if subject_ids is not None:
         if object_ids is not None:
@@ -187,9 +190,11 @@ def relations(
     )
     if row is None:
         return None
-    outgoing = _as_believed([fact_from_row(f) for f in row["outgoing"]], known_at)
-    facts_in = _as_believed([fact_from_row(r["fact"]) for r in row["incoming"]], known_at)
-    return outgoing, [(f, r["inverse"]) for f, r in zip(facts_in, row["incoming"])]
+    out = readable([fact_from_row(f) for f in row["outgoing"]], "relations")
+    inc = readable([(fact_from_row(r["fact"]), r["inverse"]) for r in row["incoming"]], "relations", lambda i: i[0])
+    outgoing = Listing(_as_believed(out, known_at), out.unreadable)
+    believed_in = _as_believed([f for f, _inverse in inc], known_at)
+    return outgoing, Listing([(f, inverse) for f, (_f, inverse) in zip(believed_in, inc)], inc.unreadable)
 
 
 def neighbours(
@@ -202,7 +207,8 @@ def neighbours(
         READ_NEIGHBOURS, tenant=tenant, ids=ids, valid_at=valid_at.isoformat(),
         known_at=(known_at or FAR_FUTURE).isoformat(), states=states, include_undated=include_undated,
     )
-    return [(r["from_id"], r["to_id"], r["direction"], fact_from_row(r["fact"])) for r in rows]
+    return readable([(r["from_id"], r["to_id"], r["direction"], fact_from_row(r["fact"])) for r in rows], "path",
+                    lambda item: item[3])
 
 
 def nearest(tx: Tx, tenant: str, vector: list[float], k: int) -> list[tuple[str, str, float]]:

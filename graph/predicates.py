@@ -6,7 +6,7 @@ from datetime import datetime
 
 from credo.cypher import load
 from credo.graph.db import Tx
-from credo.graph.records import fact_from_row, native
+from credo.graph.records import fact_from_row, native, readable
 from credo.schema.facts import Conflict, PredicateDef
 
 UPSERT_PREDICATE = load("upsert_predicate")
@@ -42,12 +42,13 @@ def open_conflicts(tx: Tx, known: datetime, rows: list[tuple[str, str, str]]) ->
 def conflicts(tx: Tx, tenant: str, *, conflict_id: str | None = None, open_only: bool = True) -> list[Conflict]:
     """Conflicts of the tenant (open ones by default)."""
     rows = tx.rows(READ_CONFLICTS, tenant=tenant, conflict_id=conflict_id, open_only=open_only)
+    pairs = [(r, fact_from_row(r["challenger"]), fact_from_row(r["established"])) for r in rows]
+    readable([f for _r, *two in pairs for f in two], "conflicts")  # names them; a pair with one is left out
     return [
-        Conflict(
-            conflict_id=r["conflict_id"], status=r["status"], decision=r["decision"], opened_at=native(r["opened_at"]),
-            challenger=fact_from_row(r["challenger"]), established=fact_from_row(r["established"]),
-        )
-        for r in rows
+        Conflict(conflict_id=r["conflict_id"], status=r["status"], decision=r["decision"],
+                 opened_at=native(r["opened_at"]), challenger=challenger, established=established)
+        for r, challenger, established in pairs
+        if challenger.unreadable is None and established.unreadable is None
     ]
 
 

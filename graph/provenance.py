@@ -8,7 +8,7 @@ from typing import Any
 
 from credo.cypher import load
 from credo.graph.db import Tx
-from credo.graph.records import fact_from_row, native
+from credo.graph.records import fact_from_row, native, readable
 from credo.graph.sources import source_from_row
 from credo.schema.facts import Fact
 from credo.schema.sources import Source
@@ -56,12 +56,14 @@ def of_version(tx: Tx, version_id: str, known_at: datetime, *, any_time: bool = 
     row = tx.one(READ_VERSION_PROVENANCE, version_id=version_id, known_at=known_at, any_time=any_time)
     if row is None:
         return Provenance([], [], [])
-    premises = [PremiseEdge(p["justification"], fact_from_row(p["premise"]), [fact_from_row(b) for b in p["believed"]])
-                for p in row["premises"]]
+    premises = readable([PremiseEdge(p["justification"], fact_from_row(p["premise"]),
+                                     readable([fact_from_row(b) for b in p["believed"]], "why"))
+                         for p in row["premises"]], "why", lambda edge: edge.premise)
     return Provenance([_edge(s) for s in row["sources"]], [_edge(a) for a in row["accepted"]], premises)
 
 
 def supersession(tx: Tx, version_id: str, known_at: datetime) -> list[tuple[str, int, str, datetime | None, Fact]]:
     """(direction, hops, kind, at, other version) along SUPERSEDES paths known at the point."""
     rows = tx.rows(READ_SUPERSESSION, version_id=version_id, known_at=known_at)
-    return [(r["direction"], r["hops"], r["kind"], native(r["at"]), fact_from_row(r["fact"])) for r in rows]
+    return readable([(r["direction"], r["hops"], r["kind"], native(r["at"]), fact_from_row(r["fact"])) for r in rows],
+                    "why", lambda item: item[4])

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 from datetime import datetime, timezone
 from typing import Any
 
-from credo.schema.facts import Fact, ObjectValue
+from pydantic import ValidationError
+
+from credo.schema.facts import Fact, Listing, ObjectValue, Unreadable
 
 
 def native(value: Any) -> Any:
@@ -41,43 +44,66 @@ def instant(text: str) -> datetime:
 
 
 def fact_from_row(row: dict[str, Any]) -> Fact:
-    """A Fact model from a map projection of a :Fact node (instants as driver values or ISO text)."""
-    data = {
-        key: instant(value) if key in INSTANT_FIELDS and isinstance(value, str) else native(value)
-        for key, value in row.items()
-    }
-    return Fact(
-        tenant=data["tenant"],
-        fact_id=data["fact_id"],
-        version_id=data["version_id"],
-        subject=data["subject_name"],
-        subject_id=data["subject_id"],
-        predicate=data["predicate"],
-        object=ObjectValue(type=data["object_type"], value=data["object_value"], entity_id=data.get("object_id")),
-        object_name=data.get("object_name") or data["object_value"],
-        statement=data.get("statement") or "",
-        quote=data.get("quote"),
-        scope=json.loads(data.get("scope_key") or "{}"),
-        kind=data.get("kind") or "semantic",
-        evidence=data.get("evidence") or "unknown",
-        epistemic=data.get("epistemic") or "confirmed",
-        confidence=data.get("confidence"),
-        sensitivity=data.get("sensitivity"),
-        state=data["state"],
-        valid_from=data.get("valid_from"),
-        valid_from_precision=data.get("valid_from_precision"),
-        valid_to=data.get("valid_to"),
-        valid_to_precision=data.get("valid_to_precision"),
-        known_from=data["known_from"],
-        known_to=data.get("known_to"),
-        verified_at=data.get("verified_at"),
-        ended_by=data.get("ended_by"),
-        end_reason=data.get("end_reason"),
-        bounded_by=data.get("bounded_by"),
-        stale_cause=data.get("stale_cause"),
-        lapse_reason=data.get("lapse_reason"),
-        disputed=bool(data.get("disputed")),
+    """A Fact model from a map projection of a :Fact node (instants as driver values or ISO text).
+
+    A row that fails validation (a bad property written by an old bug or by hand) never raises: it comes back
+    built without validation and marked `unreadable` (field and reason), so reads skip it and name it
+    (`readable`) while a repairing write (correct_fact, retract_fact) can still address it."""
+    problems: list[tuple[str, str]] = []
+    data: dict[str, Any] = {}
+    for key, value in row.items():
+        try:
+            data[key] = instant(value) if key in INSTANT_FIELDS and isinstance(value, str) else native(value)
+        except (TypeError, ValueError) as exc:
+            problems.append((key, f"not an instant ({exc})"))
+            data[key] = value
+    try:
+        scope = json.loads(data.get("scope_key") or "{}")
+    except (TypeError, ValueError):
+        problems.append(("scope", f"stored scope_key is not a JSON mapping: {data.get('scope_key')!r}"))
+        scope = {}
+    obj = {"type": data.get("object_type"), "value": data.get("object_value"), "entity_id": data.get("object_id")}
+    fields = dict(
+        tenant=data.get("tenant"), fact_id=data.get("fact_id"), version_id=data.get("version_id"),
+        subject=data.get("subject_name"), subject_id=data.get("subject_id"), predicate=data.get("predicate"),
+        object=obj, object_name=data.get("object_name") or data.get("object_value"),
+        statement=data.get("statement") or "", quote=data.get("quote"), scope=scope,
+        kind=data.get("kind") or "semantic", evidence=data.get("evidence") or "unknown",
+        epistemic=data.get("epistemic") or "confirmed", confidence=data.get("confidence"),
+        sensitivity=data.get("sensitivity"), state=data.get("state"), valid_from=data.get("valid_from"),
+        valid_from_precision=data.get("valid_from_precision"), valid_to=data.get("valid_to"),
+        valid_to_precision=data.get("valid_to_precision"), known_from=data.get("known_from"),
+        known_to=data.get("known_to"), verified_at=data.get("verified_at"), ended_by=data.get("ended_by"),
+        end_reason=data.get("end_reason"), bounded_by=data.get("bounded_by"), stale_cause=data.get("stale_cause"),
+        lapse_reason=data.get("lapse_reason"), disputed=bool(data.get("disputed")),
     )
+    if not problems:
+        try:
+            return Fact(**fields)
+        except ValidationError as exc:
+            problems += [(str(e["loc"][0]) if e["loc"] else "fact", e["msg"]) for e in exc.errors()]
+    field, reason = problems[0]
+    broken = Unreadable(version_id=_text(fields["version_id"]), fact_id=_text(fields["fact_id"]), field=field,
+                        reason=reason)
+    return Fact.model_construct(**{**fields, "object": ObjectValue.model_construct(**obj)}, unreadable=broken)
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+log = logging.getLogger("credo")
+
+
+def readable(found: list[Any], where: str, fact: Any = lambda item: item) -> Listing:
+    """The items whose fact reads cleanly, as a Listing naming the unreadable ones (and a logged warning)."""
+    good, bad = [], []
+    for item in found:
+        broken = fact(item).unreadable
+        (bad if broken is not None else good).append(broken or item)
+    if bad:
+        log.warning("%s skipped %d unreadable fact version(s): %s", where, len(bad), "; ".join(b.text() for b in bad))
+    return Listing(good, bad)
 
 
 def fact_props(fact: Fact, *, embedding: list[float] | None = None, norm_subject: str | None = None) -> dict[str, Any]:

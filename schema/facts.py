@@ -9,10 +9,12 @@ from enum import StrEnum
 from collections.abc import Iterable
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field, field_validator
 
 from credo.schema.cascade import CascadeReport
 from credo.schema.errors import InvalidInput
+from credo.schema.lifecycle import State
+from credo.schema.names import LITERAL_MAX, check_scope, clean_name, clean_text, normalise_predicate
 from credo.schema.time import Precision, parse_point, render
 
 MemoryKind = Literal["episodic", "semantic", "procedural", "relational"]
@@ -26,6 +28,8 @@ class Evidence(StrEnum):
     ACCEPTED = "accepted"
     STATED = "stated"
 
+
+STATE_VALUES = frozenset(s.value for s in State)
 
 EVIDENCE_ORDER = [Evidence.UNKNOWN, Evidence.ACCEPTED, Evidence.STATED]
 
@@ -103,14 +107,66 @@ def literal(value: object, field: str = "object") -> ObjectValue:
     if isinstance(value, str):
         if not value.strip():
             raise InvalidInput(field, "must not be empty")
+        if len(value) > LITERAL_MAX:
+            raise InvalidInput(field, f"must be at most {LITERAL_MAX} characters (got {len(value)})")
         return ObjectValue(type="string", value=value.strip())
     raise InvalidInput(field, f"expected an entity name, text, number or date, got {type(value).__name__}")
 
 
-class FactCreate(BaseModel):
-    """A new claim as a caller states it; validated before anything is written."""
+def validated(model: type[BaseModel], fields: dict[str, Any]) -> Any:
+    """Build `model` from `fields`, turning pydantic's errors into one InvalidInput naming the field and rule."""
+    try:
+        return model(**fields)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise InvalidInput(str(first["loc"][0]) if first["loc"] else model.__name__, first["msg"]) from None
+
+
+class VersionContent(BaseModel):
+    """What a version says beside its claim and times, checked alike on every write path (add, correct, succeed,
+    range writes, remember, merge, resolution). A statement of None means "write one from the claim"."""
 
     model_config = ConfigDict(extra="forbid")
+
+    scope: dict[str, str] = Field(default_factory=dict)
+    kind: MemoryKind = "semantic"
+    statement: str | None = None
+    quote: str | None = None
+    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+    sensitivity: str | None = None
+
+    @field_validator("scope", mode="before")
+    @classmethod
+    def _scope(cls, value: Any) -> dict[str, str]:
+        return check_scope(value)
+
+    @field_validator("statement", mode="before")
+    @classmethod
+    def _statement(cls, value: Any) -> str | None:
+        return None if value is None else clean_text(value, "statement")
+
+    @field_validator("quote", mode="before")
+    @classmethod
+    def _quote(cls, value: Any) -> str | None:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        return clean_text(value, "quote")
+
+    @field_validator("sensitivity", mode="before")
+    @classmethod
+    def _sensitivity(cls, value: Any) -> str | None:
+        return None if value is None else clean_name(value, "sensitivity")
+
+    @field_validator("confidence", mode="before")
+    @classmethod
+    def _confidence(cls, value: Any) -> Any:
+        if isinstance(value, bool) or (value is not None and not isinstance(value, int | float)):
+            raise InvalidInput("confidence", f"must be a number between 0 and 1, got {type(value).__name__}")
+        return value
+
+
+class FactCreate(VersionContent):
+    """A new claim as a caller states it; validated before anything is written."""
 
     subject: str
     predicate: str
@@ -118,21 +174,27 @@ class FactCreate(BaseModel):
     object_is_entity: bool | None = None
     valid_from: Any = None
     valid_to: Any = None
-    scope: dict[str, str] = Field(default_factory=dict)
-    kind: MemoryKind = "semantic"
-    statement: str | None = None
-    quote: str | None = None
-    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
-    sensitivity: str | None = None
     epistemic: Epistemic = Epistemic.CONFIRMED
     evidence: Evidence = Evidence.UNKNOWN
 
-    @field_validator("subject", "predicate")
+    @field_validator("subject", mode="before")
     @classmethod
-    def _not_blank(cls, value: str, info: Any) -> str:
-        if not value or not value.strip():
-            raise ValueError("must not be empty")
-        return value.strip()
+    def _subject(cls, value: Any) -> str:
+        return clean_name(value, "subject")
+
+    @field_validator("predicate", mode="before")
+    @classmethod
+    def _predicate(cls, value: Any) -> str:
+        return normalise_predicate(value)
+
+    @field_validator("object", mode="before")
+    @classmethod
+    def _object(cls, value: Any) -> Any:
+        if value is None:
+            raise InvalidInput("object", "name an entity or give a literal (text, number or date)")
+        if isinstance(value, str) and len(value) > LITERAL_MAX:  # an entity name is held to NAME_MAX when resolved
+            raise InvalidInput("object", f"must be at most {LITERAL_MAX} characters (got {len(value)})")
+        return value
 
     def bounds(self) -> tuple[datetime | None, Precision | None, datetime | None, Precision | None]:
         """Parsed valid-time bounds; refuses an empty or inverted interval."""
@@ -146,6 +208,21 @@ def check_interval(valid_from: datetime | None, valid_to: datetime | None) -> No
     """Refuse valid_to <= valid_from (intervals are half-open and must not be empty)."""
     if valid_from is not None and valid_to is not None and valid_to <= valid_from:
         raise InvalidInput("valid_to", f"must be later than valid_from ({valid_to.isoformat()} <= {valid_from.isoformat()})")
+
+
+class Unreadable(BaseModel):
+    """A stored version a read skipped because its row fails validation: which one, which field, and why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    version_id: str | None
+    fact_id: str | None
+    field: str
+    reason: str
+
+    def text(self) -> str:
+        """One line naming the version and the broken field."""
+        return f"{self.version_id} (fact {self.fact_id}): {self.field}: {self.reason}"
 
 
 class Fact(BaseModel):
@@ -167,7 +244,7 @@ class Fact(BaseModel):
     kind: MemoryKind = "semantic"
     evidence: Evidence = Evidence.UNKNOWN
     epistemic: Epistemic = Epistemic.CONFIRMED
-    confidence: float | None = None
+    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
     sensitivity: str | None = None
     state: str = "active"
     valid_from: datetime | None = None
@@ -185,6 +262,15 @@ class Fact(BaseModel):
     disputed: bool = False
     # set only on the Fact a write returns when that write stopped believing a version (its cascade ran)
     cascade: CascadeReport | None = Field(default=None, exclude=True)
+    # set only on a version whose stored row failed validation: reads skip it and name it, writes may repair it
+    unreadable: Unreadable | None = Field(default=None, exclude=True)
+
+    @field_validator("state")
+    @classmethod
+    def _state(cls, value: str) -> str:
+        if value not in STATE_VALUES:
+            raise ValueError(f"unknown lifecycle state {value!r}")
+        return value
 
     @property
     def value(self) -> Any:
@@ -204,6 +290,32 @@ class Fact(BaseModel):
     def known_text(self) -> str:
         """Known interval, e.g. '[2025-01-01T…, …)'."""
         return f"[{render(self.known_from)}, {render(self.known_to)})"
+
+
+class Listing(list):
+    """A read's answer (a plain list) plus `unreadable`: the stored versions it skipped, each named."""
+
+    def __init__(self, items: Any = (), unreadable: Any = ()) -> None:
+        super().__init__(items)
+        self.unreadable: list[Unreadable] = list(unreadable)
+
+
+CONTENT_FIELDS = ("scope", "kind", "statement", "quote", "confidence", "sensitivity")
+
+
+def check_version(fact: Fact) -> Fact:
+    """A version about to be written, validated like add_fact's input (content, names, every stored field).
+
+    Revisions build versions by copying, which validates nothing; this is the check they all go through, so a
+    bad value is refused as InvalidInput naming the field, and a damaged version is only rewritten once fixed."""
+    content = validated(VersionContent, {k: getattr(fact, k) for k in CONTENT_FIELDS})
+    clean_text(fact.statement, "statement")
+    clean_name(fact.subject, "subject")
+    normalise_predicate(fact.predicate)
+    if fact.object.type == "entity":
+        clean_name(fact.object_name, "object")
+    fields = {**dict(fact), **content.model_dump(), "object": dict(fact.object), "unreadable": None, "cascade": None}
+    return validated(Fact, fields).model_copy(update={"cascade": fact.cascade})
 
 
 class Conflict(BaseModel):
@@ -266,16 +378,18 @@ class PathStep(BaseModel):
 Item = TypeVar("Item", Fact, Relation)
 
 
-class AsOf(list, Generic[Item]):  # type: ignore[type-arg]
+class AsOf(Listing, Generic[Item]):
     """An as-of read's answer: a list holding the dated answer first, then the undated items apart after it.
 
     Every item says whether it is `undated` (its start is unknown: it may hold at the point, nobody knows since
-    when); `.dated` and `.undated` give the two parts.
+    when); `.dated` and `.undated` give the two parts; `.unreadable` names stored versions skipped (see Listing).
     """
 
-    def __init__(self, items: Iterable[Item] = ()) -> None:
+    def __init__(self, items: Iterable[Item] = (), unreadable: Any = None) -> None:
+        if unreadable is None:
+            unreadable = getattr(items, "unreadable", ())
         items = list(items)
-        super().__init__([i for i in items if not i.undated] + [i for i in items if i.undated])
+        super().__init__([i for i in items if not i.undated] + [i for i in items if i.undated], unreadable)
 
     @property
     def dated(self) -> list[Item]:

@@ -11,6 +11,7 @@ from credo.graph.ledger import new_id
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import EndKind, Fact
 from credo.schema.lifecycle import State, check_transition
+from credo.schema.names import clean_text
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
 from credo.services.versions import next_version, replace, retire, the_current
@@ -43,6 +44,7 @@ def reject(ctx: Context, *, fact_id: str, reason: str) -> Fact:
     """Reject a candidate (or a disputed or stale version); it is kept, never served."""
     if not isinstance(reason, str) or not reason.strip():
         raise InvalidInput("reason", "a rejection must say why")
+    reason = clean_text(reason, "reason")
 
     def work(tx: Tx, known: datetime) -> Fact:
         fact = the_current(tx, ctx.tenant, fact_id)

@@ -10,8 +10,9 @@ from credo.graph import ledger
 from credo.graph import predicates as predicate_repo
 from credo.graph.db import Tx
 from credo.schema.errors import ConflictError, InvalidInput, NotFound
-from credo.schema.facts import Conflict, EndKind, Fact
+from credo.schema.facts import Conflict, EndKind, Fact, check_version
 from credo.schema.lifecycle import State, check_transition
+from credo.schema.names import check_scope
 from credo.schema.time import parse_point
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
@@ -50,7 +51,7 @@ def resolve_conflict(
     at_point = parse_point(at, "at") if at is not None else None
     if decision == "succession" and at_point is None:
         raise InvalidInput("at", "a succession needs the valid time at which the value changed")
-    if decision == "split_scope" and not scope:
+    if decision == "split_scope" and not check_scope(scope):
         raise InvalidInput("scope", "split_scope needs the challenger's own scope")
 
     def work(tx: Tx, known: datetime) -> Fact:
@@ -141,4 +142,5 @@ def _split(tx: Tx, ctx: Context, known: datetime, challenger: Fact, scope: dict[
     if outcome.outcome == "bound":
         update = {"valid_to": outcome.bound_to, "valid_to_precision": outcome.bounded_by.valid_from_precision,
                   "bounded_by": outcome.bounded_by.version_id}
-    return next_version(challenger, known, state=State.ACTIVE.value, scope=scope, verified_at=known, **update)
+    return check_version(next_version(challenger, known, state=State.ACTIVE.value, scope=scope, verified_at=known,
+                                      **update))

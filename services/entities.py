@@ -13,13 +13,14 @@ from credo.schema.entities import Entity
 from credo.schema.errors import ConflictError, InvalidInput, NotFound
 from credo.schema.facts import Fact
 from credo.schema.lifecycle import SERVED, SERVED_VALUES
+from credo.schema.names import clean_name
 from credo.schema.time import overlaps
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
 
 
 def _find(tx: Tx, tenant: str, name: str, field: str) -> Entity:
-    found = entity_repo.find(tx, tenant, name)
+    found = entity_repo.find(tx, tenant, clean_name(name, field))
     if found is None:
         raise NotFound("entity", name)
     return found
@@ -84,6 +85,8 @@ def merge_entities(ctx: Context, *, keep: str, other: str) -> Entity:
 
 def unmerge_entities(ctx: Context, *, other: str) -> Entity:
     """Undo a merge: `other` is its own entity again and leaves the keeper's aliases."""
+
+    other = clean_name(other, "other")
 
     def work(tx: Tx, known: datetime) -> Entity:
         entity = entity_repo.own(tx, ctx.tenant, other)

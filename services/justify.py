@@ -7,12 +7,14 @@ from datetime import datetime
 from typing import Any
 
 from credo.graph import dependencies as dep_repo
+from credo.graph import facts as fact_repo
 from credo.graph import ledger
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
 from credo.schema.cascade import Justification, PremiseRef
-from credo.schema.errors import ConflictError, InvalidInput
+from credo.schema.errors import ConflictError, InvalidInput, NotFound
 from credo.schema.facts import Fact
+from credo.schema.names import check_ref
 from credo.schema.time import optional_point
 from credo.services.context import Context
 from credo.services.tms_rules import believed_now
@@ -98,10 +100,13 @@ def justify(ctx: Context, *, fact_id: str, premises: Any, valid_from: Any = None
 
 def justifications(ctx: Context, *, fact_id: str, known_at: Any = None) -> list[Justification]:
     """The justifications of a fact believed at known_at (default now), each saying whether it holds then."""
+    fact_id = check_ref(fact_id)
     known = None if known_at is None else ctx.known_point(known_at)
     point = known or ctx.now()
 
     def work(tx: Tx) -> list[Justification]:
+        if not fact_repo.versions_of(tx, ctx.tenant, fact_id):
+            raise NotFound("fact", fact_id)
         edges = dep_repo.justification_edges(tx, ctx.tenant, fact_id, known)
         premises = dep_repo.facts_known_at(tx, ctx.tenant, sorted({e["fact_id"] for e in edges}), known)
         grouped: dict[str, list[dict[str, Any]]] = {}

@@ -11,6 +11,7 @@ from credo.graph.db import Tx
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import EndKind, Epistemic, Fact, weakest
 from credo.schema.lifecycle import SERVED, State
+from credo.schema.names import check_ref
 from credo.schema.time import render
 from credo.services import record_fact
 from credo.services.context import Context
@@ -53,7 +54,10 @@ def merged_interval(inputs: list[Fact]) -> tuple[str | None, str | None]:
 
 def merge_facts(ctx: Context, *, fact_ids: Sequence[str], statement: str) -> Fact:
     """One canonical fact from several: the inputs are superseded, their sources and premises carried over."""
-    if isinstance(fact_ids, str) or len(set(fact_ids)) < 2:
+    if isinstance(fact_ids, str) or not isinstance(fact_ids, Sequence):
+        raise InvalidInput("fact_ids", "must be a list of at least two fact ids")
+    fact_ids = [check_ref(ref, "fact_ids") for ref in fact_ids]
+    if len(set(fact_ids)) < 2:
         raise InvalidInput("fact_ids", "name at least two different facts to merge")
     if not isinstance(statement, str) or not statement.strip():
         raise InvalidInput("statement", "the merged fact needs a statement")

@@ -10,6 +10,7 @@ from credo.graph import predicates as predicate_repo
 from credo.graph.db import Tx
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import Fact, PredicateDef
+from credo.schema.names import normalise_predicate
 from credo.services.context import Context
 from credo.services.temporal_rules import WriteDecision, decide_write, default_cardinality, established
 
@@ -18,17 +19,17 @@ def define_predicate(
     ctx: Context, *, name: str, cardinality: Literal["single", "multi"] = "single", inverse: str | None = None
 ) -> PredicateDef:
     """Register how a predicate behaves for this tenant (overrides the defaults)."""
-    if not name or not name.strip():
-        raise InvalidInput("name", "must not be empty")
+    name = normalise_predicate(name, "name")
+    inverse = None if inverse is None else normalise_predicate(inverse, "inverse")
     if cardinality not in ("single", "multi"):
         raise InvalidInput("cardinality", "must be 'single' or 'multi'", value=cardinality)
-    definition = PredicateDef(name=name.strip(), cardinality=cardinality, inverse=inverse)
+    definition = PredicateDef(name=name, cardinality=cardinality, inverse=inverse)
     return ctx.write(lambda tx, known: predicate_repo.define(tx, ctx.tenant, known, definition))
 
 
 def registry(tx: Tx, tenant: str) -> dict[str, PredicateDef]:
-    """Every predicate the tenant defined, by name."""
-    return {p.name: p for p in predicate_repo.defined(tx, tenant)}
+    """Every predicate the tenant defined, by (normalised) name."""
+    return {normalise_predicate(p.name): p for p in predicate_repo.defined(tx, tenant)}
 
 
 def lookup(defined: dict[str, PredicateDef], name: str) -> PredicateDef:

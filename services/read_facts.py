@@ -8,9 +8,11 @@ from typing import Any
 from credo.graph import entities as entity_repo
 from credo.graph import facts as fact_repo
 from credo.graph.db import Tx
+from credo.graph.records import readable
 from credo.schema.errors import InvalidInput, NotFound
-from credo.schema.facts import AsOf, Fact, literal, scope_key
+from credo.schema.facts import AsOf, Fact, Listing, literal, scope_key
 from credo.schema.lifecycle import SERVED_VALUES, State
+from credo.schema.names import check_ref, check_scope, clean_name, normalise_predicate
 from credo.schema.time import parse_instant
 from credo.services.context import Context
 
@@ -53,6 +55,9 @@ def facts(
 ) -> AsOf[Fact]:
     """Versions true at valid_at as believed at known_at (served states unless `states` says otherwise), then,
     apart and marked, the undated versions that may hold there (unless include_undated is False)."""
+    subject = None if subject is None else clean_name(subject, "subject")
+    predicate = None if predicate is None else normalise_predicate(predicate)
+    scope = None if scope is None else check_scope(scope)
     valid, known = points(ctx, valid_at, known_at)
     wanted = states_filter(states)
 
@@ -73,15 +78,19 @@ def facts(
 
 
 def history(ctx: Context, *, fact_id: str) -> list[Fact]:
-    """Every version of a fact (both intervals, how each ended), oldest belief first."""
+    """Every version of a fact (both intervals, how each ended), oldest belief first; unreadable stored versions
+    are skipped and named in the answer's `.unreadable`."""
+    fact_id = check_ref(fact_id)
     found = ctx.read(lambda tx: fact_repo.versions_of(tx, ctx.tenant, fact_id))
     if not found:
         raise NotFound("fact", fact_id)
-    return found
+    return readable(found, "history")
 
 
 def chain(ctx: Context, *, subject: str, predicate: str, known_at: Any = None, scope: dict[str, str] | None = None) -> list[Fact]:
     """The evolution of (subject, predicate) in valid-time order, as believed at known_at."""
+    subject, predicate = clean_name(subject, "subject"), normalise_predicate(predicate)
+    scope = None if scope is None else check_scope(scope)
     _, known = points(ctx, None, known_at)
 
     def work(tx: Tx) -> list[Fact]:
@@ -92,7 +101,8 @@ def chain(ctx: Context, *, subject: str, predicate: str, known_at: Any = None, s
         )
 
     found = ctx.read(work)
-    return sorted(found, key=lambda f: (f.valid_from is not None, f.valid_from or _EPOCH, f.known_from))
+    return Listing(sorted(found, key=lambda f: (f.valid_from is not None, f.valid_from or _EPOCH, f.known_from)),
+                   found.unreadable)
 
 
 _EPOCH = datetime(1, 1, 1, tzinfo=timezone.utc)

@@ -7,8 +7,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pydantic import ValidationError
-
 from credo.graph import entities as entity_repo
 from credo.graph import facts as fact_repo
 from credo.graph import ledger
@@ -16,8 +14,9 @@ from credo.graph import predicates as predicate_repo
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
 from credo.schema.errors import InvalidInput
-from credo.schema.facts import EndKind, Fact, FactCreate, ObjectValue, literal
+from credo.schema.facts import EndKind, Fact, FactCreate, ObjectValue, literal, validated
 from credo.schema.lifecycle import State, check_transition
+from credo.schema.names import clean_name
 from credo.schema.time import parse_point
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
@@ -29,11 +28,7 @@ from credo.services.versions import next_version, replace, retire
 
 def validate(**fields: Any) -> FactCreate:
     """Build a FactCreate, turning pydantic's errors into one InvalidInput naming the field and rule."""
-    try:
-        return FactCreate(**fields)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        raise InvalidInput(".".join(str(p) for p in first["loc"]) or "fact", first["msg"]) from None
+    return validated(FactCreate, fields)
 
 
 @dataclass
@@ -50,9 +45,7 @@ def _object_of(data: FactCreate) -> ObjectValue | str:
     if isinstance(obj, ObjectValue):
         return obj
     if isinstance(obj, str) and data.object_is_entity is not False:
-        if not obj.strip():
-            raise InvalidInput("object", "must not be empty")
-        return obj.strip()
+        return clean_name(obj, "object")
     return literal(obj)
 
 

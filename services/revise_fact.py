@@ -11,8 +11,9 @@ from credo.graph import ledger
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
 from credo.schema.errors import ConflictError, InvalidInput
-from credo.schema.facts import EndKind, Fact, ObjectValue, check_interval, literal
+from credo.schema.facts import EndKind, Fact, ObjectValue, check_interval, check_version, literal
 from credo.schema.lifecycle import SERVED
+from credo.schema.names import clean_name, clean_text
 from credo.schema.time import optional_point, parse_point
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
@@ -25,9 +26,10 @@ def resolve_object(tx: Tx, ctx: Context, known: datetime, value: Any) -> tuple[O
     """(ObjectValue, display name) for an entity name or a literal."""
     if isinstance(value, ObjectValue):
         return value, value.value
+    if value is None:
+        raise InvalidInput("object", "name an entity or give a literal (text, number or date)")
     if isinstance(value, str):
-        if not value.strip():
-            raise InvalidInput("object", "must not be empty")
+        value = clean_name(value, "object")
         entity = entity_repo.resolve(tx, ctx.tenant, known, [value])[value]
         return ObjectValue(type="entity", value=entity.name, entity_id=entity.entity_id), entity.name
     lit = literal(value)
@@ -83,7 +85,7 @@ def correct_fact(ctx: Context, *, ref: str, changes: dict[str, Any]) -> Fact:
 
     def work(tx: Tx, known: datetime) -> Fact:
         old = the_current(tx, ctx.tenant, ref)
-        newer = next_version(old, known, verified_at=known, **_changed(tx, ctx, known, old, changes))
+        newer = check_version(next_version(old, known, verified_at=known, **_changed(tx, ctx, known, old, changes)))
         if CLAIM_FIELDS & set(changes):
             _check_no_second_value(tx, ctx, newer)
         retire(tx, known, [(old, EndKind.CORRECTION.value, None)])
@@ -114,9 +116,10 @@ def succeed_fact(ctx: Context, *, ref: str, object: Any, at: Any, fields: dict[s
         successor = next_version(
             old, known, fact_id=new_id("f"), object=value, object_name=name, valid_from=at_point,
             valid_from_precision=at_precision, verified_at=known, bounded_by=None,
-            statement=fields.get("statement") or f"{old.subject} {old.predicate} {name}",
+            statement=f"{old.subject} {old.predicate} {name}" if fields.get("statement") is None else fields["statement"],
             **{k: v for k, v in fields.items() if k != "statement"},
         )
+        successor = check_version(successor)
         retire(tx, known, [(old, EndKind.SUCCESSION.value, f"succeeded at {at_point.isoformat()}")])
         replace(tx, known, [(old, ended)])
         fact_repo.create_versions(tx, [successor])
@@ -135,7 +138,8 @@ def end_fact(ctx: Context, *, ref: str, at: Any) -> Fact:
 
     def work(tx: Tx, known: datetime) -> Fact:
         old = the_current(tx, ctx.tenant, ref)
-        check_interval(old.valid_from, at_point)
+        if old.valid_from is not None and at_point <= old.valid_from:
+            raise InvalidInput("at", f"must be after the fact's valid_from ({old.valid_from.isoformat()})")
         ended = next_version(old, known, valid_to=at_point, valid_to_precision=at_precision, bounded_by=None)
         retire(tx, known, [(old, EndKind.END.value, f"ended at {at_point.isoformat()}")])
         replace(tx, known, [(old, ended)])
@@ -148,8 +152,9 @@ def end_fact(ctx: Context, *, ref: str, at: Any) -> Fact:
 
 def retract_fact(ctx: Context, *, ref: str, reason: str) -> list[Fact]:
     """We no longer believe it was ever true: every current version stops being believed, with the reason."""
-    if not reason or not reason.strip():
+    if reason is None or (isinstance(reason, str) and not reason.strip()):
         raise InvalidInput("reason", "a retraction must say why")
+    reason = clean_text(reason, "reason")
 
     def work(tx: Tx, known: datetime) -> list[Fact]:
         current = [v for v in current_versions(tx, ctx.tenant, ref) if v.known_to is None]

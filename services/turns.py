@@ -19,8 +19,9 @@ from credo.graph import sources as source_repo
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
 from credo.schema.errors import EvidenceRefused, InvalidInput
-from credo.schema.facts import EndKind, Epistemic, Evidence, Fact, ObjectValue, PredicateDef, check_interval
+from credo.schema.facts import EndKind, Epistemic, Evidence, Fact, ObjectValue, PredicateDef, check_interval, check_version
 from credo.schema.lifecycle import State, check_transition
+from credo.schema.names import LITERAL_MAX, TEXT_MAX, clean_text, normalise_predicate
 from credo.schema.sources import HUMAN_ORIGINS, Source
 from credo.schema.time import optional_point
 from credo.services import predicates as predicate_service
@@ -162,6 +163,7 @@ def remember(
         raise EvidenceRefused("quote", "must not be empty (an empty quote proves nothing)")
     if not isinstance(content, str) or not content.strip():
         raise InvalidInput("content", "must not be empty: a rewrite readable without the conversation")
+    clean_text(content, "content", limit=LITERAL_MAX if object is None else TEXT_MAX)  # without an object, it is one
     if not turn.messages:
         raise EvidenceRefused("quote", f"session {turn.session_id!r} has no human message in the current turn; "
                               "without a human to quote nothing can be remembered as stated")
@@ -226,7 +228,7 @@ def _replace(tx: Tx, ctx: Context, known: datetime, ref: str, data: Any, subject
         check_transition(old.fact_id, old.state, State.ACTIVE)
     if subject is not None and subject != old.subject:
         raise InvalidInput("subject", f"a replacement keeps the subject ({old.subject!r}); remember a new fact instead")
-    if predicate is not None and predicate != old.predicate:
+    if predicate is not None and normalise_predicate(predicate) != old.predicate:
         raise InvalidInput("predicate", f"a replacement keeps the predicate ({old.predicate!r})")
     if object is None:
         value, name = ObjectValue(type="string", value=data.statement), data.statement
@@ -243,7 +245,7 @@ def _replace(tx: Tx, ctx: Context, known: datetime, ref: str, data: Any, subject
     if data.scope:
         changes["scope"] = data.scope
     check_interval(changes.get("valid_from", old.valid_from), changes.get("valid_to", old.valid_to))
-    newer = next_version(old, known, **changes)
+    newer = check_version(next_version(old, known, **changes))
     retire(tx, known, [(old, EndKind.CORRECTION.value, "replaced by a remembered human statement")])
     fact_repo.create_versions(tx, [newer])
     source_repo.carry_depends_on(tx, known, [(old.version_id, newer.version_id)])

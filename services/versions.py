@@ -11,6 +11,7 @@ from credo.graph.db import Tx
 from credo.graph.ledger import new_id
 from credo.schema.errors import InvalidInput, NotFound
 from credo.schema.facts import Fact
+from credo.schema.names import check_ref
 
 
 def next_version(base: Fact, known: datetime, **changes: Any) -> Fact:
@@ -61,6 +62,7 @@ def changes(tx: Tx) -> Changes:
 
 def current_versions(tx: Tx, tenant: str, ref: str) -> list[Fact]:
     """Versions believed now for a fact id, or the one version a version id names (refused if not current)."""
+    ref = check_ref(ref)
     if ref.startswith("v_"):
         found = fact_repo.version(tx, tenant, ref)
         if found is None:

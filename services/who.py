@@ -11,6 +11,7 @@ from credo.graph.db import Tx
 from credo.schema.errors import InvalidInput, NotFound
 from credo.schema.facts import AsOf, Fact, PathStep, Relation, literal
 from credo.schema.lifecycle import SERVED_VALUES
+from credo.schema.names import clean_name, normalise_predicate
 from credo.services.context import Context
 from credo.services.read_facts import points
 
@@ -25,6 +26,7 @@ def _entity(tx: Tx, tenant: str, name: str, known_at: datetime | None):
 def relations(ctx: Context, *, entity: str, valid_at: Any = None, known_at: Any = None) -> AsOf[Relation]:
     """Every served relation of an entity at the point, both directions (incoming ones under their inverse name);
     the undated ones that may hold there follow, apart and marked."""
+    entity = clean_name(entity, "entity")
     valid, known = points(ctx, valid_at, known_at)
 
     def work(tx: Tx) -> AsOf[Relation]:
@@ -39,7 +41,7 @@ def relations(ctx: Context, *, entity: str, valid_at: Any = None, known_at: Any 
             Relation(direction="in", predicate=inverse or f"{f.predicate} (of)", other=f.subject, fact=f)
             for f, inverse in inc
         ]
-        return AsOf(result)
+        return AsOf(result, out.unreadable + inc.unreadable)
 
     return ctx.read(work)
 
@@ -47,6 +49,9 @@ def relations(ctx: Context, *, entity: str, valid_at: Any = None, known_at: Any 
 def holders(ctx: Context, *, predicate: str, object: Any, valid_at: Any = None, known_at: Any = None) -> AsOf[Fact]:
     """Who held `predicate object` at the point ("who owned the Acme account on 2024-03-01"); the undated
     holders that may hold it there follow, apart and marked."""
+    predicate = normalise_predicate(predicate)
+    if object is None:
+        raise InvalidInput("object", "name the entity or literal held (e.g. holders('owned_by', 'Bob'))")
     valid, known = points(ctx, valid_at, known_at)
 
     def work(tx: Tx) -> AsOf[Fact]:
@@ -70,6 +75,7 @@ def path(ctx: Context, *, a: str, b: str, valid_at: Any = None, known_at: Any = 
     """
     if not 1 <= max_hops <= 8:
         raise InvalidInput("max_hops", "must be between 1 and 8")
+    a, b = clean_name(a, "a"), clean_name(b, "b")
     valid, known = points(ctx, valid_at, known_at)
 
     def work(tx: Tx) -> list[PathStep] | None:

@@ -10,9 +10,10 @@ from credo.graph import provenance as provenance_repo
 from credo.graph.db import Tx
 from credo.graph.provenance import SourceEdge
 from credo.graph.records import FAR_FUTURE
-from credo.schema.errors import NotFound
+from credo.schema.errors import InvalidInput, NotFound
 from credo.schema.facts import Fact
 from credo.schema.provenance import WhyJustification, WhyLink, WhyPremise, WhySource, WhyTree
+from credo.schema.names import check_ref
 from credo.schema.time import contains
 from credo.services.tms_rules import believed_now
 from credo.services.context import Context
@@ -44,6 +45,15 @@ def _link(kind: str, at: datetime | None, f: Fact) -> WhyLink:
 
 def pick_version(tx: Tx, tenant: str, ref: str, known: datetime | None, now: datetime) -> Fact:
     """The version `ref` names as believed at `known`; the last one believed if it is retracted now."""
+    chosen = _pick(tx, tenant, check_ref(ref), known, now)
+    if chosen.unreadable is not None:
+        broken = chosen.unreadable
+        raise InvalidInput(broken.field, f"the stored version {broken.version_id} cannot be read ({broken.reason}); "
+                                         f"repair it with correct_fact or retract_fact")
+    return chosen
+
+
+def _pick(tx: Tx, tenant: str, ref: str, known: datetime | None, now: datetime) -> Fact:
     if ref.startswith("v_"):
         found = fact_repo.version(tx, tenant, ref, known)
         if found is None:

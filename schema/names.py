@@ -1,0 +1,85 @@
+"""Names and text as they enter the store: invisible characters dropped, predicates normalised, sizes bounded.
+
+Limits (documented in the README): a name (subject, predicate, entity object, scope key or value, sensitivity) is
+at most NAME_MAX characters; a text literal object at most LITERAL_MAX (it is indexed with its predicate, and Neo4j's
+range index keys hold about 8 KB); a statement, quote or reason at most TEXT_MAX characters.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from credo.schema.errors import InvalidInput
+
+NAME_MAX = 512
+LITERAL_MAX = 1024
+TEXT_MAX = 16 * 1024
+
+_SEPARATORS = re.compile(r"[\s\-_]+")
+
+
+def visible(text: str) -> str:
+    """NFKC text without invisible format characters (Unicode category Cf: U+200B, U+2060, U+FEFF, ...)."""
+    return "".join(c for c in unicodedata.normalize("NFKC", text) if unicodedata.category(c) != "Cf")
+
+
+def normalise_predicate(name: object, field: str = "predicate") -> str:
+    """The one spelling of a predicate: `owned_by`, `Owned_By`, `owned by` and `owned-by` are all `owned_by`."""
+    if not isinstance(name, str):
+        raise InvalidInput(field, f"must be text, got {type(name).__name__}")
+    if len(name) > NAME_MAX:
+        raise InvalidInput(field, f"must be at most {NAME_MAX} characters (got {len(name)})")
+    norm = _SEPARATORS.sub("_", visible(name).casefold()).strip("_")
+    if not norm:
+        raise InvalidInput(field, "must not be empty (spaces, hyphens, underscores and invisible characters "
+                                  "do not count)")
+    return norm
+
+
+def clean_name(name: object, field: str) -> str:
+    """A name as stored: visible characters only, trimmed, non-empty and at most NAME_MAX characters."""
+    if not isinstance(name, str):
+        raise InvalidInput(field, f"must be text, got {type(name).__name__}")
+    if len(name) > NAME_MAX:
+        raise InvalidInput(field, f"must be at most {NAME_MAX} characters (got {len(name)})")
+    cleaned = visible(name).strip()
+    if not cleaned:
+        raise InvalidInput(field, "must not be empty")
+    return cleaned
+
+
+def clean_text(text: object, field: str, *, limit: int = TEXT_MAX) -> str:
+    """Free text (statement, quote, reason): non-empty after trimming and at most `limit` characters."""
+    if not isinstance(text, str):
+        raise InvalidInput(field, f"must be text, got {'nothing' if text is None else type(text).__name__}")
+    if len(text) > limit:
+        raise InvalidInput(field, f"must be at most {limit} characters (got {len(text)})")
+    if not text.strip():
+        raise InvalidInput(field, "must not be empty")
+    return text.strip()
+
+
+def check_ref(ref: object, field: str = "fact_id") -> str:
+    """A fact or version id as a caller passes it: non-empty text (whether it exists is the repository's answer)."""
+    if not isinstance(ref, str) or not ref.strip():
+        got = "nothing" if ref is None else type(ref).__name__ if not isinstance(ref, str) else "empty text"
+        raise InvalidInput(field, f"must be a fact id (f_...) or a version id (v_...), got {got}")
+    if len(ref) > NAME_MAX:
+        raise InvalidInput(field, f"must be at most {NAME_MAX} characters (got {len(ref)})")
+    return ref.strip()
+
+
+def check_scope(scope: object, field: str = "scope") -> dict[str, str]:
+    """A scope as a mapping of text to text (e.g. {"env": "production"}); None is the empty scope."""
+    if scope is None:
+        return {}
+    if not isinstance(scope, dict):
+        raise InvalidInput(field, f"must be a mapping of text to text like {{'env': 'production'}}, "
+                                  f"got {type(scope).__name__}")
+    for key, value in scope.items():
+        if not isinstance(key, str) or not isinstance(value, str):
+            raise InvalidInput(field, f"keys and values must be text, got {key!r}: {value!r}")
+        if len(key) > NAME_MAX or len(value) > NAME_MAX:
+            raise InvalidInput(field, f"keys and values must be at most {NAME_MAX} characters")
+    return dict(scope)
