@@ -1,5 +1,5 @@
 // Carry a version's evidence and premise edges (believed now) over to the version that replaces it.
-// The embedding comes along when the statement is unchanged.
+// The embedding comes along when the statement is unchanged (otherwise the new version keeps its own).
 // SOURCED_FROM, ACCEPTED_IN and DEPENDS_ON describe the claim, not one version, so a correction or a
 // state change keeps them; the copies start being known at this write.
 // An open CONFLICTS_WITH dispute also follows the claim, in both directions (out of a replaced challenger, into a
@@ -12,7 +12,7 @@
 UNWIND $rows AS row
 MATCH (old:Fact {version_id: row.old_id})
 MATCH (new:Fact {version_id: row.new_id})
-SET new.embedding = CASE WHEN new.statement = old.statement THEN old.embedding END
+SET new.embedding = coalesce(CASE WHEN new.statement = old.statement THEN old.embedding END, new.embedding)
 WITH old, new
 CALL (old, new) {
   MATCH (old)-[r:SOURCED_FROM]->(s)

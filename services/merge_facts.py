@@ -81,4 +81,4 @@ def merge_facts(ctx: Context, *, fact_ids: Sequence[str], statement: str) -> Fac
             "evidence": merged.evidence.value})])
         return merged
 
-    return ctx.write(work)
+    return ctx.write(work, embed=[statement.strip()])

@@ -16,6 +16,7 @@ from credo.schema.lifecycle import SERVED
 from credo.schema.time import optional_point, parse_point
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
+from credo.services.versions import create as create_versions
 from credo.services.versions import current_versions, next_version, replace, retire, the_current
 
 CORRECTABLE = {"object", "valid_from", "valid_to", "statement", "scope", "confidence", "sensitivity", "kind", "quote"}
@@ -93,7 +94,7 @@ def correct_fact(ctx: Context, *, ref: str, changes: dict[str, Any]) -> Fact:
                                                                             "fields": sorted(changes)})])
         return newer
 
-    return ctx.write(work)
+    return ctx.write(work, embed=[changes["statement"]] if isinstance(changes.get("statement"), str) else [])
 
 
 def succeed_fact(ctx: Context, *, ref: str, object: Any, at: Any, fields: dict[str, Any]) -> Fact:
@@ -119,14 +120,14 @@ def succeed_fact(ctx: Context, *, ref: str, object: Any, at: Any, fields: dict[s
         )
         retire(tx, known, [(old, EndKind.SUCCESSION.value, f"succeeded at {at_point.isoformat()}")])
         replace(tx, known, [(old, ended)])
-        fact_repo.create_versions(tx, [successor])
+        create_versions(tx, [successor])
         fact_repo.link_supersedes(tx, known, [(ended.version_id, old.version_id, "succession", at_point),
                                               (successor.version_id, ended.version_id, "succession", at_point)])
         ledger.audit(tx, ctx.tenant, known, [("succeed_fact", old.fact_id, {"ended": ended.version_id,
                                                                             "successor": successor.fact_id})])
         return successor
 
-    return ctx.write(work)
+    return ctx.write(work, embed=[fields["statement"]] if isinstance(fields.get("statement"), str) else [])
 
 
 def end_fact(ctx: Context, *, ref: str, at: Any) -> Fact:
