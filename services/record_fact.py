@@ -23,9 +23,9 @@ from credo.services import predicates as predicate_service
 from credo.services.context import Context
 from credo.services.justify import check_premises
 from credo.services.justify import link_many as link_premises
-from credo.services.temporal_rules import decide_write, established, split_outside
+from credo.services.temporal_rules import decide_write, established
 from credo.services.versions import create as create_versions
-from credo.services.versions import next_version, replace, retire
+from credo.services.versions import carve, next_version, replace, retire
 
 
 def validate(**fields: Any) -> FactCreate:
@@ -198,14 +198,8 @@ def write_range(ctx: Context, *, data: FactCreate) -> Fact:
         current = [f for f in fact_repo.current_for(tx, ctx.tenant, [(ids, data.predicate)])[0]
                    if f.scope == data.scope and f.state != State.CONFLICTED]
         if cardinality == "single":
-            hit, pieces = split_outside(current, start, end, start_p, end_p)
-            retire(tx, known, [(f, EndKind.RANGE_WRITE.value, f"range write {start.isoformat()}..{end.isoformat()}") for f in hit])
-            rest = [next_version(p.source, known, valid_from=p.valid_from, valid_to=p.valid_to,
-                                 valid_from_precision=p.from_precision, valid_to_precision=p.to_precision,
-                                 bounded_by=None) for p in pieces]
-            replace(tx, known, [(p.source, r) for p, r in zip(pieces, rest)])
-            fact_repo.link_supersedes(tx, known, [(r.version_id, p.source.version_id, "correction", None)
-                                                  for r, p in zip(rest, pieces)])
+            hit, _rest = carve(tx, known, current, start, end, start_p, end_p, how=EndKind.RANGE_WRITE.value,
+                               why=f"range write {start.isoformat()}..{end.isoformat()}")
             ledger.audit(tx, ctx.tenant, known, [("range_split", f.fact_id, {"version_id": f.version_id}) for f in hit])
         return record(tx, ctx, known, [data])[0]
 

@@ -12,6 +12,7 @@ from credo.graph.ledger import new_id
 from credo.schema.errors import InvalidInput, NotFound
 from credo.schema.facts import Fact
 from credo.services.context import UnforeseenStatements, vectors
+from credo.services.temporal_rules import split_outside
 
 
 def next_version(base: Fact, known: datetime, **changes: Any) -> Fact:
@@ -51,6 +52,23 @@ def replace(tx: Tx, known: datetime, pairs: list[tuple[Fact, Fact]]) -> None:
     embedding, when the statement is unchanged)."""
     fact_repo.create_versions(tx, [new for _old, new in pairs], embeddings_for(tx, list(pairs)))
     fact_repo.carry_edges(tx, known, [(old.version_id, new.version_id) for old, new in pairs])
+
+
+def carve(
+    tx: Tx, known: datetime, facts: list[Fact], start: datetime | None, end: datetime | None,
+    start_precision: str | None, end_precision: str | None, *, how: str, why: str,
+) -> tuple[list[Fact], list[Fact]]:
+    """FOR PORTION OF [start, end) (None = unbounded): the versions overlapping it stop being believed (how/why)
+    and their parts outside it are written again as corrections of them; returns (retired, remaining pieces)."""
+    hit, pieces = split_outside(facts, start, end, start_precision, end_precision)
+    retire(tx, known, [(f, how, why) for f in hit])
+    rest = [next_version(p.source, known, valid_from=p.valid_from, valid_to=p.valid_to,
+                         valid_from_precision=p.from_precision, valid_to_precision=p.to_precision,
+                         bounded_by=None) for p in pieces]
+    replace(tx, known, [(p.source, r) for p, r in zip(pieces, rest)])
+    fact_repo.link_supersedes(tx, known, [(r.version_id, p.source.version_id, "correction", None)
+                                          for r, p in zip(rest, pieces)])
+    return hit, rest
 
 
 def retire(tx: Tx, known: datetime, closing: list[tuple[Fact, str, str | None]]) -> None:
