@@ -91,9 +91,11 @@ def test_a_range_write_splitting_a_disputed_value_keeps_one_conflict_and_the_nat
     store.add_fact("Acme", "owned_by", "Bob", valid_from="2024-08-01")
     # when a range write puts Frank in March only (Alice is split around it)
     store.write_range("Acme", "owned_by", "Frank", valid_from="2024-03-01", valid_to="2024-04-01")
-    # then the dispute is still one conflict
+    # then the dispute is still one conflict, shown only on the piece Bob overlaps
     listed = store.conflicts()
     assert len(listed) == 1
+    assert served(store, "Acme", "owned_by", "2024-02-01") == [("Alice", False)]
+    assert served(store, "Acme", "owned_by", "2024-09-01") == [("Alice", True)]
     # and the natural succession at Bob's start goes through
     store.resolve_conflict(listed[0].conflict_id, decision="succession", at="2024-08-01")
     assert served(store, "Acme", "owned_by", "2024-02-01") == [("Alice", False)]
