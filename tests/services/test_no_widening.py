@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from credo.schema.errors import InvalidInput
+from credo.schema.errors import ConflictError, InvalidInput
 
 
 def served(store, subject, predicate, at, scope=None):
@@ -60,6 +60,18 @@ def test_an_open_ended_successor_before_a_later_value_is_bounded_at_its_start(st
     assert served(store, "Acme", "owned_by", "2024-07-01", scope={"env": "production"}) == [("Carol", False)]
     assert served(store, "Acme", "owned_by", "2024-10-01", scope={"env": "production"}) == [("Dave", False)]
     assert store.conflicts() == []
+
+
+def test_a_successor_whose_value_the_target_scope_already_holds_is_refused_naming_that_fact(store):
+    # given Alice owns Acme, and Carol already owns it in production from January
+    alice = store.add_fact("Acme", "owned_by", "Alice", valid_from="2024-01-01")
+    carol = store.add_fact("Acme", "owned_by", "Carol", valid_from="2024-01-01", scope={"env": "production"})
+    # when Alice is succeeded by Carol in production from June, then it is refused and nothing is written
+    with pytest.raises(ConflictError) as err:
+        store.succeed_fact(alice.fact_id, object="Carol", at="2024-06-01", scope={"env": "production"})
+    assert carol.fact_id in str(err.value)
+    assert len(store.history(alice.fact_id)) == 1
+    assert served(store, "Acme", "owned_by", "2024-07-01", scope={}) == [("Alice", False)]
 
 
 def test_a_plain_succession_is_unaffected_by_the_rule(store):
