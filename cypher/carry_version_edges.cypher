@@ -1,5 +1,5 @@
 // Carry a version's evidence and premise edges (believed now) over to the version that replaces it.
-// The embedding comes along when the statement is unchanged.
+// The embedding comes along when the statement is unchanged (otherwise the new version keeps its own).
 // SOURCED_FROM, ACCEPTED_IN and DEPENDS_ON describe the claim, not one version, so a correction or a
 // state change keeps them; the copies start being known at this write.
 // An open CONFLICTS_WITH dispute also follows the claim, in both directions (out of a replaced challenger, into a
@@ -12,7 +12,7 @@
 UNWIND $rows AS row
 MATCH (old:Fact {version_id: row.old_id})
 MATCH (new:Fact {version_id: row.new_id})
-SET new.embedding = CASE WHEN new.statement = old.statement THEN old.embedding END
+SET new.embedding = coalesce(CASE WHEN new.statement = old.statement THEN old.embedding END, new.embedding)
 WITH old, new
 CALL (old, new) {
   MATCH (old)-[r:SOURCED_FROM]->(s)
@@ -45,6 +45,16 @@ CALL (old, new) {
   MATCH (ch)-[r:CONFLICTS_WITH]->(old)
   WHERE (r.known_to IS NULL OR (r.known_to = $known AND r.status = 'carried'))
     AND (ch.known_to IS NULL OR ch.known_to < $known)
+    // an established version split into pieces keeps the dispute on the pieces the challenger overlaps in valid
+    // time (on every piece when none does, so the dispute is never dropped)
+    AND ((new.valid_from IS NULL OR ch.valid_to IS NULL OR new.valid_from < ch.valid_to)
+         AND (ch.valid_from IS NULL OR new.valid_to IS NULL OR ch.valid_from < new.valid_to)
+         OR NOT EXISTS {
+           MATCH (piece:Fact)
+           WHERE piece.version_id IN [x IN $rows WHERE x.old_id = old.version_id | x.new_id]
+             AND (piece.valid_from IS NULL OR ch.valid_to IS NULL OR piece.valid_from < ch.valid_to)
+             AND (ch.valid_from IS NULL OR piece.valid_to IS NULL OR ch.valid_from < piece.valid_to)
+         })
   CREATE (ch)-[c:CONFLICTS_WITH]->(new)
   SET c = properties(r), c.opened_at = coalesce(r.opened_at, r.known_from), c.known_from = $known,
       c.known_to = null, c.status = 'open'

@@ -1,4 +1,4 @@
-// Find one entity by normalised name or alias (following the merges believed at a known time) and every id
+// Find one entity by normalised name or alias (following the chain of merges believed at a known time) and every id
 // merged into it then: the same known time always resolves a name the same way, whatever is merged later.
 // $tenant    tenant id
 // $norm      normalised name
@@ -9,10 +9,13 @@ OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: $norm})
 OPTIONAL MATCH (:Alias {tenant: $tenant, norm: $norm})-[:ALIAS_OF]->(aliased:Entity)
 WITH known_at, coalesce(direct, aliased) AS e
 WHERE e IS NOT NULL
-OPTIONAL MATCH (e)-[m:MERGED_INTO]->(keep:Entity)
-  WHERE m.known_from <= known_at AND (m.known_to IS NULL OR m.known_to > known_at)
+// merges chain (Kay -> K. -> Katherine): follow every believed MERGED_INTO hop to the end of the chain
+OPTIONAL MATCH (e)-[ms:MERGED_INTO*1..]->(keep:Entity)
+  WHERE all(m IN ms WHERE m.known_from <= known_at AND (m.known_to IS NULL OR m.known_to > known_at))
+    AND NOT EXISTS { MATCH (keep)-[n:MERGED_INTO]->() WHERE n.known_from <= known_at
+                                                         AND (n.known_to IS NULL OR n.known_to > known_at) }
 WITH known_at, coalesce(keep, e) AS c
-OPTIONAL MATCH (other:Entity)-[m2:MERGED_INTO]->(c)
-  WHERE m2.known_from <= known_at AND (m2.known_to IS NULL OR m2.known_to > known_at)
+OPTIONAL MATCH (other:Entity)-[ms2:MERGED_INTO*1..]->(c)
+  WHERE all(m IN ms2 WHERE m.known_from <= known_at AND (m.known_to IS NULL OR m.known_to > known_at))
 RETURN c.entity_id AS entity_id, c.name AS name, c.kind AS kind, c.aliases AS aliases,
-       [c.entity_id] + collect(other.entity_id) AS ids
+       [c.entity_id] + collect(DISTINCT other.entity_id) AS ids

@@ -1,4 +1,4 @@
-// Find each named entity by normalised name or alias, creating the missing ones; follow merges.
+// Find each named entity by normalised name or alias, creating the missing ones; follow merge chains to their end.
 // $tenant  tenant id
 // $known   known time of the write (creation time of new entities)
 // $rows    list of {norm, name, new_id, kind}
@@ -19,9 +19,12 @@ CALL (row, found) {
   WITH row, found WHERE found IS NOT NULL
   RETURN found AS e
 }
-OPTIONAL MATCH (e)-[m:MERGED_INTO]->(keep:Entity) WHERE m.known_to IS NULL
+// merges chain (Kay -> K. -> Katherine): follow every believed MERGED_INTO hop to the end of the chain
+OPTIONAL MATCH (e)-[ms:MERGED_INTO*1..]->(keep:Entity)
+  WHERE all(m IN ms WHERE m.known_to IS NULL)
+    AND NOT EXISTS { MATCH (keep)-[n:MERGED_INTO]->() WHERE n.known_to IS NULL }
 WITH row, coalesce(keep, e) AS canonical
-OPTIONAL MATCH (merged:Entity)-[m2:MERGED_INTO]->(canonical) WHERE m2.known_to IS NULL
-WITH row, canonical, collect(merged.entity_id) AS merged_ids
+OPTIONAL MATCH (merged:Entity)-[ms2:MERGED_INTO*1..]->(canonical) WHERE all(m IN ms2 WHERE m.known_to IS NULL)
+WITH row, canonical, collect(DISTINCT merged.entity_id) AS merged_ids
 RETURN row.norm AS norm, canonical.entity_id AS entity_id, canonical.name AS name,
        [canonical.entity_id] + merged_ids AS ids

@@ -13,18 +13,34 @@ from credo.schema.errors import ConflictError, InvalidInput, NotFound
 from credo.schema.facts import Conflict, EndKind, Fact, check_version
 from credo.schema.lifecycle import State, check_transition
 from credo.schema.names import check_scope
-from credo.schema.time import parse_point
+from credo.schema.time import overlaps, parse_point
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
-from credo.services.versions import next_version, replace, retire
+from credo.services.versions import carve, next_version, replace, retire
 
 Decision = Literal["succession", "correction", "reject", "split_scope"]
 DECISIONS = ("succession", "correction", "reject", "split_scope")
 
 
 def conflicts(ctx: Context, *, include_resolved: bool = False) -> list[Conflict]:
-    """Conflicts awaiting a decision (and resolved ones on request), oldest first."""
-    return ctx.read(lambda tx: predicate_repo.conflicts(tx, ctx.tenant, open_only=not include_resolved))
+    """Conflicts awaiting a decision (and resolved ones on request), oldest first, one entry per conflict."""
+    return one_per_dispute(ctx.read(lambda tx: predicate_repo.conflicts(tx, ctx.tenant, open_only=not include_resolved)))
+
+
+def one_per_dispute(found: list[Conflict]) -> list[Conflict]:
+    """One entry per conflict id (pure rule): a dispute whose established value is held by several versions (split
+    by a range write, or several facts) is one conflict, shown with the first established version overlapping the
+    challenger."""
+    by_id: dict[str, list[Conflict]] = {}
+    for c in found:
+        by_id.setdefault(c.conflict_id, []).append(c)
+
+    def pick(group: list[Conflict]) -> Conflict:
+        ch = group[0].challenger
+        hit = [c for c in group if overlaps(c.established.valid_from, c.established.valid_to, ch.valid_from, ch.valid_to)]
+        return (hit or group)[0]
+
+    return [pick(group) for group in by_id.values()]
 
 
 def resolve_conflict(
@@ -73,15 +89,18 @@ def resolve_conflict(
         elif decision == "split_scope":
             result = _split(tx, ctx, known, challenger, scope or {})
         elif decision == "correction":
+            # the established value was wrong only where the challenger holds: outside it, it holds (a range write)
             result = next_version(challenger, known, state=State.ACTIVE.value, verified_at=known)
-            closing += [(e, EndKind.CORRECTION.value, reason or f"corrected by conflict {conflict_id}") for e in established]
-            links += [(result.version_id, e.version_id, "correction", None) for e in established]
+            hit, _rest = carve(tx, known, established, challenger.valid_from, challenger.valid_to,
+                               challenger.valid_from_precision, challenger.valid_to_precision,
+                               how=EndKind.CORRECTION.value, why=reason or f"corrected by conflict {conflict_id}")
+            links += [(result.version_id, e.version_id, "correction", None) for e in hit]
         else:
             point, precision = at_point
-            _check_succession(point, challenger, established)
+            ending = _check_succession(point, challenger, established)
             result = next_version(challenger, known, state=State.ACTIVE.value, valid_from=point,
                                   valid_from_precision=precision, verified_at=known)
-            for e in established:
+            for e in ending:
                 ended = next_version(e, known, valid_to=point, valid_to_precision=precision, bounded_by=None)
                 closing.append((e, EndKind.SUCCESSION.value, f"succeeded at {point.isoformat()} (conflict {conflict_id})"))
                 created.append((e, ended))
@@ -118,16 +137,21 @@ def _current_challenger(tx: Tx, tenant: str, conflict_id: str, fact_id: str) -> 
     return current[0]
 
 
-def _check_succession(point: datetime, challenger: Fact, established: list[Fact]) -> None:
-    """A succession point lies inside every established version's valid interval and before the challenger ends."""
-    for e in established:
-        if e.valid_from is not None and point <= e.valid_from:
-            raise InvalidInput("at", f"must be after the established value's start ({e.valid_from.isoformat()})")
-        if e.valid_to is not None and point >= e.valid_to:
-            raise InvalidInput("at", f"must be before the established value's end ({e.valid_to.isoformat()}); "
-                                     "a succession never extends it")
+def _check_succession(point: datetime, challenger: Fact, established: list[Fact]) -> list[Fact]:
+    """The established versions the succession ends: those the challenger would overlap from `point` on. The point
+    lies inside each of them (a succession never extends one) and before the challenger ends; established versions
+    wholly before the point (e.g. the earlier piece of a range-split value) are left as they are."""
     if challenger.valid_to is not None and point >= challenger.valid_to:
         raise InvalidInput("at", f"must be before the challenger's own end ({challenger.valid_to.isoformat()})")
+    ending = [e for e in established if overlaps(point, challenger.valid_to, e.valid_from, e.valid_to)]
+    if established and not ending:
+        last = max(e.valid_to for e in established if e.valid_to is not None)
+        raise InvalidInput("at", f"must be before the established value's end ({last.isoformat()}); "
+                                 "a succession never extends it")
+    for e in ending:
+        if e.valid_from is not None and point <= e.valid_from:
+            raise InvalidInput("at", f"must be after the established value's start ({e.valid_from.isoformat()})")
+    return ending
 
 
 def _split(tx: Tx, ctx: Context, known: datetime, challenger: Fact, scope: dict[str, str]) -> Fact:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -36,6 +36,28 @@ def system_clock() -> datetime:
     return datetime.now(timezone.utc)
 
 
+class UnforeseenStatements(Exception):
+    """Raised inside a write whose new versions have statements nobody embedded before it opened; Context.write
+    aborts that attempt, embeds them outside any transaction and runs the write again."""
+
+    def __init__(self, texts: list[str]) -> None:
+        super().__init__(f"{len(texts)} statements were not embedded before the write")
+        self.texts = texts
+
+
+@dataclass(frozen=True)
+class Vectors:
+    """The embeddings a write may use, computed before its transaction opened (none when no embedder is set)."""
+
+    enabled: bool
+    by_text: dict[str, list[float]]
+
+
+def vectors(tx: Tx) -> Vectors:
+    """The embeddings of this write transaction (disabled outside Context.write)."""
+    return getattr(tx, "credo_vectors", None) or Vectors(False, {})
+
+
 @dataclass
 class Context:
     """A store's bindings; `clock` is injectable by tests only (never through the public write API)."""
@@ -56,11 +78,26 @@ class Context:
 
         return parse_instant(value, "known_at")
 
-    def write(self, work: Callable[[Tx, datetime], T]) -> T:
-        """Run `work(tx, known)` in one managed transaction that first takes the tenant's commit clock."""
+    def embed(self, texts: Iterable[str]) -> dict[str, list[float]]:
+        """Vectors of the distinct non-empty texts (nothing without an embedder); never call it inside a write."""
+        unique = [t for t in dict.fromkeys(texts) if isinstance(t, str) and t.strip()]
+        if self.embedder is None or not unique:
+            return {}
+        return dict(zip(unique, self.embedder.embed(unique)))
+
+    def write(self, work: Callable[[Tx, datetime], T], *, embed: Iterable[str] = ()) -> T:
+        """Run `work(tx, known)` in one managed transaction that first takes the tenant's commit clock.
+
+        `embed` names the statements the write is expected to create; they are embedded before the transaction
+        opens. A new version whose statement was not foreseen aborts the attempt (nothing is written), its text
+        is embedded outside the transaction and the write runs again, so every new version gets its vector.
+        """
+        plan = Vectors(self.embedder is not None, self.embed(embed))
+
         def run(tx: Tx) -> T:
             from credo.services.cascade import cascade
 
+            setattr(tx, "credo_vectors", plan)
             # now is read after the clock lock is held, so no commit can land at a known time a reader already used
             known = ledger.begin(tx, self.tenant, self.now())
             result = work(tx, known)
@@ -69,6 +106,11 @@ class Context:
             ledger.finish(tx, self.tenant, known)
             return with_report(result, report)
 
+        for _attempt in range(3):
+            try:
+                return self.db.write(run)
+            except UnforeseenStatements as missing:
+                plan.by_text.update(self.embed(missing.texts))
         return self.db.write(run)
 
     def read(self, work: Callable[[Tx], T]) -> T:

@@ -119,7 +119,7 @@ def _commit(ctx: Context, session_id: str, claim_id: str, generation: int, pendi
         return ExtractionResult(extraction_id=claim_id, session_id=session_id, generation=generation, facts=facts,
                                 episode_id=episode_id, consumed=sorted(by_index), segments=segments)
 
-    return ctx.write(work)
+    return ctx.write(work, embed=[c.statement for c in candidates])
 
 
 def extract(ctx: Context, *, session_id: str, extractor: Extractor, segment_size: int = 20) -> ExtractionResult:

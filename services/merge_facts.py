@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from credo.graph import entities as entity_repo
 from credo.graph import facts as fact_repo
 from credo.graph import ledger
 from credo.graph.db import Tx
 from credo.schema.errors import InvalidInput
-from credo.schema.facts import EndKind, Epistemic, Fact, weakest
+from credo.schema.facts import EndKind, Epistemic, Fact, scope_key, weakest
 from credo.schema.lifecycle import SERVED, State
 from credo.schema.names import check_ref
 from credo.schema.time import render
@@ -52,6 +53,44 @@ def merged_interval(inputs: list[Fact]) -> tuple[str | None, str | None]:
     return start, end
 
 
+def gap_between(inputs: list[Fact]) -> tuple[datetime, datetime] | None:
+    """The first stretch of valid time no input covers between their earliest start and latest end, or None when
+    their intervals overlap or touch (pure rule; an unknown start or an open end is unbounded on that side)."""
+    spans = sorted(((f.valid_from, f.valid_to) for f in inputs), key=lambda s: (s[0] is not None, s[0] or datetime.min))
+    reach = spans[0][1]
+    for start, end in spans[1:]:
+        if reach is not None and start is not None and start > reach:
+            return reach, start
+        reach = None if reach is None or end is None else max(reach, end)
+    return None
+
+
+def claim_of(tx: Tx, tenant: str, fact: Fact) -> tuple[str, str, tuple[str, str], str]:
+    """What a fact claims: (canonical subject id, predicate, object key with entities canonical, scope key)."""
+    def canonical(name: str, entity_id: str | None) -> str | None:
+        entity = entity_repo.find(tx, tenant, name)
+        return entity.entity_id if entity is not None and entity_id in entity.ids else entity_id
+
+    obj = fact.object.key
+    if fact.object.type == "entity":
+        obj = ("entity", canonical(fact.object_name, fact.object.entity_id) or "")
+    return canonical(fact.subject, fact.subject_id) or fact.subject_id, fact.predicate, obj, scope_key(fact.scope)
+
+
+def _check_mergeable(tx: Tx, tenant: str, inputs: list[Fact]) -> None:
+    """A merge consolidates one claim: the same subject, predicate, object and scope over one stretch of time."""
+    first = claim_of(tx, tenant, inputs[0])
+    for other in inputs[1:]:
+        if claim_of(tx, tenant, other) != first:
+            raise InvalidInput("fact_ids", f"{inputs[0].fact_id} and {other.fact_id} claim different things "
+                                           f"({inputs[0].statement!r} vs {other.statement!r}); only versions of one "
+                                           "claim (subject, predicate, object, scope) are merged")
+    gap = gap_between(inputs)
+    if gap is not None:
+        raise InvalidInput("fact_ids", f"the inputs leave a gap from {gap[0].isoformat()} to {gap[1].isoformat()}; a "
+                                       "merge never claims the gap between separate stints (keep them separate)")
+
+
 def merge_facts(ctx: Context, *, fact_ids: Sequence[str], statement: str) -> Fact:
     """One canonical fact from several: the inputs are superseded, their sources and premises carried over."""
     if isinstance(fact_ids, str) or not isinstance(fact_ids, Sequence):
@@ -64,6 +103,7 @@ def merge_facts(ctx: Context, *, fact_ids: Sequence[str], statement: str) -> Fac
 
     def work(tx: Tx, known: datetime) -> Fact:
         inputs = [the_current(tx, ctx.tenant, ref) for ref in dict.fromkeys(fact_ids)]
+        _check_mergeable(tx, ctx.tenant, inputs)
         first = inputs[0]
         shape = merged_shape(inputs)
         valid_from, valid_to = merged_interval(inputs)
@@ -85,4 +125,4 @@ def merge_facts(ctx: Context, *, fact_ids: Sequence[str], statement: str) -> Fac
             "evidence": merged.evidence.value})])
         return merged
 
-    return ctx.write(work)
+    return ctx.write(work, embed=[statement.strip()])

@@ -22,8 +22,9 @@ from credo.services import predicates as predicate_service
 from credo.services.context import Context
 from credo.services.justify import check_premises
 from credo.services.justify import link_many as link_premises
-from credo.services.temporal_rules import decide_write, established, split_outside
-from credo.services.versions import next_version, replace, retire
+from credo.services.temporal_rules import decide_write, established
+from credo.services.versions import create as create_versions
+from credo.services.versions import carve, next_version, replace, retire
 
 
 def validate(**fields: Any) -> FactCreate:
@@ -49,9 +50,25 @@ def _object_of(data: FactCreate) -> ObjectValue | str:
     return literal(obj)
 
 
+def foreseen(batch: Sequence[FactCreate]) -> list[str]:
+    """The statements `record` will most likely write for a batch (its default statement uses the name as given;
+    a name that resolves to another canonical name is embedded on the write's second attempt)."""
+    texts = []
+    for data in batch:
+        if data.statement:
+            texts.append(data.statement)
+            continue
+        try:
+            obj = _object_of(data)
+        except InvalidInput:
+            continue
+        texts.append(f"{data.subject} {data.predicate} {obj if isinstance(obj, str) else obj.value}")
+    return texts
+
+
 def record(
     tx: Tx, ctx: Context, known: datetime, batch: Sequence[FactCreate], *, state: str = State.ACTIVE,
-    embeddings: dict[int, list[float]] | None = None, apply_rules: bool = True,
+    apply_rules: bool = True,
 ) -> list[Fact]:
     """Inside one transaction: resolve entities, apply the conflict rule, write versions; returns them in order.
 
@@ -110,11 +127,7 @@ def record(
         if fact.state in (State.ACTIVE, State.REINFORCED):
             current.setdefault(key, []).append(fact)
 
-    new = [p.fact for p in planned if p.outcome != "duplicate"]
-    vectors = {}
-    if embeddings:
-        vectors = {p.fact.version_id: embeddings[i] for i, p in enumerate(planned) if i in embeddings and p.outcome != "duplicate"}
-    fact_repo.create_versions(tx, new, vectors)
+    create_versions(tx, [p.fact for p in planned if p.outcome != "duplicate"])
     results: list[Fact] = []
     conflicts: list[tuple[str, str, str]] = []
     events: list[tuple[str, str, dict]] = []
@@ -155,17 +168,13 @@ def add_facts(
     if not batch:
         return []
     premises = [check_premises(p, "depends_on") if p else None for p in (depends_on or [])]
-    embeddings = None
-    if ctx.embedder is not None:
-        texts = [d.statement or f"{d.subject} {d.predicate} {d.object}" for d in batch]
-        embeddings = dict(enumerate(ctx.embedder.embed(texts)))
 
     def work(tx: Tx, known: datetime) -> list[Fact]:
-        written = record(tx, ctx, known, batch, state=state, embeddings=embeddings)
+        written = record(tx, ctx, known, batch, state=state)
         link_premises(tx, ctx, known, [([fact], refs) for fact, refs in zip(written, premises) if refs])
         return written
 
-    return ctx.write(work)
+    return ctx.write(work, embed=foreseen(batch))
 
 
 def write_range(ctx: Context, *, data: FactCreate) -> Fact:
@@ -182,15 +191,9 @@ def write_range(ctx: Context, *, data: FactCreate) -> Fact:
         current = [f for f in fact_repo.current_for(tx, ctx.tenant, [(ids, data.predicate)])[0]
                    if f.scope == data.scope and f.state != State.CONFLICTED]
         if cardinality == "single":
-            hit, pieces = split_outside(current, start, end, start_p, end_p)
-            retire(tx, known, [(f, EndKind.RANGE_WRITE.value, f"range write {start.isoformat()}..{end.isoformat()}") for f in hit])
-            rest = [next_version(p.source, known, valid_from=p.valid_from, valid_to=p.valid_to,
-                                 valid_from_precision=p.from_precision, valid_to_precision=p.to_precision,
-                                 bounded_by=None) for p in pieces]
-            replace(tx, known, [(p.source, r) for p, r in zip(pieces, rest)])
-            fact_repo.link_supersedes(tx, known, [(r.version_id, p.source.version_id, "correction", None)
-                                                  for r, p in zip(rest, pieces)])
+            hit, _rest = carve(tx, known, current, start, end, start_p, end_p, how=EndKind.RANGE_WRITE.value,
+                               why=f"range write {start.isoformat()}..{end.isoformat()}")
             ledger.audit(tx, ctx.tenant, known, [("range_split", f.fact_id, {"version_id": f.version_id}) for f in hit])
         return record(tx, ctx, known, [data])[0]
 
-    return ctx.write(work)
+    return ctx.write(work, embed=foreseen([data]))

@@ -8,15 +8,17 @@ from typing import Any
 from credo.graph import entities as entity_repo
 from credo.graph import facts as fact_repo
 from credo.graph import ledger
+from credo.graph import predicates as predicate_repo
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
 from credo.schema.errors import ConflictError, InvalidInput
 from credo.schema.facts import EndKind, Fact, ObjectValue, check_interval, check_version, literal
-from credo.schema.lifecycle import SERVED
+from credo.schema.lifecycle import SERVED, State
 from credo.schema.names import clean_name, clean_text
 from credo.schema.time import optional_point, parse_point
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
+from credo.services.versions import create as create_versions
 from credo.services.versions import current_versions, next_version, replace, retire, the_current
 
 CORRECTABLE = {"object", "valid_from", "valid_to", "statement", "scope", "confidence", "sensitivity", "kind", "quote"}
@@ -95,7 +97,7 @@ def correct_fact(ctx: Context, *, ref: str, changes: dict[str, Any]) -> Fact:
                                                                             "fields": sorted(changes)})])
         return newer
 
-    return ctx.write(work)
+    return ctx.write(work, embed=[changes["statement"]] if isinstance(changes.get("statement"), str) else [])
 
 
 def succeed_fact(ctx: Context, *, ref: str, object: Any, at: Any, fields: dict[str, Any]) -> Fact:
@@ -122,14 +124,37 @@ def succeed_fact(ctx: Context, *, ref: str, object: Any, at: Any, fields: dict[s
         successor = check_version(successor)
         retire(tx, known, [(old, EndKind.SUCCESSION.value, f"succeeded at {at_point.isoformat()}")])
         replace(tx, known, [(old, ended)])
-        fact_repo.create_versions(tx, [successor])
+        successor, disputes = _in_slot(tx, ctx, successor)
+        create_versions(tx, [successor])
+        predicate_repo.open_conflicts(tx, known, disputes)
         fact_repo.link_supersedes(tx, known, [(ended.version_id, old.version_id, "succession", at_point),
                                               (successor.version_id, ended.version_id, "succession", at_point)])
         ledger.audit(tx, ctx.tenant, known, [("succeed_fact", old.fact_id, {"ended": ended.version_id,
                                                                             "successor": successor.fact_id})])
         return successor
 
-    return ctx.write(work)
+    return ctx.write(work, embed=[fields["statement"]] if isinstance(fields.get("statement"), str) else [])
+
+
+def _in_slot(tx: Tx, ctx: Context, successor: Fact) -> tuple[Fact, list[tuple[str, str, str]]]:
+    """The successor after the conflict rule of its target slot, as for a new write (the old fact has already
+    ended at the succession point, so it never counts): a different value it would change there keeps it as
+    `conflicted` with a conflict opened; an open-ended successor before a later value is bounded at its start;
+    the same value already held there refuses the succession (ConflictError naming that fact)."""
+    decision = predicate_service.decide_in_slot(tx, ctx.tenant, successor)
+    if decision.outcome == "duplicate":
+        other = decision.against[0]
+        raise ConflictError(other.fact_id, f"fact {other.fact_id} already holds {other.object_name!r} there; end "
+                                           f"{successor.subject}'s fact instead of succeeding it")
+    if decision.outcome == "bound":
+        return successor.model_copy(update={
+            "valid_to": decision.bound_to, "valid_to_precision": decision.bounded_by.valid_from_precision,
+            "bounded_by": decision.bounded_by.version_id}), []
+    if decision.outcome == "conflict":
+        conflict_id = new_id("c")
+        return (successor.model_copy(update={"state": State.CONFLICTED.value}),
+                [(conflict_id, successor.version_id, e.version_id) for e in decision.against])
+    return successor, []
 
 
 def end_fact(ctx: Context, *, ref: str, at: Any) -> Fact:
@@ -140,6 +165,10 @@ def end_fact(ctx: Context, *, ref: str, at: Any) -> Fact:
         old = the_current(tx, ctx.tenant, ref)
         if old.valid_from is not None and at_point <= old.valid_from:
             raise InvalidInput("at", f"must be after the fact's valid_from ({old.valid_from.isoformat()})")
+        if old.valid_to is not None and at_point >= old.valid_to:
+            # ending at or after the current end would serve the claim where it did not hold (a widening)
+            raise InvalidInput("at", f"must be before the fact's valid_to ({old.valid_to.isoformat()}); ending a "
+                                     "fact never extends it")
         ended = next_version(old, known, valid_to=at_point, valid_to_precision=at_precision, bounded_by=None)
         retire(tx, known, [(old, EndKind.END.value, f"ended at {at_point.isoformat()}")])
         replace(tx, known, [(old, ended)])

@@ -91,14 +91,16 @@ class Piece:
 
 
 def split_outside(
-    facts: list[Fact], start: datetime, end: datetime, start_precision: str = "instant", end_precision: str = "instant"
+    facts: list[Fact], start: datetime | None, end: datetime | None, start_precision: str | None = "instant",
+    end_precision: str | None = "instant",
 ) -> tuple[list[Fact], list[Piece]]:
-    """Versions overlapping [start, end), and the pieces of them that lie outside it (XTDB FOR PORTION OF)."""
+    """Versions overlapping [start, end), and the pieces of them that lie outside it (XTDB FOR PORTION OF).
+    A None start or end is unbounded on that side (nothing remains there)."""
     hit = [f for f in facts if overlaps(f.valid_from, f.valid_to, start, end)]
     pieces: list[Piece] = []
     for f in hit:
-        if f.valid_from is None or f.valid_from < start:
+        if start is not None and (f.valid_from is None or f.valid_from < start):
             pieces.append(Piece(f, f.valid_from, start, f.valid_from_precision, start_precision))
-        if f.valid_to is None or f.valid_to > end:
+        if end is not None and (f.valid_to is None or f.valid_to > end):
             pieces.append(Piece(f, end, f.valid_to, end_precision, f.valid_to_precision))
     return hit, pieces

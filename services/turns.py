@@ -29,6 +29,7 @@ from credo.services import record_fact
 from credo.services import sources as source_service
 from credo.services.context import Context
 from credo.services.revise_fact import resolve_object
+from credo.services.versions import create as create_versions
 from credo.services.versions import next_version, retire, the_current
 
 # Hedges keep a claim a hypothesis whatever the rewrite says. English phrases match on word boundaries,
@@ -209,7 +210,7 @@ def remember(
             "epistemic": epistemic.value, "replaces": replaces, "justification": justification})])
         return fact
 
-    return ctx.write(work)
+    return ctx.write(work, embed=[data.statement or ""])
 
 
 def _replace(tx: Tx, ctx: Context, known: datetime, ref: str, data: Any, subject: str | None, predicate: str | None,
@@ -247,7 +248,7 @@ def _replace(tx: Tx, ctx: Context, known: datetime, ref: str, data: Any, subject
     check_interval(changes.get("valid_from", old.valid_from), changes.get("valid_to", old.valid_to))
     newer = check_version(next_version(old, known, **changes))
     retire(tx, known, [(old, EndKind.CORRECTION.value, "replaced by a remembered human statement")])
-    fact_repo.create_versions(tx, [newer])
+    create_versions(tx, [newer])
     source_repo.carry_depends_on(tx, known, [(old.version_id, newer.version_id)])
     fact_repo.link_supersedes(tx, known, [(newer.version_id, old.version_id, "correction", None)])
     return newer

@@ -12,6 +12,8 @@ from credo.graph.ledger import new_id
 from credo.schema.errors import InvalidInput, NotFound
 from credo.schema.facts import Fact
 from credo.schema.names import check_ref
+from credo.services.context import UnforeseenStatements, vectors
+from credo.services.temporal_rules import split_outside
 
 
 def next_version(base: Fact, known: datetime, **changes: Any) -> Fact:
@@ -21,10 +23,53 @@ def next_version(base: Fact, known: datetime, **changes: Any) -> Fact:
     return base.model_copy(update={**reset, **changes})
 
 
+def embeddings_for(tx: Tx, pairs: list[tuple[Fact | None, Fact]]) -> dict[str, list[float]]:
+    """version_id -> vector of each new version's statement, from the vectors computed before the write opened.
+
+    A new version keeping its predecessor's statement needs none (carry_edges copies the predecessor's); any
+    other statement nobody embedded aborts the attempt with UnforeseenStatements (Context.write embeds and reruns)."""
+    plan = vectors(tx)
+    if not plan.enabled:
+        return {}
+    found: dict[str, list[float]] = {}
+    missing: list[str] = []
+    for old, new in pairs:
+        if new.statement in plan.by_text:
+            found[new.version_id] = plan.by_text[new.statement]
+        elif new.statement.strip() and (old is None or old.statement != new.statement):
+            missing.append(new.statement)
+    if missing:
+        raise UnforeseenStatements(missing)
+    return found
+
+
+def create(tx: Tx, facts: list[Fact]) -> None:
+    """Write versions of new claims (nothing carried), each with the embedding of its statement."""
+    fact_repo.create_versions(tx, facts, embeddings_for(tx, [(None, f) for f in facts]))
+
+
 def replace(tx: Tx, known: datetime, pairs: list[tuple[Fact, Fact]]) -> None:
-    """Write new versions that replace old ones of the same claim, carrying their evidence and premises."""
-    fact_repo.create_versions(tx, [new for _old, new in pairs])
+    """Write new versions that replace old ones of the same claim, carrying their evidence and premises (and the
+    embedding, when the statement is unchanged)."""
+    fact_repo.create_versions(tx, [new for _old, new in pairs], embeddings_for(tx, list(pairs)))
     fact_repo.carry_edges(tx, known, [(old.version_id, new.version_id) for old, new in pairs])
+
+
+def carve(
+    tx: Tx, known: datetime, facts: list[Fact], start: datetime | None, end: datetime | None,
+    start_precision: str | None, end_precision: str | None, *, how: str, why: str,
+) -> tuple[list[Fact], list[Fact]]:
+    """FOR PORTION OF [start, end) (None = unbounded): the versions overlapping it stop being believed (how/why)
+    and their parts outside it are written again as corrections of them; returns (retired, remaining pieces)."""
+    hit, pieces = split_outside(facts, start, end, start_precision, end_precision)
+    retire(tx, known, [(f, how, why) for f in hit])
+    rest = [next_version(p.source, known, valid_from=p.valid_from, valid_to=p.valid_to,
+                         valid_from_precision=p.from_precision, valid_to_precision=p.to_precision,
+                         bounded_by=None) for p in pieces]
+    replace(tx, known, [(p.source, r) for p, r in zip(pieces, rest)])
+    fact_repo.link_supersedes(tx, known, [(r.version_id, p.source.version_id, "correction", None)
+                                          for r, p in zip(rest, pieces)])
+    return hit, rest
 
 
 def retire(tx: Tx, known: datetime, closing: list[tuple[Fact, str, str | None]]) -> None:

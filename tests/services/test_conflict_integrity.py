@@ -45,7 +45,8 @@ def test_correcting_the_established_value_keeps_it_disputed_and_a_correction_dec
     [conflict] = store.conflicts()
     store.resolve_conflict(conflict.conflict_id, decision="correction")
     assert served(store, "Acme", "owned_by", "2024-09-01") == [("Bob", False)]
-    assert served(store, "Acme", "owned_by", "2024-03-01") == []
+    # the correction replaces Alice only over Bob's interval (from August): before it she still holds
+    assert served(store, "Acme", "owned_by", "2024-03-01") == [("Alice", False)]
 
 
 def test_a_stale_flag_on_the_established_value_keeps_the_conflict_on_its_new_version(store, clock):

@@ -94,3 +94,17 @@ def test_lifecycle_table_refuses_what_it_does_not_list():
     for state in (State.FORGOTTEN, State.DELETED):
         assert not (TRANSITIONS[state] & SERVED)
     assert TRANSITIONS[State.FORGOTTEN] == {State.DELETED}
+
+
+@pytest.mark.parametrize("spans, gap", [
+    ([(D(2020), D(2022)), (D(2022), D(2024))], None),                      # equal instants touch
+    ([(D(2020), D(2022)), (D(2023), D(2025))], (D(2022), D(2023))),         # two stints
+    ([(D(2023), D(2025)), (D(2020), D(2022))], (D(2022), D(2023))),         # in any order
+    ([(D(2020), None), (D(2023), D(2025))], None),                          # an open end covers what follows
+    ([(None, D(2021)), (D(2023), None)], (D(2021), D(2023))),               # an unknown start does not close a gap
+    ([(None, D(2022)), (D(2021), D(2023)), (D(2023), None)], None),
+])
+def test_gap_between_merge_inputs(spans, gap):
+    from credo.services.merge_facts import gap_between
+
+    assert gap_between([fact(str(i), s, e) for i, (s, e) in enumerate(spans)]) == gap

@@ -37,7 +37,7 @@ def remembered(store, clock):
 def test_merging_unknown_with_stated_yields_unknown_whichever_order_and_keeps_every_source(
         store, remembered, stated_first):
     doc = store.add_source("document", "Runbook v3: export at 02:00 UTC daily.", title="Runbook v3", author="ops team")
-    unknown = store.add_fact("nightly export", "scheduled", "02:00 UTC daily", valid_from="2025-01-01")
+    unknown = store.add_fact("nightly export", "runs_at", "02:00 UTC", valid_from="2025-01-01")
     store.cite(unknown.fact_id, doc.source_id, quote="export at 02:00 UTC daily")
     order = [remembered.fact_id, unknown.fact_id] if stated_first else [unknown.fact_id, remembered.fact_id]
     merged = store.merge_facts(order, statement="The nightly export runs daily at 02:00 UTC")
@@ -54,7 +54,8 @@ def test_merging_two_stated_facts_stays_stated_and_one_fact_is_refused(store, re
     store.ingest_messages("w", [msg(2, "ok", origin="agent", role="assistant", author="agent"),
                                 msg(3, "Yes: the export runs at 02:00 UTC, every night.")])
     other = store.turn("w").remember("the export runs at 02:00 UTC", "The export runs at 02:00 UTC",
-                                     subject="nightly export", predicate="runs_at", object="02:00 UTC every night")
+                                     subject="nightly export", predicate="runs_at", object="02:00 UTC",
+                                     valid_from="2025-06-01")
     merged = store.merge_facts([remembered.fact_id, other.fact_id], statement="The nightly export runs at 02:00 UTC")
     assert merged.evidence == "stated" and len(store.why(merged.fact_id).sources) == 2
     with pytest.raises(InvalidInput, match="at least two"):
