@@ -231,8 +231,10 @@ def _flag(summary: Summary, reason: str) -> FlaggedSummary:
 
 
 def set_state(tx: Tx, known: datetime, summary: Summary, state: str, cause: str | None) -> Summary:
-    """A new version of a summary in another state, same text and trace; the old version stops being believed."""
-    check_transition(summary.summary_id, summary.state, state)
+    """A new version of a summary in another state (or the same state with a new cause), same text and trace; the
+    old version stops being believed."""
+    if state != summary.state:
+        check_transition(summary.summary_id, summary.state, state)
     new = summary.model_copy(update={"version_id": ledger.new_id("sv"), "state": state, "known_from": known,
                                      "known_to": None, "ended_by": None, "end_reason": None, "stale_cause": cause})
     summary_repo.close(tx, known, [(summary.version_id, EndKind.STATE_CHANGE.value, cause or "trace holds again")])
