@@ -7,6 +7,7 @@ import json
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
+from typing import Any
 
 from credo.schema.cascade import TraceItem
 from credo.schema.facts import Fact
@@ -125,6 +126,24 @@ def revision(old: Fact, new: Fact) -> tuple[str, str] | None:
     if old.scope != new.scope:
         return str(dict(sorted(old.scope.items()))), str(dict(sorted(new.scope.items())))
     return f"{old.subject} {old.predicate}", f"{new.subject} {new.predicate}"
+
+
+def supported_at(views: Mapping[str, Sequence[Any]], valid_at: object) -> set[str]:
+    """Fact ids supported at valid time `valid_at` (DESIGN §5): a fact needs a version believed and valid then,
+    resting on nothing, or with one justification whose premises are all supported then (well-founded, so cycles
+    give none). `views` maps every fact id reachable through such versions to its versions (`justifications`
+    maps justification id to premise fact ids); a premise missing from it supports nothing."""
+    base: set[str] = set()
+    justifications: dict[str, list[frozenset[str]]] = {}
+    for fact_id, versions in views.items():
+        for version in versions:
+            if not believed_now([version], valid_at):
+                continue
+            if not version.justifications:
+                base.add(fact_id)
+            justifications.setdefault(fact_id, []).extend(version.justifications.values())
+    region = {fid: alts for fid, alts in justifications.items() if fid not in base and alts}
+    return base | supported(region, believed_outside=base, served=set(region))
 
 
 def fact_hash(fact: Fact) -> str:

@@ -13,6 +13,7 @@ from credo.schema.facts import Fact, PathStep, Relation, literal
 from credo.schema.lifecycle import SERVED_VALUES
 from credo.services.context import Context
 from credo.services.read_facts import points
+from credo.services.support import served_at
 
 
 def _entity(tx: Tx, tenant: str, name: str, known_at: datetime | None):
@@ -57,7 +58,7 @@ def holders(ctx: Context, *, predicate: str, object: Any, valid_at: Any = None, 
         return fact_repo.as_of(tx, ctx.tenant, predicate=predicate, object_value=literal(object).value,
                                valid_at=valid, known_at=known, states=SERVED_VALUES)
 
-    return ctx.read(work)
+    return ctx.read(lambda tx: served_at(tx, ctx.tenant, work(tx), valid_at=valid, known_at=known))
 
 
 def path(ctx: Context, *, a: str, b: str, valid_at: Any = None, known_at: Any = None, max_hops: int = 4) -> list[PathStep] | None:

@@ -103,3 +103,38 @@ def test_revision_names_what_a_reader_sees_changed_and_ignores_valid_time_and_co
     other = ObjectValue(type="string", value="K2")
     assert revision(old, old.model_copy(update={"object": other, "object_name": "K2"})) == ("K1", "K2")
     assert revision(old, old.model_copy(update={"scope": {"env": "staging"}})) == ("{}", "{'env': 'staging'}")
+
+
+def _v(start, end, *groups, state="active"):
+    from types import SimpleNamespace
+
+    from credo.schema.time import parse_instant
+
+    return SimpleNamespace(valid_from=start and parse_instant(start, "t"), valid_to=end and parse_instant(end, "t"),
+                           state=state, known_to=None,
+                           justifications={f"j{i}": frozenset(g.split()) for i, g in enumerate(groups)})
+
+
+@pytest.mark.parametrize(
+    ("name", "views", "expected"),
+    [
+        ("premise valid then", {"p": [_v("2025-01-01", "2025-06-01")], "r": [_v("2025-01-01", None, "p")]}, {"p", "r"}),
+        ("premise ended exactly then (half-open)", {"p": [_v("2024-01-01", "2025-03-01")],
+                                                   "r": [_v("2025-01-01", None, "p")]}, set()),
+        ("premise starts later", {"p": [_v("2025-04-01", None)], "r": [_v("2025-01-01", None, "p")]}, set()),
+        ("unknown start counts as valid", {"p": [_v(None, None)], "r": [_v("2025-01-01", None, "p")]}, {"p", "r"}),
+        ("premise not served", {"p": [_v("2024-01-01", None, state="stale")], "r": [_v("2024-01-01", None, "p")]},
+         set()),
+        ("the other justification holds", {"p": [_v("2024-01-01", "2025-02-01")], "q": [_v("2024-01-01", None)],
+                                           "r": [_v("2025-01-01", None, "p", "q")]}, {"q", "r"}),
+        ("ended premise two levels down", {"p": [_v("2024-01-01", "2025-02-01")], "m": [_v("2024-01-01", None, "p")],
+                                           "r": [_v("2025-01-01", None, "m")]}, set()),
+        ("a cycle gives none", {"a": [_v("2024-01-01", None, "b")], "b": [_v("2024-01-01", None, "a")]}, set()),
+        ("premise never loaded", {"r": [_v("2025-01-01", None, "p")]}, set()),
+    ],
+)
+def test_support_at_a_valid_time_needs_premises_valid_then(name, views, expected):
+    from credo.schema.time import parse_instant
+    from credo.services.tms_rules import supported_at
+
+    assert supported_at(views, parse_instant("2025-03-01", "t")) == expected, name
