@@ -1,4 +1,4 @@
-"""`credo stale`, `credo reverify`, `credo maintain`, `credo rebuild`: what awaits re-checking after a premise changed."""
+"""`credo stale`, `reverify`, `maintain`, `rebuild`: what awaits re-checking after a premise changed."""
 
 from __future__ import annotations
 

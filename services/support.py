@@ -11,6 +11,7 @@ from datetime import datetime
 
 from credo.graph import dependencies as dep_repo
 from credo.graph.db import Tx
+from credo.graph.dependencies import Dependent
 from credo.schema.facts import Fact
 from credo.schema.lifecycle import is_served
 from credo.services.tms_rules import believed_now, supported_at
@@ -21,7 +22,7 @@ def served_at(tx: Tx, tenant: str, found: list[Fact], *, valid_at: datetime, kno
     ids = sorted({f.fact_id for f in found if is_served(f.state)})
     if not ids:
         return found
-    views: dict = {}
+    views: dict[str, list[Dependent]] = {}
     frontier = ids
     while frontier:
         level = dep_repo.support_known_at(tx, tenant, frontier, known_at)
