@@ -1,4 +1,4 @@
-"""`credo stale`, `credo reverify`, `credo rebuild`: what awaits re-checking after a premise changed."""
+"""`credo stale`, `reverify`, `maintain`, `rebuild`: what awaits re-checking after a premise changed."""
 
 from __future__ import annotations
 
@@ -24,6 +24,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     reverify.add_argument("--note", help="why (for lapsed: 'no longer applies because ...')")
     reverify.add_argument("--json", action="store_true", help="print JSON")
     reverify.set_defaults(handler=cmd_reverify)
+
+    maintain = subparsers.add_parser("maintain", help="flag stale what rests on premises whose valid time has ended")
+    maintain.add_argument("--json", action="store_true", help="print JSON")
+    maintain.set_defaults(handler=cmd_maintain)
 
     rebuild = subparsers.add_parser("rebuild", help="re-check a summary's trace, re-running its summarizer if needed")
     rebuild.add_argument("summary_id", help="the summary id (sum_...)")
@@ -70,6 +74,17 @@ def cmd_reverify(args: argparse.Namespace) -> int:
     if fact.lapse_reason:
         print(f"  {fact.lapse_reason}")
     print("\n".join(report_lines(fact.cascade)))
+    return 0
+
+
+def cmd_maintain(args: argparse.Namespace) -> int:
+    """Run the sweep once and print what it flagged."""
+    report = connected(args).maintain()
+    if args.json:
+        print(to_json(report))
+        return 0
+    lines = report_lines(report)
+    print("\n".join(lines) if lines else "nothing rests on a premise whose valid time has ended")
     return 0
 
 

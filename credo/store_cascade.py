@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from credo.schema.cascade import Justification, StaleItem, Summary
+from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summary
 from credo.schema.facts import Fact
 from credo.services import justify as justify_service
+from credo.services import maintain as maintain_service
 from credo.services import reverify as reverify_service
 from credo.services import summaries as summary_service
 from credo.services.context import Context
@@ -58,3 +59,7 @@ class CascadeMixin:
     def stale(self) -> list[StaleItem]:
         """Everything awaiting re-verification or a rebuild, oldest first."""
         return reverify_service.stale(self._ctx)
+
+    def maintain(self) -> CascadeReport:
+        """Flag stale, now, what rests on premises whose valid time has ended (idempotent; run it on a schedule)."""
+        return maintain_service.maintain(self._ctx)

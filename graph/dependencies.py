@@ -16,6 +16,8 @@ READ_DEPENDENTS = load("read_dependents")
 READ_FACTS_KNOWN_AT = load("read_facts_known_at")
 READ_JUSTIFICATIONS = load("read_justifications")
 READ_STALE_FACTS = load("read_stale_facts")
+READ_SUPPORT_KNOWN_AT = load("read_support_known_at")
+READ_ENDED_PREMISES = load("read_ended_premises")
 
 
 def link(tx: Tx, known: datetime, rows: list[dict[str, Any]]) -> None:
@@ -95,3 +97,24 @@ def justification_edges(tx: Tx, tenant: str, fact_id: str, known_at: datetime | 
 def stale_facts(tx: Tx, tenant: str) -> list[Fact]:
     """Current versions awaiting re-verification, oldest first."""
     return readable([fact_from_row(r["fact"]) for r in tx.rows(READ_STALE_FACTS, tenant=tenant, state="stale")], "stale")
+
+
+def support_known_at(tx: Tx, tenant: str, fact_ids: list[str], known_at: datetime | None) -> dict[str, list[Dependent]]:
+    """Versions of each fact believed at known_at (None = now) with their justifications believed then."""
+    found: dict[str, list[Dependent]] = {fid: [] for fid in fact_ids}
+    if not fact_ids:
+        return found
+    for row in tx.rows(READ_SUPPORT_KNOWN_AT, tenant=tenant, fact_ids=sorted(set(fact_ids)),
+                       known_at=known_at or FAR_FUTURE):
+        groups: dict[str, set[str]] = {}
+        for justification, premise in row["premises"]:
+            groups.setdefault(justification, set()).add(premise)
+        found.setdefault(row["fact_id"], []).append(
+            _dependent(row, {j: frozenset(p) for j, p in groups.items()}, False, False))
+    return found
+
+
+def ended_premises(tx: Tx, tenant: str, at: datetime, states: list[str]) -> list[Fact]:
+    """Current premises whose valid time ended by `at` while a served current dependent rests on them."""
+    return readable([fact_from_row(r["fact"]) for r in tx.rows(READ_ENDED_PREMISES, tenant=tenant, at=at,
+                                                                states=states)], "ended premises")

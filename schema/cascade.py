@@ -45,9 +45,14 @@ class StaleCause(BaseModel):
     premise_statement: str
     change: str
     at: datetime
+    old_content: str | None = None
+    new_content: str | None = None
 
     def text(self) -> str:
         """One readable line for the stale version and for `stale()`."""
+        if self.old_content is not None:
+            return (f"premise corrected: {self.old_content!r} → {self.new_content!r} "
+                    f"(premise {self.premise_fact_id}, at {self.at.isoformat()})")
         return (f"premise {self.premise_fact_id} ({self.premise_statement!r}) stopped being believed: "
                 f"{self.change} at {self.at.isoformat()}")
 

@@ -19,7 +19,7 @@ from credo.graph.db import Tx
 from credo.schema.cascade import CascadeReport, FlaggedFact, FlaggedSummary, StaleCause, Summary
 from credo.schema.facts import EndKind, Fact
 from credo.schema.lifecycle import State, check_transition, is_served
-from credo.services.tms_rules import believed_now, fact_hash, select_stale, text_hash, trace_breaks
+from credo.services.tms_rules import believed_now, fact_hash, revision, select_stale, text_hash, trace_breaks
 from credo.services.versions import changes, restate
 
 MAX_SUMMARY_VISITS = 3
@@ -39,8 +39,9 @@ def cascade(tx: Tx, tenant: str, known: datetime) -> CascadeReport | None:
     for fact, how, _why in retired:
         first.setdefault(fact.fact_id, (fact, how))
     changed = sorted(first)
+    revised = _revisions(tx, tenant, first)
     region, summarized, given = _walk(tx, tenant, changed)
-    flagged = _flag_facts(tx, tenant, known, changed, first, region, given)
+    flagged = _flag_facts(tx, tenant, known, changed, first, region, given, revised)
     touched = changed + [f.fact_id for f in flagged] + [f.fact_id for f, _, _ in changes(tx).facts]
     changes(tx).facts.clear()
     # the walk already saw which facts summaries derive from: no re-check query when none does
@@ -59,6 +60,22 @@ def cascade(tx: Tx, tenant: str, known: datetime) -> CascadeReport | None:
                              "cause": index[f.cause.premise_fact_id]} for f in flagged]}
         ledger.audit(tx, tenant, known, [("cascade", fid, detail) for fid in changed[:1] or changed_summaries[:1]])
     return report
+
+
+def _revisions(tx: Tx, tenant: str, first: dict[str, tuple[Fact, str]]) -> dict[str, tuple[str, str]]:
+    """(old, new) content of each fact this write corrected to say something else: still believed, but what its
+    dependents rested on is gone (a correction of valid time alone is re-checked by the support rule instead)."""
+    corrected = sorted(fid for fid, (_fact, how) in first.items() if how == EndKind.CORRECTION.value)
+    if not corrected:
+        return {}
+    found = {}
+    for fid, versions in dep_repo.facts_known_at(tx, tenant, corrected).items():
+        for new in versions:
+            change = revision(first[fid][0], new)
+            if change is not None:
+                found[fid] = change
+                break
+    return found
 
 
 def _walk(tx: Tx, tenant: str, changed: list[str]) -> tuple[Region, set[str], dict[str, list[Dependent]]]:
@@ -94,7 +111,7 @@ def _walk(tx: Tx, tenant: str, changed: list[str]) -> tuple[Region, set[str], di
 
 def _flag_facts(
     tx: Tx, tenant: str, known: datetime, changed: list[str], first: dict[str, tuple[Fact, str]], region: Region,
-    given: dict[str, list[Dependent]],
+    given: dict[str, list[Dependent]], revised: dict[str, tuple[str, str]],
 ) -> list[FlaggedFact]:
     """Make every served dependent that lost all support stale, recording cause, path and depth."""
     if not region:
@@ -107,13 +124,14 @@ def _flag_facts(
     believed_outside = {fid for fid, versions in outside_versions.items() if believed_now(versions, known)}
     served = {fid for fid, (versions, _alts) in region.items() if believed_now(versions, known)}  # type: ignore[arg-type]
     losses = select_stale(changed=set(changed), justifications=justifications, believed_outside=believed_outside,
-                          served=served)
+                          served=served, revised=set(revised))
     causes: dict[str, StaleCause] = {}
     moves: list[tuple[str, str | None]] = []
     pending: list[tuple[Dependent, StaleCause, tuple[str, ...], int]] = []
     for loss in losses:
         root = loss.path[0]
-        cause = causes.get(root) or causes.setdefault(root, _cause(loss.path, first, region, outside_versions, known))
+        cause = causes.get(root) or causes.setdefault(root, _cause(loss.path, first, region, outside_versions, known,
+                                                                                 revised))
         text = f"{cause.text()}; path {' -> '.join(loss.path)}"
         for old in region[loss.fact_id][0]:
             if not is_served(old.state):
@@ -129,14 +147,16 @@ def _flag_facts(
 
 def _cause(
     path: tuple[str, ...], first: dict[str, tuple[Fact, str]], region: Region, outside: dict[str, list[Any]],
-    known: datetime,
+    known: datetime, revised: dict[str, tuple[str, str]],
 ) -> StaleCause:
-    """Which premise changed, how, and when: the root of the shortest path (or a premise no longer believed)."""
+    """Which premise changed, how, and when: the root of the shortest path (or a premise no longer believed);
+    for a content correction, its old and new content."""
     root = path[0]
     if root in first:
         fact, how = first[root]
+        old, new = revised.get(root, (None, None))
         return StaleCause(premise_fact_id=root, premise_version_id=fact.version_id, premise_statement=fact.statement,
-                          change=how, at=known)
+                          change=how, at=known, old_content=old, new_content=new)
     for premises in region.get(root, ([], []))[1]:
         for premise in sorted(premises):
             versions = outside.get(premise) or []
@@ -211,8 +231,10 @@ def _flag(summary: Summary, reason: str) -> FlaggedSummary:
 
 
 def set_state(tx: Tx, known: datetime, summary: Summary, state: str, cause: str | None) -> Summary:
-    """A new version of a summary in another state, same text and trace; the old version stops being believed."""
-    check_transition(summary.summary_id, summary.state, state)
+    """A new version of a summary in another state (or the same state with a new cause), same text and trace; the
+    old version stops being believed."""
+    if state != summary.state:
+        check_transition(summary.summary_id, summary.state, state)
     new = summary.model_copy(update={"version_id": ledger.new_id("sv"), "state": state, "known_from": known,
                                      "known_to": None, "ended_by": None, "end_reason": None, "stale_cause": cause})
     summary_repo.close(tx, known, [(summary.version_id, EndKind.STATE_CHANGE.value, cause or "trace holds again")])

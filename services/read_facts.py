@@ -15,6 +15,7 @@ from credo.schema.lifecycle import SERVED_VALUES, State
 from credo.schema.names import check_ref, check_scope, clean_name, normalise_predicate
 from credo.schema.time import parse_instant
 from credo.services.context import Context
+from credo.services.support import served_at
 
 HISTORY_STATES = sorted(
     s.value for s in State if s not in (State.CANDIDATE, State.CONFLICTED, State.REJECTED, State.FORGOTTEN, State.DELETED)
@@ -68,11 +69,12 @@ def facts(
             object_ids = entity_ids(tx, ctx.tenant, object, known)
         elif object is not None:
             object_value = literal(object).value
-        return AsOf(fact_repo.as_of(
+        found = fact_repo.as_of(
             tx, ctx.tenant, subject_ids=subject_ids, object_ids=object_ids, predicate=predicate,
             object_value=object_value, scope_key=None if scope is None else scope_key(scope), valid_at=valid,
             known_at=known, states=wanted, include_undated=include_undated,
-        ))
+        )
+        return served_at(tx, ctx.tenant, found, valid_at=valid, known_at=known)  # premises valid at valid_at
 
     return ctx.read(work)
 

@@ -122,6 +122,8 @@ def rebuild(ctx: Context, *, summary_id: str, summarizer: Summarizer) -> Summary
         return ctx.write(restore)
     refs = [t.ref_id for t in current.trace]
     inputs = ctx.read(lambda tx: resolve(tx, ctx.tenant, refs, strict=False))
+    if not inputs:
+        return _unserved(ctx, current, refs, f"no input is served any more: {'; '.join(breaks)}")
     body = summarizer.summarize(current.topic, [i for _t, i in inputs])
 
     def work(tx: Tx, known: datetime) -> Summary:
@@ -139,6 +141,22 @@ def rebuild(ctx: Context, *, summary_id: str, summarizer: Summarizer) -> Summary
         ledger.audit(tx, ctx.tenant, known, [("rebuild_summary", summary_id, {
             "version_id": new.version_id, "same_text": new.text_hash == current.text_hash,
             "dropped": sorted({t.ref_id for t in current.trace} - {t.ref_id for t, _ in again})})])
+        return new
+
+    return ctx.write(work)
+
+
+def _unserved(ctx: Context, current: Summary, refs: list[str], reason: str) -> Summary:
+    """A rebuild with nothing served to build from: the summary is stale with the reason, never an empty text."""
+    if current.state == State.STALE.value and current.stale_cause == reason:
+        return current
+
+    def work(tx: Tx, known: datetime) -> Summary:
+        _same(tx, ctx.tenant, current)
+        if resolve(tx, ctx.tenant, refs, strict=False):
+            raise ConflictError(current.summary_id, "its inputs changed while it was being rebuilt; rebuild again")
+        new = set_state(tx, known, current, State.STALE.value, reason)
+        changes(tx).summaries.append(current.summary_id)
         return new
 
     return ctx.write(work)

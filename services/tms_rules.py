@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
+from typing import Any
 
 from credo.schema.cascade import TraceItem
 from credo.schema.facts import Fact
@@ -15,9 +16,12 @@ from credo.schema.lifecycle import is_served
 Justifications = Mapping[str, Sequence[frozenset[str]]]
 
 
-def supported(justifications: Justifications, *, believed_outside: set[str], served: set[str]) -> set[str]:
+def supported(
+    justifications: Justifications, *, believed_outside: set[str], served: set[str], revised: Set[str] = frozenset(),
+) -> set[str]:
     """Least fixpoint of the JTMS rule: a served node is supported when one justification has every premise
-    believed (outside the region, or itself supported). Cycles with no outside support stay unsupported."""
+    believed (outside the region, or itself supported). Cycles with no outside support stay unsupported.
+    A `revised` premise (its content changed) supports nothing that rested on its old content."""
     waiting: dict[tuple[str, int], set[str]] = {}
     users: dict[str, list[tuple[str, int]]] = {}
     result: set[str] = set()
@@ -26,10 +30,11 @@ def supported(justifications: Justifications, *, believed_outside: set[str], ser
         if node not in served:
             continue
         for index, premises in enumerate(alternatives):
-            missing = {p for p in premises if p not in believed_outside}
+            missing = {p for p in premises if p not in believed_outside or p in revised}
             if not missing and node not in result:
                 result.add(node)
-                queue.append(node)
+                if node not in revised:
+                    queue.append(node)
             waiting[(node, index)] = missing
             for premise in missing:
                 users.setdefault(premise, []).append((node, index))
@@ -40,7 +45,8 @@ def supported(justifications: Justifications, *, believed_outside: set[str], ser
             missing.discard(premise)
             if not missing and node not in result:
                 result.add(node)
-                queue.append(node)
+                if node not in revised:
+                    queue.append(node)
     return result
 
 
@@ -79,9 +85,10 @@ def _shortest_paths(starts: Iterable[str], justifications: Justifications, allow
 
 def select_stale(
     *, changed: set[str], justifications: Justifications, believed_outside: set[str], served: set[str],
+    revised: Set[str] = frozenset(),
 ) -> list[Loss]:
     """Served dependents that lost all support, each once, with its shortest path from a changed fact."""
-    lost = served - supported(justifications, believed_outside=believed_outside, served=served)
+    lost = served - supported(justifications, believed_outside=believed_outside, served=served, revised=revised)
     through_lost = _shortest_paths(changed, justifications, lost)
     anywhere = _shortest_paths(changed, justifications, set(justifications))
     found = []
@@ -101,6 +108,42 @@ def believed_now(versions: Sequence[Fact], now: object) -> bool:
         if (f.valid_from is None or f.valid_from <= now) and (f.valid_to is None or now < f.valid_to):
             return True
     return False
+
+
+def _content(fact: Fact) -> tuple[object, ...]:
+    return (fact.statement, fact.subject_id, fact.predicate, fact.object.key, sorted(fact.scope.items()))
+
+
+def revision(old: Fact, new: Fact) -> tuple[str, str] | None:
+    """(old, new) as a reader sees them when a new version changes what the claim says (statement, subject,
+    predicate, object or scope; not its valid time, state or confidence); None when the content is the same."""
+    if _content(old) == _content(new):
+        return None
+    if old.statement != new.statement:
+        return old.statement, new.statement
+    if old.object.key != new.object.key:
+        return old.object_name, new.object_name
+    if old.scope != new.scope:
+        return str(dict(sorted(old.scope.items()))), str(dict(sorted(new.scope.items())))
+    return f"{old.subject} {old.predicate}", f"{new.subject} {new.predicate}"
+
+
+def supported_at(views: Mapping[str, Sequence[Any]], valid_at: object) -> set[str]:
+    """Fact ids supported at valid time `valid_at` (DESIGN §5): a fact needs a version believed and valid then,
+    resting on nothing, or with one justification whose premises are all supported then (well-founded, so cycles
+    give none). `views` maps every fact id reachable through such versions to its versions (`justifications`
+    maps justification id to premise fact ids); a premise missing from it supports nothing."""
+    base: set[str] = set()
+    justifications: dict[str, list[frozenset[str]]] = {}
+    for fact_id, versions in views.items():
+        for version in versions:
+            if not believed_now([version], valid_at):
+                continue
+            if not version.justifications:
+                base.add(fact_id)
+            justifications.setdefault(fact_id, []).extend(version.justifications.values())
+    region = {fid: alts for fid, alts in justifications.items() if fid not in base and alts}
+    return base | supported(region, believed_outside=base, served=set(region))
 
 
 def fact_hash(fact: Fact) -> str:

@@ -14,6 +14,7 @@ from credo.schema.lifecycle import SERVED_VALUES
 from credo.schema.names import clean_name, normalise_predicate
 from credo.services.context import Context
 from credo.services.read_facts import points
+from credo.services.support import served_at
 
 
 def _entity(tx: Tx, tenant: str, name: str, known_at: datetime | None):
@@ -41,7 +42,9 @@ def relations(ctx: Context, *, entity: str, valid_at: Any = None, known_at: Any 
             Relation(direction="in", predicate=inverse or f"{f.predicate} (of)", other=f.subject, fact=f)
             for f, inverse in inc
         ]
-        return AsOf(result, out.unreadable + inc.unreadable)
+        # a relation resting on premises not valid at the point is not served there (DESIGN §5)
+        return served_at(tx, ctx.tenant, AsOf(result, out.unreadable + inc.unreadable), valid_at=valid,
+                         known_at=known, fact=lambda r: r.fact)
 
     return ctx.read(work)
 
@@ -64,7 +67,7 @@ def holders(ctx: Context, *, predicate: str, object: Any, valid_at: Any = None, 
         return AsOf(fact_repo.as_of(tx, ctx.tenant, predicate=predicate, object_value=literal(object).value,
                                     valid_at=valid, known_at=known, states=SERVED_VALUES, include_undated=True))
 
-    return ctx.read(work)
+    return ctx.read(lambda tx: served_at(tx, ctx.tenant, work(tx), valid_at=valid, known_at=known))
 
 
 def path(ctx: Context, *, a: str, b: str, valid_at: Any = None, known_at: Any = None, max_hops: int = 4) -> list[PathStep] | None:

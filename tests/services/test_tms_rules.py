@@ -33,6 +33,21 @@ def test_support_is_the_least_fixpoint_of_the_jtms_rule(name, justifications, ou
     assert supported(justifications, believed_outside=outside, served=set(justifications)) == expected, name
 
 
+@pytest.mark.parametrize(
+    ("name", "justifications", "outside", "revised", "expected"),
+    [
+        ("revised outside premise supports nothing", {"f": J("a")}, {"a"}, {"a"}, set()),
+        ("the other justification still holds", {"f": J("a", "b")}, {"a", "b"}, {"a"}, {"f"}),
+        ("a revised node in the region keeps its own support", {"a": J("x"), "f": J("a")}, {"x"}, {"a"}, {"a"}),
+        ("nothing revised", {"a": J("x"), "f": J("a")}, {"x"}, set(), {"a", "f"}),
+    ],
+)
+def test_a_revised_premise_no_longer_supports_what_rested_on_its_old_content(
+        name, justifications, outside, revised, expected):
+    assert supported(justifications, believed_outside=outside, served=set(justifications),
+                     revised=revised) == expected, name
+
+
 def test_a_node_that_is_not_served_supports_nothing():
     assert supported({"b": J("a"), "c": J("b")}, believed_outside={"a"}, served={"c"}) == set()
 
@@ -70,3 +85,56 @@ def test_a_trace_holds_only_while_every_input_is_served_with_its_recorded_hash(c
     trace = [TraceItem(kind="fact", ref_id="f1", version_id="v1", hash="h1"),
              TraceItem(kind="summary", ref_id="s1", version_id="sv1", hash="h2")]
     assert trace_breaks(trace, current) == expected
+
+
+def test_revision_names_what_a_reader_sees_changed_and_ignores_valid_time_and_confidence():
+    from datetime import datetime, timezone
+
+    from credo.schema.facts import Fact, ObjectValue
+    from credo.services.tms_rules import revision
+
+    at = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    old = Fact(tenant="t", fact_id="f_1", version_id="v_1", subject="payments", subject_id="e_1",
+               predicate="signing_key", object=ObjectValue(type="string", value="K1"), object_name="K1",
+               statement="payments signs with K1", known_from=at)
+    assert revision(old, old.model_copy(update={"valid_to": at, "confidence": 0.2})) is None
+    assert revision(old, old.model_copy(update={"statement": "payments signs with K2"})) == (
+        "payments signs with K1", "payments signs with K2")
+    other = ObjectValue(type="string", value="K2")
+    assert revision(old, old.model_copy(update={"object": other, "object_name": "K2"})) == ("K1", "K2")
+    assert revision(old, old.model_copy(update={"scope": {"env": "staging"}})) == ("{}", "{'env': 'staging'}")
+
+
+def _v(start, end, *groups, state="active"):
+    from types import SimpleNamespace
+
+    from credo.schema.time import parse_instant
+
+    return SimpleNamespace(valid_from=start and parse_instant(start, "t"), valid_to=end and parse_instant(end, "t"),
+                           state=state, known_to=None,
+                           justifications={f"j{i}": frozenset(g.split()) for i, g in enumerate(groups)})
+
+
+@pytest.mark.parametrize(
+    ("name", "views", "expected"),
+    [
+        ("premise valid then", {"p": [_v("2025-01-01", "2025-06-01")], "r": [_v("2025-01-01", None, "p")]}, {"p", "r"}),
+        ("premise ended exactly then (half-open)", {"p": [_v("2024-01-01", "2025-03-01")],
+                                                   "r": [_v("2025-01-01", None, "p")]}, set()),
+        ("premise starts later", {"p": [_v("2025-04-01", None)], "r": [_v("2025-01-01", None, "p")]}, set()),
+        ("unknown start counts as valid", {"p": [_v(None, None)], "r": [_v("2025-01-01", None, "p")]}, {"p", "r"}),
+        ("premise not served", {"p": [_v("2024-01-01", None, state="stale")], "r": [_v("2024-01-01", None, "p")]},
+         set()),
+        ("the other justification holds", {"p": [_v("2024-01-01", "2025-02-01")], "q": [_v("2024-01-01", None)],
+                                           "r": [_v("2025-01-01", None, "p", "q")]}, {"q", "r"}),
+        ("ended premise two levels down", {"p": [_v("2024-01-01", "2025-02-01")], "m": [_v("2024-01-01", None, "p")],
+                                           "r": [_v("2025-01-01", None, "m")]}, set()),
+        ("a cycle gives none", {"a": [_v("2024-01-01", None, "b")], "b": [_v("2024-01-01", None, "a")]}, set()),
+        ("premise never loaded", {"r": [_v("2025-01-01", None, "p")]}, set()),
+    ],
+)
+def test_support_at_a_valid_time_needs_premises_valid_then(name, views, expected):
+    from credo.schema.time import parse_instant
+    from credo.services.tms_rules import supported_at
+
+    assert supported_at(views, parse_instant("2025-03-01", "t")) == expected, name

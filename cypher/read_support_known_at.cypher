@@ -1,0 +1,15 @@
+// The read-time support view of facts at a known time: every version of the given facts believed then, with its
+// state and valid interval and the premises of its DEPENDS_ON edges believed then (no other fact fields).
+// $tenant    tenant id
+// $fact_ids  fact ids
+// $known_at  known-time point (far future = believed now)
+// returns: fact_id, version_id, state, statement, valid_from, valid_to (ISO text or null),
+//          premises (list of [justification, premise fact id])
+UNWIND $fact_ids AS id
+MATCH (f:Fact {fact_id: id})
+WHERE f.tenant = $tenant AND f.known_from <= $known_at AND (f.known_to IS NULL OR f.known_to > $known_at)
+RETURN f.fact_id AS fact_id, f.version_id AS version_id, f.state AS state, f.statement AS statement,
+       toString(f.valid_from) AS valid_from, toString(f.valid_to) AS valid_to,
+       [(f)-[d:DEPENDS_ON]->(p:Fact)
+        WHERE d.known_from <= $known_at AND (d.known_to IS NULL OR d.known_to > $known_at)
+        | [d.justification, p.fact_id]] AS premises
