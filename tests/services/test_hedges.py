@@ -94,3 +94,18 @@ def test_quote_without_its_hedge_is_remembered_as_a_hypothesis(store, clock):
     assert (hedged.epistemic, hedged.evidence) == ("hypothesis", "stated")
     assert store.why(hedged.fact_id).epistemic == "hypothesis"
     assert plain.epistemic == "confirmed"
+
+
+def test_an_extracted_quote_without_its_hedge_is_a_hypothesis(store, clock):
+    from credo.schema.provenance import Candidate
+    from credo.services.extractors import ScriptedExtractor
+
+    # given a hedged message, and an extractor that quotes the clause without the hedge
+    clock.at(T0)
+    store.ingest_messages("he", [{"index": 0, "role": "user", "origin": "human_input", "author": "alice", "at": T0,
+                                  "text": "I reckon the ledger runs on Postgres 15."}])
+    clause = Candidate(statement="The ledger runs on Postgres 15", subject="ledger", predicate="database",
+                       object="Postgres 15", quote="the ledger runs on Postgres 15", source_index=0)
+    # when the extraction commits, then the candidate is a hypothesis
+    [fact] = store.extract("he", ScriptedExtractor([[clause]])).facts
+    assert (fact.epistemic, fact.evidence) == ("hypothesis", "stated")
