@@ -127,7 +127,8 @@ def export_prov(ctx: Context, *, fact_id: str, known_at: Any = None) -> dict[str
             for p in edges.premises:
                 doc.relation("wasDerivedFrom", {"prov:generatedEntity": vid, "prov:usedEntity": doc.version(p.premise),
                                                 "credo:justification": p.justification})
-            for direction, _hops, kind, _at, other in provenance_repo.supersession(tx, v.version_id, known or FAR_FUTURE):
+            chain = provenance_repo.supersession(tx, v.version_id, known or FAR_FUTURE)
+            for direction, _hops, kind, _at, other in chain:
                 if direction == "supersedes" and _hops == 1:
                     doc.relation("wasDerivedFrom", {"prov:generatedEntity": vid, "prov:usedEntity": doc.version(other),
                                                     "prov:type": {"$": "prov:Revision", "type": "prov:QUALIFIED_NAME"},

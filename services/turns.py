@@ -47,7 +47,8 @@ _NOT_AFTER_ZH = {"可能": "不"}
 _HEDGE_EN = re.compile(r"\b(" + "|".join(re.escape(h) for h in sorted(HEDGES_EN, key=len, reverse=True)) + r")\b",
                        re.IGNORECASE)
 _HEDGE_ZH = re.compile("|".join(
-    (f"(?<!{re.escape(_NOT_AFTER_ZH[h])})" if h in _NOT_AFTER_ZH else "") + re.escape(h) for h in sorted(HEDGES_ZH, key=len, reverse=True)))
+    (f"(?<!{re.escape(_NOT_AFTER_ZH[h])})" if h in _NOT_AFTER_ZH else "") + re.escape(h)
+    for h in sorted(HEDGES_ZH, key=len, reverse=True)))
 _WS = re.compile(r"\s+")
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
 # a sentence ends at . ! ? followed by whitespace or the end ("v1.2" is no end), at 。！？, or at a line break
