@@ -16,7 +16,8 @@ def connected(args: argparse.Namespace) -> Any:
     if getattr(args, "store", None) is None:
         import credo
 
-        args.store = credo.connect(settings=args.settings, progress=lambda m: print(m))
+        # a command never starts the local Neo4j behind the user's back: `credo neo4j start` does
+        args.store = credo.connect(settings=args.settings, start=False, progress=lambda m: print(m))
     return args.store
 
 

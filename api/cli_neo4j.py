@@ -44,16 +44,18 @@ def _print_table(rows: list[tuple[str, object]]) -> None:
 
 
 def cmd_start(args: argparse.Namespace) -> int:
-    """Start the local Neo4j (idempotent) and print its connection settings."""
+    """Start the local Neo4j (idempotent) and print its connection settings (where the password is, not it)."""
     settings: Settings = args.settings
     if uri := _external(settings):
         version = check_server(uri, settings.neo4j_user, settings.neo4j_password, settings.connect_timeout_s)
         print(f"NEO4J_URI is set: using Neo4j {version} at {uri}; nothing started")
         return 0
-    info = LocalNeo4j(settings).start()
+    local = LocalNeo4j(settings)
+    info = local.start()
     print(f"Neo4j {info.server_version} is running (pid {info.pid})")
     _print_table([
-        ("uri", info.uri), ("user", info.user), ("password", info.password),
+        ("uri", info.uri), ("user", info.user),
+        ("password", f"stored in {local.home / 'credentials.json'} (`credo neo4j env` prints it)"),
         ("database", info.database), ("data", info.data_dir),
     ])
     print('Point other shells at it with: eval "$(credo neo4j env)"')

@@ -44,7 +44,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 def cmd_status(args: argparse.Namespace) -> int:
     """Print applied and pending migrations and every index's state."""
-    db = _database(args)
+    db = _database(args, start=False)
     try:
         report = status(db)
     finally:

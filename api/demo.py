@@ -65,6 +65,12 @@ def run_demo(settings: Settings) -> int:
     return 0
 
 
+def _notes(text: str) -> None:
+    """A summary under its own heading (its first line), its notes indented beneath."""
+    heading, *lines = text.splitlines() or [""]
+    _say("   " + heading + "".join("\n     " + line for line in lines))
+
+
 def _story(store, clock: ReplayClock, summarizer) -> None:
     _say(f"Credo demo — a Neo4j-backed store, tenant {store.tenant}")
     store.define_predicate("owned_by", cardinality="single", inverse="owns")
@@ -127,7 +133,7 @@ def _story(store, clock: ReplayClock, summarizer) -> None:
                             statement="No deploys on Fridays")
     notes = store.add_summary("deployment notes", derived_from=[rule.fact_id, backups.fact_id, freeze.fact_id],
                               summarizer=summarizer)
-    _say("   deployment notes:\n" + "\n".join("     " + line for line in notes.text.splitlines()))
+    _notes(notes.text)
 
     _say("\n── 2024-09-02  all API v1 clients are retired: the premise ends on 2024-09-01")
     clock.on("2024-09-02")
@@ -144,6 +150,6 @@ def _story(store, clock: ReplayClock, summarizer) -> None:
     clock.on("2024-09-03")
     store.reverify(rule.fact_id, outcome="lapsed", note="API v1 clients were retired on 2024-09-01")
     rebuilt = store.rebuild(notes.summary_id, summarizer=summarizer)
-    _say("   deployment notes:\n" + "\n".join("     " + line for line in rebuilt.text.splitlines()))
+    _notes(rebuilt.text)
     before = store.summary(notes.summary_id, known_at="2024-08-01")
     _say(f"   as of 2024-08-01 the notes still read as they did then ({len(before.text.splitlines()) - 1} rules)")

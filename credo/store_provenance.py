@@ -64,6 +64,6 @@ class ProvenanceMixin:
         """Why the fact is held (as believed at `known_at`): evidence, quotes, acceptance, premises, supersessions."""
         return why.why(self._ctx, fact_id=fact_id, known_at=known_at)
 
-    def export_prov(self, fact_id: str) -> dict[str, Any]:
-        """The fact's provenance as a W3C PROV-JSON document."""
-        return prov_export.export_prov(self._ctx, fact_id=fact_id)
+    def export_prov(self, fact_id: str, *, known_at: Any = None) -> dict[str, Any]:
+        """The fact's provenance as a W3C PROV-JSON document (as known at `known_at`, like `why`)."""
+        return prov_export.export_prov(self._ctx, fact_id=fact_id, known_at=known_at)

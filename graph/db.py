@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+import random
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import neo4j
-from neo4j import GraphDatabase, RoutingControl
+from neo4j import GraphDatabase
 from neo4j import exceptions as neo4j_errors
 
 from credo.cypher import Query
@@ -15,6 +18,12 @@ from credo.graph.queries import READ_SERVER_INFO
 from credo.schema.errors import ConflictError, CredoError, DatabaseUnavailable, InvalidInput
 
 T = TypeVar("T")
+
+# The driver's own retry loop waits 30 s for a stopped server and logs each retry to stderr (through logging's
+# last-resort handler when the application configured none); Credo retries itself and keeps the driver quiet.
+logging.getLogger("neo4j").addHandler(logging.NullHandler())
+RACE_RETRY_S = 30.0  # how long a transaction that lost a race (TransientError) is retried
+_FIRST_DELAY_S, _MAX_DELAY_S = 0.1, 1.0
 
 
 @contextmanager
@@ -43,7 +52,7 @@ def _translated(uri: str) -> Iterator[None]:
 class Tx:
     """A transaction handed to repository functions; runs `Query` objects only."""
 
-    def __init__(self, tx: neo4j.ManagedTransaction) -> None:
+    def __init__(self, tx: neo4j.Transaction | neo4j.ManagedTransaction) -> None:
         self._tx = tx
 
     def rows(self, query: Query, **params: Any) -> list[dict[str, Any]]:
@@ -56,15 +65,21 @@ class Tx:
         return found[0] if found else None
 
 
+def _unreachable(error: Exception) -> bool:
+    """Whether a retryable driver error means no server answered (as opposed to a lost race)."""
+    return isinstance(error, (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired))
+
+
 class Database:
-    """A driver bound to one database; reads route as reads, writes run as managed transactions."""
+    """A driver bound to one database; reads route as reads, writes run in retried transactions."""
 
     def __init__(self, uri: str, user: str, password: str, database: str = "neo4j", *, timeout_s: float = 5.0) -> None:
         self.uri = uri
         self.database = database
+        self.timeout_s = timeout_s
         self._driver = GraphDatabase.driver(
-            uri, auth=(user, password), connection_timeout=timeout_s, max_connection_lifetime=3600,
-            notifications_min_severity="OFF",
+            uri, auth=(user, password), connection_timeout=timeout_s, connection_acquisition_timeout=timeout_s,
+            max_connection_lifetime=3600, notifications_min_severity="OFF",
         )
 
     def close(self) -> None:
@@ -79,28 +94,37 @@ class Database:
             except (OSError, neo4j_errors.DriverError) as exc:
                 raise DatabaseUnavailable(self.uri, "no server answered", detail=str(exc)) from exc
 
+    def _run(self, work: Callable[[Tx], T], access_mode: str) -> T:
+        """Run `work` in one transaction, retried with a fresh Tx while the error is retryable: a server that
+        does not answer for `timeout_s` (CREDO_CONNECT_TIMEOUT), a lost race for RACE_RETRY_S."""
+        began, delay = time.monotonic(), _FIRST_DELAY_S
+        with _translated(self.uri):
+            while True:
+                try:
+                    with self._driver.session(database=self.database, default_access_mode=access_mode) as session, \
+                            session.begin_transaction() as tx:
+                        result = work(Tx(tx))
+                        tx.commit()
+                        return result
+                except (neo4j_errors.DriverError, neo4j_errors.Neo4jError) as exc:
+                    budget = self.timeout_s if _unreachable(exc) else RACE_RETRY_S
+                    left = began + budget - time.monotonic()
+                    if not exc.is_retryable() or left <= 0:
+                        raise
+                time.sleep(min(delay * random.uniform(0.8, 1.2), left))
+                delay = min(delay * 2, _MAX_DELAY_S)
+
     def read(self, work: Callable[[Tx], T]) -> T:
         """Run `work` in a read transaction routed to a reader."""
-        with _translated(self.uri), self._driver.session(
-            database=self.database, default_access_mode=neo4j.READ_ACCESS
-        ) as session:
-            return session.execute_read(lambda tx: work(Tx(tx)))
+        return self._run(work, neo4j.READ_ACCESS)
 
     def write(self, work: Callable[[Tx], T]) -> T:
-        """Run `work` in a managed write transaction (retried on transient errors)."""
-        with _translated(self.uri), self._driver.session(database=self.database) as session:
-            return session.execute_write(lambda tx: work(Tx(tx)))
+        """Run `work` in a write transaction (retried on transient errors; a fresh Tx per attempt)."""
+        return self._run(work, neo4j.WRITE_ACCESS)
 
     def query(self, query: Query, *, write: bool = False, **params: Any) -> list[dict[str, Any]]:
         """Run one query in its own transaction, routed by `write`."""
-        with _translated(self.uri):
-            result = self._driver.execute_query(
-                query.text,
-                params,
-                database_=self.database,
-                routing_=RoutingControl.WRITE if write else RoutingControl.READ,
-            )
-            return [record.data() for record in result.records]
+        return (self.write if write else self.read)(lambda tx: tx.rows(query, **params))
 
     def run_schema(self, statement: str) -> None:
         """Run one schema statement (DDL must run outside explicit transactions)."""
@@ -109,9 +133,5 @@ class Database:
 
     def server_info(self) -> dict[str, str]:
         """Server agent, version and edition."""
-        with _translated(self.uri):
-            records, _, _ = self._driver.execute_query(
-                READ_SERVER_INFO.text, database_=self.database, routing_=RoutingControl.READ
-            )
-            row = records[0]
-            return {"name": row["name"], "version": row["version"], "edition": row["edition"]}
+        row = self.read(lambda tx: tx.one(READ_SERVER_INFO))
+        return {"name": row["name"], "version": row["version"], "edition": row["edition"]}

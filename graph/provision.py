@@ -113,9 +113,11 @@ def resolve_connection(
     if running is not None:
         return running
     if not start:
-        raise DatabaseUnavailable(
-            local.uri or "the local instance", "the local Neo4j is not running; start it with `credo neo4j start`"
-        )
+        if local.pid() is not None:
+            raise DatabaseUnavailable(local.uri or str(local.home), "the local Neo4j is running but does not answer; "
+                                      "see `credo neo4j logs`")
+        raise DatabaseUnavailable(local.uri or str(local.home),
+                                  "the local Neo4j is stopped; start it with `credo neo4j start`")
     if settings.use_docker and _docker_answers():
         try:
             return _start_container(settings, progress)

@@ -31,6 +31,26 @@ def check_acceptance(message: Source, current_generation: int, field: str = "mes
                               f"{message.generation}; the session is at generation {current_generation}")
 
 
+def check_same_conversation(fact_id: str, message: Source, conclusion: list[Source]) -> None:
+    """Refuse an acceptance outside the session generation of the conclusion's own messages (pure rule).
+
+    A conclusion's conversation is the session and generation of the messages among its sources (the agent's
+    message that concluded it, cited or extracted); a fact with no such message names no conversation, so no
+    human message can accept it: cite the agent's message first.
+    """
+    if not conclusion:
+        raise EvidenceRefused("fact_id", f"fact {fact_id} names no conversation message among its sources; cite the "
+                              "agent's message that concluded it before a human message can accept it")
+    if not any(s.session_id == message.session_id for s in conclusion):
+        sessions = ", ".join(sorted({repr(s.session_id) for s in conclusion}))
+        raise EvidenceRefused("message.session_id", f"the conclusion was stated in session {sessions}; a message of "
+                              f"session {message.session_id!r} does not accept it")
+    if not any((s.session_id, s.generation) == (message.session_id, message.generation) for s in conclusion):
+        gens = ", ".join(str(s.generation) for s in conclusion if s.session_id == message.session_id)
+        raise EvidenceRefused("message.generation", f"the conclusion was stated in generation {gens}; an "
+                              f"acceptance from generation {message.generation} does not count")
+
+
 def stronger(current: Evidence, offered: Evidence) -> Evidence:
     """The stronger of two evidence kinds (acceptance never weakens a stated claim)."""
     return max(current, offered, key=EVIDENCE_ORDER.index)
@@ -45,11 +65,7 @@ def accept(ctx: Context, *, fact_id: str, message: Any) -> Fact:
         found, current_generation = source_service.find_message(tx, ctx.tenant, ref)
         check_acceptance(found, current_generation)
         own = provenance_repo.of_version(tx, fact.version_id, FAR_FUTURE)
-        for edge in own.sources:
-            s = edge.source
-            if s.kind == "message" and s.session_id == found.session_id and s.generation != found.generation:
-                raise EvidenceRefused("message.generation", f"the conclusion was stated in generation {s.generation}; "
-                                      f"an acceptance from generation {found.generation} does not count")
+        check_same_conversation(fact.fact_id, found, [e.source for e in own.sources if e.source.kind == "message"])
         newer = next_version(fact, known, evidence=stronger(fact.evidence, Evidence.ACCEPTED), verified_at=known)
         retire(tx, known, [(fact, EndKind.STATE_CHANGE.value, f"accepted in message #{found.index}")])
         replace(tx, known, [(fact, newer)])

@@ -25,7 +25,7 @@ from credo.services import sources as source_service
 from credo.services.acceptance import check_acceptance
 from credo.services.context import Context
 from credo.services.extractors import Extractor, as_proposal
-from credo.services.turns import eligible, hedges, locate
+from credo.services.turns import eligible, locate, quote_hedges
 
 CLAIM_TTL = timedelta(minutes=15)
 
@@ -70,7 +70,7 @@ def evidence_for(i: int, c: Candidate, by_index: dict[int, Source], generation: 
         if span is None:
             raise EvidenceRefused(f"{where}.quote", f"does not occur verbatim in message #{source.index}")
         evidence, sourced = Evidence.STATED, [(source.source_id, c.quote, span)]
-        epistemic = Epistemic.HYPOTHESIS if hedges(c.quote) else Epistemic.CONFIRMED
+        epistemic = Epistemic.HYPOTHESIS if quote_hedges(source.text or "", span, c.quote) else Epistemic.CONFIRMED
     elif c.accepted_index is not None:
         accepting = by_index.get(c.accepted_index)
         if accepting is None:

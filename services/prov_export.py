@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from credo.graph import facts as fact_repo
@@ -34,9 +34,10 @@ def _agent(name: str) -> str:
 class _Doc:
     """A PROV-JSON document under construction."""
 
-    def __init__(self) -> None:
+    def __init__(self, known: datetime | None = None) -> None:
         self.data: dict[str, Any] = {"prefix": {"credo": NAMESPACE}}
         self.count = 0
+        self.known = known  # as known at this point: later invalidations are not yet known
 
     def node(self, kind: str, node_id: str, attrs: dict[str, Any]) -> None:
         self.data.setdefault(kind, {}).setdefault(node_id, {k: v for k, v in attrs.items() if v is not None})
@@ -55,6 +56,8 @@ class _Doc:
         vid = f"credo:{f.version_id}"
         if vid in self.data.get("entity", {}):
             return vid
+        if self.known is not None and f.known_to is not None and f.known_to > self.known:
+            f = f.model_copy(update={"known_to": None, "ended_by": None, "end_reason": None})
         self.node("entity", vid, {
             "prov:type": "credo:FactVersion", "prov:label": f.statement, "credo:fact_id": f.fact_id,
             "credo:state": f.state, "credo:evidence": f.evidence.value, "credo:epistemic": f.epistemic.value,
@@ -91,17 +94,30 @@ class _Doc:
         return sid
 
 
-def export_prov(ctx: Context, *, fact_id: str) -> dict[str, Any]:
-    """The fact's versions, sources, premises and revisions as a PROV-JSON document (a dict)."""
+def _edges(tx: Tx, v: Fact, known: datetime | None) -> provenance_repo.Provenance:
+    """A version's evidence edges: every one recorded, or those believed at `known` (for a version retired by
+    then, at its last believed instant)."""
+    if known is None:
+        return provenance_repo.of_version(tx, v.version_id, FAR_FUTURE, any_time=True)
+    point = known if v.known_to is None or v.known_to > known else v.known_to - timedelta(microseconds=1)
+    return provenance_repo.of_version(tx, v.version_id, point)
+
+
+def export_prov(ctx: Context, *, fact_id: str, known_at: Any = None) -> dict[str, Any]:
+    """The fact's versions, sources, premises and revisions as a PROV-JSON document (a dict), as known at
+    `known_at` (default: everything recorded); the same point always gives the same document."""
+    known = None if known_at is None else ctx.known_point(known_at)
 
     def work(tx: Tx) -> dict[str, Any]:
-        versions = fact_repo.versions_of(tx, ctx.tenant, fact_id)
+        versions = fact_repo.versions_of(tx, ctx.tenant, fact_id, known)
+        if known is not None:
+            versions = [v for v in versions if v.known_from <= known]
         if not versions:
-            raise NotFound("fact", fact_id)
-        doc = _Doc()
+            raise NotFound("fact", fact_id if known is None else f"{fact_id} as known at {known.isoformat()}")
+        doc = _Doc(known)
         for v in versions:
             vid = doc.version(v)
-            edges = provenance_repo.of_version(tx, v.version_id, FAR_FUTURE, any_time=True)
+            edges = _edges(tx, v, known)
             for e in edges.sources:
                 doc.relation("wasDerivedFrom", {"prov:generatedEntity": vid, "prov:usedEntity": doc.source(e.source),
                                                 "credo:quote": e.quote, "prov:type": {"$": "prov:Quotation", "type": "prov:QUALIFIED_NAME"} if e.quote else None})
@@ -111,7 +127,8 @@ def export_prov(ctx: Context, *, fact_id: str) -> dict[str, Any]:
             for p in edges.premises:
                 doc.relation("wasDerivedFrom", {"prov:generatedEntity": vid, "prov:usedEntity": doc.version(p.premise),
                                                 "credo:justification": p.justification})
-            for direction, _hops, kind, _at, other in provenance_repo.supersession(tx, v.version_id, FAR_FUTURE):
+            chain = provenance_repo.supersession(tx, v.version_id, known or FAR_FUTURE)
+            for direction, _hops, kind, _at, other in chain:
                 if direction == "supersedes" and _hops == 1:
                     doc.relation("wasDerivedFrom", {"prov:generatedEntity": vid, "prov:usedEntity": doc.version(other),
                                                     "prov:type": {"$": "prov:Revision", "type": "prov:QUALIFIED_NAME"},

@@ -33,26 +33,55 @@ from credo.services.versions import create as create_versions
 from credo.services.versions import next_version, retire, the_current
 
 # Hedges keep a claim a hypothesis whatever the rewrite says. English phrases match on word boundaries,
-# case-insensitively; Chinese ones as substrings.
+# case-insensitively and whitespace-normalised; Chinese ones as substrings ("可能" not inside "不可能", which
+# asserts). The scope searched is the quote plus the sentence(s) of its message that contain it (`hedge_scope`).
 HEDGES_EN: tuple[str, ...] = (
-    "i guess", "i think", "i suspect", "i believe", "i assume", "maybe", "perhaps", "probably", "possibly",
-    "might", "may be", "could be", "not sure", "unsure", "not certain", "not confirmed", "unconfirmed",
-    "not yet confirmed", "to be confirmed", "tbc", "iirc", "if i recall", "apparently", "seems", "presumably",
+    "i guess", "i think", "i suspect", "i believe", "i assume", "i reckon", "maybe", "perhaps", "probably",
+    "possibly", "might", "may be", "could be", "not sure", "not 100% sure", "unsure", "not certain", "not confirmed",
+    "unconfirmed", "not yet confirmed", "to be confirmed", "tbc", "tbd", "iirc", "if i recall",
+    "if i remember correctly", "apparently", "seems", "presumably",
 )
 HEDGES_ZH: tuple[str, ...] = (
-    "可能", "也许", "或许", "大概", "我猜", "我觉得", "我想", "好像", "似乎", "估计", "应该是", "不确定",
+    "可能", "也许", "或许", "大概", "我猜", "我觉得", "我想", "好像", "似乎", "估计", "应该是", "不确定", "不太确定",
     "不一定", "说不定", "还没确认", "未确认", "待确认", "没确认",
 )
-_HEDGE_EN = re.compile(r"\b(" + "|".join(re.escape(h) for h in HEDGES_EN) + r")\b", re.IGNORECASE)
+_NOT_AFTER_ZH = {"可能": "不"}
+_HEDGE_EN = re.compile(r"\b(" + "|".join(re.escape(h) for h in sorted(HEDGES_EN, key=len, reverse=True)) + r")\b",
+                       re.IGNORECASE)
+_HEDGE_ZH = re.compile("|".join(
+    (f"(?<!{re.escape(_NOT_AFTER_ZH[h])})" if h in _NOT_AFTER_ZH else "") + re.escape(h)
+    for h in sorted(HEDGES_ZH, key=len, reverse=True)))
 _WS = re.compile(r"\s+")
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
+# a sentence ends at . ! ? followed by whitespace or the end ("v1.2" is no end), at 。！？, or at a line break
+_SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|[。！？]+|\n")
 DEFAULT_PREDICATE = "noted"
 
 
 def hedges(quote: str) -> list[str]:
-    """The hedges a quote contains (empty when it asserts plainly)."""
-    found = [m.group(1).lower() for m in _HEDGE_EN.finditer(quote)]
-    return found + [h for h in HEDGES_ZH if h in quote]
+    """The hedges a text contains, each once (empty when it asserts plainly)."""
+    text = _WS.sub(" ", quote)
+    found = [m.group(1).lower() for m in _HEDGE_EN.finditer(text)]
+    found += [m.group(0) for m in _HEDGE_ZH.finditer(text)]
+    return list(dict.fromkeys(found))
+
+
+def hedge_scope(text: str, span: Sequence[int]) -> str:
+    """The sentence(s) of `text` that overlap the [start, end) span: the words that qualify a quote there."""
+    start, end = span[0], max(span[1], span[0] + 1)
+    bounds, at = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        bounds.append((at, m.end()))
+        at = m.end()
+    if at < len(text):
+        bounds.append((at, len(text)))
+    hit = [(s, e) for s, e in bounds if s < end and e > start]
+    return text[hit[0][0]:hit[-1][1]].strip() if hit else ""
+
+
+def quote_hedges(text: str, span: Sequence[int], quote: str) -> list[str]:
+    """The hedges qualifying a quote found at `span` of a message: in the quote or its sentence(s) (pure rule)."""
+    return hedges(hedge_scope(text, span) + "\n" + quote)
 
 
 def normalise(text: str) -> tuple[str, list[int]]:
@@ -173,7 +202,8 @@ def remember(
         raise EvidenceRefused("quote", "does not occur verbatim (whitespace aside) inside one human message of "
                               "this turn; synonyms and quotes stitched from several messages are refused")
     message, span = found
-    epistemic = Epistemic.HYPOTHESIS if hedges(quote) else Epistemic.CONFIRMED
+    hedged = quote_hedges(message.text or "", span, quote)
+    epistemic = Epistemic.HYPOTHESIS if hedged else Epistemic.CONFIRMED
     scope = dict(scope) if scope else ({"project": project} if project else {})
     defaulted = predicate is None
     predicate = predicate or category or DEFAULT_PREDICATE
@@ -207,7 +237,7 @@ def remember(
         source_repo.link_depends_on(tx, known, [(fact.version_id, p.version_id, justification) for p in premises])
         ledger.audit(tx, ctx.tenant, known, [("remember", fact.fact_id, {
             "version_id": fact.version_id, "source_id": message.source_id, "span": span,
-            "epistemic": epistemic.value, "replaces": replaces, "justification": justification})])
+            "epistemic": epistemic.value, "hedges": hedged, "replaces": replaces, "justification": justification})])
         return fact
 
     return ctx.write(work, embed=[data.statement or ""])

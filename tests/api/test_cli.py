@@ -89,3 +89,19 @@ def test_who_marks_a_disputed_relation(cli_env):
     assert json.loads(bob.stdout)["state"] == "conflicted"
     who = run(["who", "Acme account", "--at", "2024-09-01"], cli_env).stdout
     assert "owned_by: Alice" in who and "[disputed]" in who and "Bob" not in who
+
+
+def test_a_read_with_the_local_neo4j_stopped_says_so_and_starts_nothing(tmp_path):
+    # given NEO4J_URI unset and a local instance that is not running (a start attempt would fail on JAVA_HOME)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NEO4J_")}
+    env.update(CREDO_DATA_DIR=str(tmp_path / "data"), CREDO_INSTANCE="stopped", CREDO_USE_DOCKER="false",
+               JAVA_HOME=str(tmp_path / "nowhere"), HF_HUB_OFFLINE="1")
+    for command in (["facts", "Acme account"], ["who", "Alice"], ["why", "f_x"], ["stale"], ["db", "status"]):
+        # when a read command runs
+        result = run(command, env, timeout=60)
+        # then it prints one line saying the server is stopped and how to start it, and exits non-zero
+        assert result.returncode == 1, (command, result.stdout)
+        [line] = result.stderr.strip().splitlines()
+        assert line.startswith("error: Neo4j at ") and line.endswith(
+            "the local Neo4j is stopped; start it with `credo neo4j start`"), (command, line)
+    assert not (tmp_path / "data" / "instances" / "stopped" / "neo4j.pid").exists()

@@ -20,3 +20,5 @@ def test_demo_answers_who_as_of_on_whose_word_and_what_went_stale(cli_env):
     rebuilt = out.split("the notes are rebuilt")[1]
     assert "customer_legacy" not in rebuilt.split("as of 2024-08-01")[0]
     assert "(3 rules)" in out
+    # each summary prints its heading once: the built notes and the rebuilt notes
+    assert out.count("deployment notes:") == 2, out

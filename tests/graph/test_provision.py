@@ -7,7 +7,10 @@ Jars come from the shared user cache, so they are fetched at most once per machi
 from __future__ import annotations
 
 import os
+import shlex
 import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -105,6 +108,25 @@ def test_starting_twice_returns_the_running_server(started, taken_port):
     assert (found.origin, found.pid) == ("local", info.pid)
 
 
+def _cli(settings: Settings, *args: str, **extra: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NEO4J_")}
+    env.update(CREDO_DATA_DIR=str(settings.data_dir), CREDO_INSTANCE=settings.instance, CREDO_USE_DOCKER="false",
+               HF_HUB_OFFLINE="1", **extra)
+    return subprocess.run([sys.executable, "-m", "credo", *args], env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_neo4j_start_shows_where_the_password_is_stored_and_env_prints_it(started):
+    settings, local, info, _ = started
+    # when `credo neo4j start` reports the running instance
+    start = _cli(settings, "neo4j", "start")
+    # then it names the password file, never the password; `credo neo4j env` prints it on request
+    assert start.returncode == 0, start.stderr
+    assert info.password not in start.stdout + start.stderr
+    assert str(local.home / "credentials.json") in start.stdout
+    env = _cli(settings, "neo4j", "env")
+    assert f"export NEO4J_PASSWORD={shlex.quote(info.password)}" in env.stdout.splitlines()
+
+
 def test_stop_leaves_no_neo4j_process(started):
     settings, local, info, _ = started
 
@@ -116,3 +138,14 @@ def test_stop_leaves_no_neo4j_process(started):
     assert local.status()["running"] is False
     with pytest.raises(DatabaseUnavailable):
         resolve_connection(settings, start=False, progress=lambda _: None)
+
+
+def test_a_cli_read_after_stop_says_the_server_is_stopped_and_starts_nothing(started, tmp_path):
+    settings, local, _, _ = started
+    # given the stopped instance (a start attempt would fail on JAVA_HOME); when a read command runs
+    result = _cli(settings, "facts", "Acme account", JAVA_HOME=str(tmp_path / "nowhere"))
+    # then one line says it is stopped and how to start it, and no server was started
+    assert result.returncode == 1
+    [line] = result.stderr.strip().splitlines()
+    assert line.endswith("the local Neo4j is stopped; start it with `credo neo4j start`"), line
+    assert local.pid() is None

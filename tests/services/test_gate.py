@@ -153,8 +153,14 @@ def discussion(store, clock):
         msg(3, "session resumed", origin="system_event", role="system", author=None),
         msg(4, "Agreed, disable it."),
     ])
-    store.ingest_messages("d", [msg(0, "New generation after compaction. Yes, go ahead.")], generation=2)
-    return store.add_fact("billing API", "cache", "disabled", statement="The cache should be disabled for the billing API")
+    recap, _ = store.ingest_messages("d", [
+        msg(0, "Recap: the cache should be disabled for the billing API.", origin="agent", role="assistant",
+            author="agent"),
+        msg(1, "New generation after compaction. Yes, go ahead."),
+    ], generation=2)
+    fact = store.add_fact("billing API", "cache", "disabled", statement="The cache should be disabled for the billing API")
+    store.cite(fact.fact_id, recap.source_id)  # the agent's conclusion, in generation 2
+    return fact
 
 
 @pytest.mark.parametrize("pointer, rule", [
@@ -171,10 +177,51 @@ def test_accept_refuses_what_is_not_human_acceptance(discussion, store, pointer,
 
 
 def test_accept_records_the_accepting_message_as_evidence_accepted(discussion, store):
-    newer = store.accept(discussion.fact_id, {"session_id": "d", "index": 0})
+    newer = store.accept(discussion.fact_id, {"session_id": "d", "index": 1})
     assert newer.evidence == "accepted"
     tree = store.why(discussion.fact_id)
-    assert (tree.accepted_in.session_id, tree.accepted_in.generation, tree.accepted_in.index) == ("d", 2, 0)
+    assert (tree.accepted_in.session_id, tree.accepted_in.generation, tree.accepted_in.index) == ("d", 2, 1)
+
+
+def test_agreement_from_an_unrelated_session_does_not_accept_a_conclusion(discussion, store):
+    # given the agent's conclusion stated in session d, and an unrelated session where someone says yes
+    store.ingest_messages("other", [msg(0, "Yes, agreed.")])
+    before = written(store)
+    # when that agreement is offered as the acceptance
+    with pytest.raises(EvidenceRefused, match="session 'd'") as err:
+        store.accept(discussion.fact_id, {"session_id": "other", "index": 0})
+    # then it is refused and nothing is written: the fact keeps its evidence
+    assert err.value.field == "message.session_id"
+    assert written(store) == before
+    assert [v.evidence for v in store.history(discussion.fact_id)] == ["unknown"]
+
+
+def test_agreement_in_a_later_generation_does_not_accept_a_conclusion_of_an_earlier_one(store, clock):
+    # given a conclusion stated in generation 1, and the session compacted into generation 2 where the human agrees
+    clock.at("2025-04-02T10:00:00+00:00")
+    _, conclusion = store.ingest_messages("g", [msg(0, "What about the cache?"),
+                                msg(1, "Disable the cache.", origin="agent", role="assistant", author="agent")])
+    store.ingest_messages("g", [msg(0, "Yes, agreed.")], generation=2)
+    fact = store.add_fact("billing API", "cache", "off", statement="Disable the cache")
+    store.cite(fact.fact_id, conclusion.source_id)
+    # when the generation-2 agreement is offered, then it is refused
+    with pytest.raises(EvidenceRefused, match="generation 1") as err:
+        store.accept(fact.fact_id, {"session_id": "g", "index": 0, "generation": 2})
+    assert err.value.field == "message.generation"
+    assert [v.evidence for v in store.history(fact.fact_id)] == ["unknown"]
+
+
+def test_a_conclusion_that_names_no_conversation_cannot_be_accepted(store, clock):
+    # given a fact added directly (no message of any session among its sources) and a human "yes" somewhere
+    clock.at("2025-04-03T10:00:00+00:00")
+    store.ingest_messages("y", [msg(0, "Yes, agreed.")])
+    fact = store.add_fact("billing API", "cache", "disabled")
+    before = written(store)
+    # when the "yes" is offered as its acceptance, then it is refused: there is no conclusion's session to be in
+    with pytest.raises(EvidenceRefused, match="names no conversation") as err:
+        store.accept(fact.fact_id, {"session_id": "y", "index": 0})
+    assert err.value.field == "fact_id"
+    assert written(store) == before
 
 
 def test_pure_question_rule_table():

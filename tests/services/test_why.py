@@ -137,6 +137,28 @@ def test_prov_json_loads_in_prov_and_satisfies_ordering(store, clock, remembered
     assert any(str(a.identifier) == "credo:agent_alice" for a in doc.get_records() if a.get_type().localpart == "Agent")
 
 
+def test_prov_export_as_known_at_a_past_point_is_the_document_of_that_time(store, clock, remembered):
+    # given the PROV document of a fact as it stood, and a correction written after that point
+    then_doc = store.export_prov(remembered.fact_id)
+    before = clock.at("2025-06-02T00:00:00+00:00")
+    clock.at("2025-06-03T00:00:00+00:00")
+    store.ingest_messages("w", [msg(2, "ok", origin="agent", role="assistant", author="agent"),
+                                msg(3, "Correction: the export now runs at 03:00 UTC.")])
+    newer = store.turn("w").remember("the export now runs at 03:00 UTC", "The nightly export runs at 03:00 UTC",
+                                     replaces=remembered.fact_id, object="03:00 UTC")
+    # when it is exported as known before the correction
+    past = store.export_prov(remembered.fact_id, known_at=before)
+    # then it is exactly the document of that time: one version, not invalidated, the first message only
+    assert past == then_doc
+    assert [k for k in past["entity"] if k.startswith("credo:v_")] == [f"credo:{remembered.version_id}"]
+    assert "wasInvalidatedBy" not in past
+    # and now the document shows both versions and the later quote
+    now_doc = store.export_prov(remembered.fact_id)
+    assert f"credo:{newer.version_id}" in now_doc["entity"] and len(now_doc["wasInvalidatedBy"]) == 1
+    with pytest.raises(NotFound):
+        store.export_prov(remembered.fact_id, known_at="2025-05-01")
+
+
 # -- 7. bad input -----------------------------------------------------------------------------------
 def test_unknown_fact_is_not_found_for_why_export_and_merge(store):
     with pytest.raises(NotFound, match="fact not found: f_nope"):
