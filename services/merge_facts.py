@@ -12,7 +12,7 @@ from credo.graph.db import Tx
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import EndKind, Epistemic, Fact, scope_key, weakest
 from credo.schema.lifecycle import SERVED, State
-from credo.schema.names import check_ref
+from credo.schema.names import check_ref, clean_text
 from credo.schema.time import render
 from credo.services import record_fact
 from credo.services.context import Context
@@ -100,6 +100,7 @@ def merge_facts(ctx: Context, *, fact_ids: Sequence[str], statement: str) -> Fac
         raise InvalidInput("fact_ids", "name at least two different facts to merge")
     if not isinstance(statement, str) or not statement.strip():
         raise InvalidInput("statement", "the merged fact needs a statement")
+    statement = clean_text(statement, "statement")  # size limits refused before any read
 
     def work(tx: Tx, known: datetime) -> Fact:
         inputs = [the_current(tx, ctx.tenant, ref) for ref in dict.fromkeys(fact_ids)]
