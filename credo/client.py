@@ -96,9 +96,16 @@ def _query_value(name: str, value: Any) -> Any:
 
 
 def _with_cascade(result: Any, cascade: Any) -> Any:
-    if cascade is None or not hasattr(result, "model_copy") or "cascade" not in type(result).model_fields:
+    """Attach the write's cascade report as the Store does (to the model, or to each model of a list)."""
+    if cascade is None:
         return result
-    return result.model_copy(update={"cascade": CascadeReport.model_validate(cascade)})
+    report = CascadeReport.model_validate(cascade)
+
+    def attach(item: Any) -> Any:
+        fields = getattr(type(item), "model_fields", {})
+        return item.model_copy(update={"cascade": report}) if "cascade" in fields else item
+
+    return [attach(i) for i in result] if isinstance(result, list) else attach(result)
 
 
 def _method(op: Operation) -> Any:
