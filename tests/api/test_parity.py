@@ -87,8 +87,15 @@ def test_every_declared_mcp_tool_exists_on_the_mcp_server():
 
     from credo.api import mcp_server
 
-    tools = asyncio.run(mcp_server.tool_names()) if asyncio.iscoroutinefunction(mcp_server.tool_names) \
-        else mcp_server.tool_names()
+    # contract with the MCP surface: `tool_names()` (sync or async), else an MCPServer at `server`/`mcp`
+    if hasattr(mcp_server, "tool_names"):
+        found = mcp_server.tool_names()
+    else:
+        server = getattr(mcp_server, "server", None) or getattr(mcp_server, "mcp")
+        found = server.list_tools()
+    if asyncio.iscoroutine(found):
+        found = asyncio.run(found)
+    tools = [getattr(t, "name", t) for t in found]
     declared = {op.mcp for op in OPERATIONS if op.mcp}
     assert declared <= set(tools), f"MCP tools missing: {sorted(declared - set(tools))}"
 
