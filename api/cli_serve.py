@@ -10,6 +10,7 @@ import sys
 from credo.graph.db import Database
 from credo.graph.migrate import migrate
 from credo.graph.provision import resolve_connection
+from credo.schema.errors import ConfigError
 from credo.services import api_keys
 
 
@@ -105,6 +106,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = args.settings
     host = args.host or settings.host
     port = settings.port if args.port is None else args.port
+    if not settings.auth and host not in ("127.0.0.1", "localhost", "::1"):
+        raise ConfigError(f"CREDO_AUTH=off is for local development only; refusing to listen on {host}")
     db = _database(args, start=True)
     if settings.auth and not args.no_first_key and not api_keys.list_keys(db, tenant=None):
         made = api_keys.create_key(db, tenant=settings.tenant, name="first key (credo serve)")

@@ -125,3 +125,10 @@ def test_competing_successions_on_two_servers_exactly_one_wins(two_servers, neo4
     assert [f["object_name"] for f in now.json()["items"]] == [heir]
     history = httpx.get(f"{two_servers[0]}/v1/facts/{first['fact_id']}/history", headers=headers).json()["items"]
     assert [v["known_to"] is None for v in history].count(True) == 1  # nothing half-written: one current version
+
+
+def test_auth_off_refuses_to_listen_beyond_loopback(cli_env):
+    env = dict(cli_env, CREDO_AUTH="off")
+    done = subprocess.run([CREDO, "serve", "--host", "0.0.0.0", "--port", str(free_port())], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "local development only" in done.stderr
