@@ -97,3 +97,16 @@ def test_no_key_an_unknown_key_and_a_revoked_key_answer_401(api, neo4j_db, tenan
     revoked = api.get("/v1/stale", headers=tenant_a.headers)
     assert revoked.status_code == 401 and "revoked" in revoked.json()["detail"]
     assert api.get("/health").status_code == 200
+
+
+def test_auth_off_acts_in_the_configured_tenant_and_says_so_loudly(neo4j_db, tenant, caplog):
+    from fastapi.testclient import TestClient
+
+    from credo.api.rest import create_app
+    from credo.settings import Settings
+
+    with caplog.at_level("WARNING", logger="credo.api"):
+        with TestClient(create_app(Settings(auth=False, tenant=tenant), db=neo4j_db, embedder=None)) as api:
+            made = api.post("/v1/facts", json={"subject": "Dev", "predicate": "uses", "object": "laptop"})
+            assert made.status_code == 201 and made.json()["result"]["tenant"] == tenant
+    assert any("CREDO_AUTH=off" in r.getMessage() for r in caplog.records)
