@@ -3,6 +3,10 @@
 `create_app()` builds everything; `mounts` lets other surfaces (the MCP server's streamable-HTTP app) join the
 same app: each mount is called with (app, runtime) once the app exists and may return an async context manager
 (its lifespan), which the app enters after the runtime opens and exits before it closes.
+
+For a mounted surface: `api_keys.authenticate(runtime.db, key)` gives the Principal (tenant, clearance),
+`runtime.store.for_tenant(principal.tenant)` its Store, `credo.api.problems.problem_for(exc)` the error's code.
+`credo serve` mounts `credo.api.mcp_server.mount(app, runtime)` when that module exists.
 """
 
 from __future__ import annotations
