@@ -15,7 +15,7 @@ from neo4j import exceptions as neo4j_errors
 
 from credo.cypher import Query
 from credo.graph.queries import READ_SERVER_INFO
-from credo.schema.errors import ConflictError, CredoError, DatabaseUnavailable, InvalidInput
+from credo.schema.errors import ConflictError, CredoError, DatabaseUnavailable, InvalidInput, RaceLost
 
 T = TypeVar("T")
 
@@ -40,7 +40,7 @@ def _translated(uri: str) -> Iterator[None]:
     except neo4j_errors.ConstraintError as exc:
         raise ConflictError("graph", f"a uniqueness rule was broken: {exc.message}") from exc
     except neo4j_errors.TransientError as exc:
-        raise ConflictError("graph", f"the write raced another writer: {exc.message}") from exc
+        raise RaceLost("graph", f"the write raced another writer: {exc.message}") from exc
     except neo4j_errors.CypherTypeError as exc:
         raise InvalidInput("query", f"a value has the wrong type: {exc.message}") from exc
     except neo4j_errors.Neo4jError as exc:
@@ -73,13 +73,14 @@ def _unreachable(error: Exception) -> bool:
 class Database:
     """A driver bound to one database; reads route as reads, writes run in retried transactions."""
 
-    def __init__(self, uri: str, user: str, password: str, database: str = "neo4j", *, timeout_s: float = 5.0) -> None:
+    def __init__(self, uri: str, user: str, password: str, database: str = "neo4j", *, timeout_s: float = 5.0,
+                 pool_size: int = 100) -> None:
         self.uri = uri
         self.database = database
         self.timeout_s = timeout_s
         self._driver = GraphDatabase.driver(
             uri, auth=(user, password), connection_timeout=timeout_s, connection_acquisition_timeout=timeout_s,
-            max_connection_lifetime=3600, notifications_min_severity="OFF",
+            max_connection_lifetime=3600, notifications_min_severity="OFF", max_connection_pool_size=pool_size,
         )
 
     def close(self) -> None:
