@@ -12,7 +12,7 @@ from neo4j import exceptions as neo4j_errors
 
 from credo.cypher import Query
 from credo.graph.queries import READ_SERVER_INFO
-from credo.schema.errors import ConflictError, CredoError, DatabaseUnavailable, InvalidInput
+from credo.schema.errors import ConflictError, CredoError, DatabaseUnavailable, InvalidInput, RaceLost
 
 T = TypeVar("T")
 
@@ -31,7 +31,7 @@ def _translated(uri: str) -> Iterator[None]:
     except neo4j_errors.ConstraintError as exc:
         raise ConflictError("graph", f"a uniqueness rule was broken: {exc.message}") from exc
     except neo4j_errors.TransientError as exc:
-        raise ConflictError("graph", f"the write raced another writer: {exc.message}") from exc
+        raise RaceLost("graph", f"the write raced another writer: {exc.message}") from exc
     except neo4j_errors.CypherTypeError as exc:
         raise InvalidInput("query", f"a value has the wrong type: {exc.message}") from exc
     except neo4j_errors.Neo4jError as exc:

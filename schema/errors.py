@@ -5,11 +5,15 @@
     ├── ProvisioningError        the local Neo4j could not be fetched, configured or started
     ├── DatabaseUnavailable      the Neo4j server does not answer (closed port, bad credentials)
     ├── MigrationError           a schema migration failed or the graph is ahead of this code
-    ├── InvalidInput             a value broke a rule; names the field and the rule
+    ├── InvalidInput             a value broke a rule; names the field and the rule      (change the input)
     │   └── EvidenceRefused      the write gate refused a quote, a pointer or an acceptance
-    ├── NotFound                 an id names nothing in this tenant
-    ├── ConflictError            the write raced another one or targets a version no longer current
-    └── TransitionRefused        the lifecycle table does not allow this state change
+    ├── NotFound                 an id names nothing in this tenant (or another tenant's)  (check the id)
+    ├── ConflictError            refused by a rule: it would change established knowledge (accept, or act first)
+    │   ├── RaceLost             the write lost a race with another writer          (retry: nothing was written)
+    │   └── NotCurrent           it targets a version or conflict that is not current any more (re-read)
+    ├── TransitionRefused        the lifecycle table does not allow this state change     (accept the refusal)
+    ├── UpstreamFailed           the LLM endpoint failed or answered nonsense          (wait, then retry)
+    └── Unauthenticated          no API key, an unknown one or a revoked one                (present a key)
 
 Every constructor takes the identifying data, so messages are uniform and callers can inspect it.
 """
@@ -71,11 +75,36 @@ class NotFound(CredoError):
 
 
 class ConflictError(CredoError):
-    """The write raced another writer or targets a version that is no longer current."""
+    """A rule refused the write (it would change established knowledge); subclasses say when to retry or re-read."""
+
+    retryable = False
 
     def __init__(self, identifier: str, reason: str) -> None:
         super().__init__(f"conflict on {identifier}: {reason}")
         self.identifier = identifier
+        self.reason = reason
+
+
+class RaceLost(ConflictError):
+    """The write lost a race with a concurrent writer; nothing was written and it is safe to retry."""
+
+    retryable = True
+
+
+class NotCurrent(ConflictError):
+    """The write targets a version (or conflict) that is no longer current; re-read before acting."""
+
+
+class UpstreamFailed(CredoError):
+    """An upstream service (the LLM endpoint) failed or answered something unusable."""
+
+
+
+class Unauthenticated(CredoError):
+    """The request carried no API key, or one that is unknown or revoked."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
         self.reason = reason
 
 

@@ -9,7 +9,7 @@ from credo.graph import facts as fact_repo
 from credo.graph import ledger
 from credo.graph import predicates as predicate_repo
 from credo.graph.db import Tx
-from credo.schema.errors import ConflictError, InvalidInput, NotFound
+from credo.schema.errors import ConflictError, InvalidInput, NotCurrent, NotFound
 from credo.schema.facts import Conflict, EndKind, Fact
 from credo.schema.lifecycle import State, check_transition
 from credo.schema.time import parse_point
@@ -58,7 +58,7 @@ def resolve_conflict(
         if not found:
             raise NotFound("conflict", conflict_id)
         if any(c.status != "open" for c in found):
-            raise ConflictError(conflict_id, "this conflict was already resolved")
+            raise NotCurrent(conflict_id, "this conflict was already resolved")
         challenger = _current_challenger(tx, ctx.tenant, conflict_id, found[0].challenger.fact_id)
         established = _current_of(tx, ctx.tenant, [c.established.fact_id for c in found])
         check_transition(challenger.fact_id, challenger.state, State.REJECTED if decision == "reject" else State.ACTIVE)
@@ -111,9 +111,9 @@ def _current_challenger(tx: Tx, tenant: str, conflict_id: str, fact_id: str) -> 
     """The challenger's one version believed now; refused when it has none or several."""
     current = _current_of(tx, tenant, [fact_id])
     if not current:
-        raise ConflictError(conflict_id, "the challenger is no longer current")
+        raise NotCurrent(conflict_id, "the challenger is no longer current")
     if len(current) > 1:
-        raise ConflictError(conflict_id, f"the challenger {fact_id} has {len(current)} current versions")
+        raise NotCurrent(conflict_id, f"the challenger {fact_id} has {len(current)} current versions")
     return current[0]
 
 

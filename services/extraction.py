@@ -15,7 +15,7 @@ from credo.graph import ledger
 from credo.graph import sources as source_repo
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
-from credo.schema.errors import ConflictError, EvidenceRefused, InvalidInput
+from credo.schema.errors import EvidenceRefused, InvalidInput, RaceLost
 from credo.schema.facts import Epistemic, Evidence, Fact, FactCreate
 from credo.schema.lifecycle import State
 from credo.schema.provenance import Candidate, ExtractionResult
@@ -43,7 +43,7 @@ def _claim(ctx: Context, session_id: str, claim_id: str) -> tuple[int, list[Sour
         generation, messages, rows = _pending(tx, ctx.tenant, session_id)
         held = [r for r in rows if source_repo.claim_of(r)[0] and (source_repo.claim_of(r)[1] or known) > known]
         if held:
-            raise ConflictError(session_id, f"another extraction ({held[0]['claimed_by']}) holds the claim on "
+            raise RaceLost(session_id, f"another extraction ({held[0]['claimed_by']}) holds the claim on "
                                 f"message #{held[0]['index']}")
         ids = [r["source_id"] for r in rows]
         source_repo.claim(tx, ids, claim_id, known + CLAIM_TTL)
@@ -94,7 +94,7 @@ def _commit(ctx: Context, session_id: str, claim_id: str, generation: int, pendi
         now_generation, messages, _rows = _pending(tx, ctx.tenant, session_id)
         arrived = [m for m in messages if m.source_id not in seen]
         if now_generation != generation or arrived:
-            raise ConflictError(session_id, "new messages arrived during the extraction; nothing was committed")
+            raise RaceLost(session_id, "new messages arrived during the extraction; nothing was committed")
         by_index = {m.index or 0: m for m in pending}
         checked = [evidence_for(i, c, by_index, generation) for i, c in enumerate(candidates)]
         # candidates serve nothing until admitted: no conflict rule, no reinforcement here (admit applies the rule)
@@ -112,7 +112,7 @@ def _commit(ctx: Context, session_id: str, claim_id: str, generation: int, pendi
             "generation": generation}, [(m.source_id, source_repo.text_hash(m.text)) for m in pending])
         ids = [m.source_id for m in pending]
         if source_repo.consume(tx, known, ids, claim_id) != set(ids):
-            raise ConflictError(session_id, "another extractor took or consumed these messages; nothing was committed")
+            raise RaceLost(session_id, "another extractor took or consumed these messages; nothing was committed")
         ledger.audit(tx, ctx.tenant, known, [("extract", session_id, {
             "extraction_id": claim_id, "generation": generation, "facts": [f.fact_id for f in facts],
             "episode_id": episode_id, "consumed": sorted(by_index), "segments": segments})])

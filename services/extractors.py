@@ -8,7 +8,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from pydantic import ValidationError
 
-from credo.schema.errors import CredoError
+from credo.schema.errors import UpstreamFailed
 from credo.schema.provenance import Candidate, Proposal
 from credo.schema.sources import Source
 from credo.services.llm_client import ChatClient
@@ -32,7 +32,7 @@ def as_proposal(result: Any) -> Proposal:
         return Proposal.model_validate(result)
     except ValidationError as exc:
         first = exc.errors()[0]
-        raise CredoError(f"extractor returned a malformed candidate set: {'.'.join(map(str, first['loc']))}: "
+        raise UpstreamFailed(f"extractor returned a malformed candidate set: {'.'.join(map(str, first['loc']))}: "
                          f"{first['msg']}") from None
 
 
@@ -93,9 +93,9 @@ class OpenAIExtractor:
         try:
             data = json.loads(reply)
         except json.JSONDecodeError as exc:
-            raise CredoError(f"extractor reply is not JSON: {exc}") from None
+            raise UpstreamFailed(f"extractor reply is not JSON: {exc}") from None
         if not isinstance(data, dict):
-            raise CredoError("extractor reply must be a JSON object with 'candidates'")
+            raise UpstreamFailed("extractor reply must be a JSON object with 'candidates'")
         return as_proposal({"candidates": data.get("candidates") or [], "episode": data.get("episode")})
 
     def close(self) -> None:

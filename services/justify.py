@@ -11,7 +11,7 @@ from credo.graph import ledger
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
 from credo.schema.cascade import Justification, PremiseRef
-from credo.schema.errors import ConflictError, InvalidInput
+from credo.schema.errors import InvalidInput, NotCurrent
 from credo.schema.facts import Fact
 from credo.schema.time import optional_point
 from credo.services.context import Context
@@ -73,7 +73,7 @@ def link_many(
 def _version(tx: Tx, ctx: Context, ref: str) -> Fact:
     found = current_versions(tx, ctx.tenant, ref)[0]
     if found.known_to is not None:
-        raise ConflictError(ref, "this premise version is no longer believed; name the fact id instead")
+        raise NotCurrent(ref, "this premise version is no longer believed; name the fact id instead")
     return found
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import httpx
 
-from credo.schema.errors import ConfigError, CredoError
+from credo.schema.errors import ConfigError, UpstreamFailed
 from credo.settings import Settings
 
 
@@ -32,7 +32,7 @@ class ChatClient:
             response.raise_for_status()
             return response.json()["choices"][0]["message"]["content"]
         except (httpx.HTTPError, KeyError, IndexError, ValueError) as exc:
-            raise CredoError(f"LLM endpoint {url} failed: {exc}") from exc
+            raise UpstreamFailed(f"LLM endpoint {url} failed: {exc}") from exc
 
     def close(self) -> None:
         """Close the HTTP connection pool."""

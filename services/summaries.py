@@ -11,7 +11,7 @@ from credo.graph import summaries as summary_repo
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
 from credo.schema.cascade import Summary, SummaryInput, TraceItem
-from credo.schema.errors import ConflictError, InvalidInput, NotFound
+from credo.schema.errors import InvalidInput, NotFound, RaceLost
 from credo.schema.lifecycle import SERVED_VALUES, State, is_served
 from credo.services.cascade import set_state, trace_state
 from credo.services.context import Context
@@ -128,7 +128,7 @@ def rebuild(ctx: Context, *, summary_id: str, summarizer: Summarizer) -> Summary
         _same(tx, ctx.tenant, current)
         again = resolve(tx, ctx.tenant, refs, strict=False)
         if [t for t, _ in again] != [t for t, _ in inputs]:
-            raise ConflictError(summary_id, "its inputs changed while it was being rebuilt; rebuild again")
+            raise RaceLost(summary_id, "its inputs changed while it was being rebuilt; rebuild again")
         new = current.model_copy(update={
             "version_id": new_id("sv"), "text": body, "text_hash": text_hash(body), "summarizer": summarizer.name,
             "state": State.ACTIVE.value, "known_from": known, "known_to": None, "ended_by": None, "end_reason": None,
@@ -151,7 +151,7 @@ def _with_breaks(tx: Tx, tenant: str, summary_id: str) -> tuple[Summary, list[st
 
 def _same(tx: Tx, tenant: str, seen: Summary) -> None:
     if _current(tx, tenant, seen.summary_id).version_id != seen.version_id:
-        raise ConflictError(seen.summary_id, "another write changed this summary first; try again")
+        raise RaceLost(seen.summary_id, "another write changed this summary first; try again")
 
 
 def summaries(ctx: Context, *, known_at: Any = None, states: Any = None) -> list[Summary]:

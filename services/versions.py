@@ -74,14 +74,14 @@ def current_versions(tx: Tx, tenant: str, ref: str) -> list[Fact]:
 
 def the_current(tx: Tx, tenant: str, ref: str) -> Fact:
     """The single version believed now for `ref`; a clear error if there is none, or several."""
-    from credo.schema.errors import ConflictError
+    from credo.schema.errors import NotCurrent
 
     found = current_versions(tx, tenant, ref)
     if not found:
-        raise ConflictError(ref, "no version of this fact is believed now (it was retracted, corrected or superseded)")
+        raise NotCurrent(ref, "no version of this fact is believed now (it was retracted, corrected or superseded)")
     current = [v for v in found if v.known_to is None]
     if not current:
-        raise ConflictError(ref, f"version {found[0].version_id} is no longer current; read history() for the current one")
+        raise NotCurrent(ref, f"version {found[0].version_id} is no longer current; read history() for the current one")
     if len(current) > 1:
         ids = ", ".join(v.version_id for v in current)
         raise InvalidInput("fact_id", f"has {len(current)} current versions after a range write ({ids}); pass a version id")

@@ -1,0 +1,132 @@
+"""The operation registry: every public operation once, with its command model and its name on each surface.
+
+Surfaces (REST routes, MCP tools, CLI commands, the HTTP client) and the parity test read this list; an operation
+added here without a route, a tool (or a reason why not), a CLI command (or a reason) fails the parity test.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from credo.schema import commands as c
+from credo.schema.cascade import Justification, StaleItem, Summary
+from credo.schema.entities import Entity
+from credo.schema.facts import Conflict, Fact, PathStep, PredicateDef, Relation
+from credo.schema.provenance import ExtractionResult, WhyTree
+from credo.schema.sources import Source
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One public operation and how each surface names it."""
+
+    name: str
+    command: type[c.Command]
+    store_method: str
+    http_method: str
+    path: str
+    returns: Any  # the Store method's return type (a model, a list of models, or None)
+    write: bool = False  # a write answers with its cascade report
+    mcp: str | None = None
+    mcp_reason: str | None = None  # why an agent has no tool for it (required when `mcp` is None)
+    cli: str | None = None
+    cli_reason: str | None = None  # why the CLI has no command for it (required when `cli` is None)
+
+    @property
+    def path_params(self) -> list[str]:
+        """The `{name}` placeholders of the path, in order."""
+        return [part[1:-1] for part in self.path.split("/") if part.startswith("{") and part.endswith("}")]
+
+    @property
+    def paged(self) -> bool:
+        """Lists are paginated with a cursor."""
+        return getattr(self.returns, "__origin__", None) is list
+
+
+_ADMIN = "an administrative or curatorial act; agents use remember, the write gate, instead"
+_SDK = "covered by the Python API, REST and credo.Client; no CLI command yet"
+
+OPERATIONS: list[Operation] = [
+    # facts and time
+    Operation("add_fact", c.AddFact, "add_fact", "POST", "/v1/facts", Fact, write=True,
+              mcp_reason="agents record claims through remember (verbatim human quote)", cli="fact add"),
+    Operation("add_facts", c.AddFacts, "add_facts", "POST", "/v1/facts/batch", list[Fact], write=True,
+              mcp_reason="bulk import is an operator's job", cli_reason="bulk import goes through Python or REST"),
+    Operation("correct_fact", c.CorrectFact, "correct_fact", "POST", "/v1/facts/{fact_id}/correct", Fact, write=True,
+              mcp_reason="agents correct through remember(replaces=...) so the gate checks the evidence",
+              cli="fact correct"),
+    Operation("succeed_fact", c.SucceedFact, "succeed_fact", "POST", "/v1/facts/{fact_id}/succeed", Fact, write=True,
+              mcp_reason="agents record changes through remember(replaces=...)", cli="fact succeed"),
+    Operation("end_fact", c.EndFact, "end_fact", "POST", "/v1/facts/{fact_id}/end", Fact, write=True,
+              mcp_reason=_ADMIN, cli="fact end"),
+    Operation("retract_fact", c.RetractFact, "retract_fact", "POST", "/v1/facts/{fact_id}/retract", list[Fact],
+              write=True, mcp_reason=_ADMIN, cli="fact retract"),
+    Operation("write_range", c.WriteRange, "write_range", "POST", "/v1/facts/range", Fact, write=True,
+              mcp_reason=_ADMIN, cli_reason=_SDK),
+    # reading
+    Operation("facts", c.FactsQuery, "facts", "GET", "/v1/facts", list[Fact], mcp="facts_as_of", cli="facts"),
+    Operation("history", c.HistoryQuery, "history", "GET", "/v1/facts/{fact_id}/history", list[Fact],
+              mcp_reason="why answers an agent's question about a fact's past", cli="history"),
+    Operation("chain", c.ChainQuery, "chain", "GET", "/v1/chains", list[Fact],
+              mcp_reason="facts_as_of and why cover an agent's reads", cli="chain"),
+    Operation("relations", c.WhoQuery, "relations", "GET", "/v1/entities/{entity}/relations", list[Relation],
+              mcp="who", cli="who"),
+    Operation("holders", c.HoldersQuery, "holders", "GET", "/v1/holders", list[Fact],
+              mcp_reason="who (relations) covers an agent's who-is-who reads", cli_reason=_SDK),
+    Operation("path", c.PathQuery, "path", "GET", "/v1/paths", list[PathStep] | None,
+              mcp_reason="who covers an agent's who-is-who reads", cli_reason=_SDK),
+    # governance
+    Operation("define_predicate", c.DefinePredicate, "define_predicate", "POST", "/v1/predicates", PredicateDef,
+              mcp_reason=_ADMIN, cli="predicate"),
+    Operation("predicates", c.PredicatesQuery, "predicates", "GET", "/v1/predicates", list[PredicateDef],
+              mcp_reason=_ADMIN, cli_reason=_SDK),
+    Operation("conflicts", c.ConflictsQuery, "conflicts", "GET", "/v1/conflicts", list[Conflict],
+              mcp="conflicts", cli="conflicts"),
+    Operation("resolve_conflict", c.ResolveConflict, "resolve_conflict", "POST", "/v1/conflicts/{conflict_id}/resolve",
+              Fact, write=True, mcp="resolve_conflict", cli="resolve"),
+    Operation("merge_entities", c.MergeEntities, "merge_entities", "POST", "/v1/entities/merge", Entity, write=True,
+              mcp_reason=_ADMIN, cli_reason=_SDK),
+    Operation("unmerge_entities", c.UnmergeEntities, "unmerge_entities", "POST", "/v1/entities/unmerge", Entity,
+              write=True, mcp_reason=_ADMIN, cli_reason=_SDK),
+    # provenance and the write gate
+    Operation("add_source", c.AddSource, "add_source", "POST", "/v1/sources", Source, write=True,
+              mcp_reason="agents hand over conversation turns with add_messages", cli_reason=_SDK),
+    Operation("ingest_messages", c.IngestMessages, "ingest_messages", "POST", "/v1/sessions/{session_id}/messages",
+              list[Source], write=True, mcp="add_messages", cli_reason=_SDK),
+    Operation("cite", c.Cite, "cite", "POST", "/v1/facts/{fact_id}/cite", None, write=True,
+              mcp_reason=_ADMIN, cli_reason=_SDK),
+    Operation("remember", c.Remember, "remember", "POST", "/v1/sessions/{session_id}/remember", Fact, write=True,
+              mcp="remember", cli_reason="the gate needs a live conversation turn; agents use MCP or REST"),
+    Operation("accept", c.Accept, "accept", "POST", "/v1/facts/{fact_id}/accept", Fact, write=True,
+              mcp_reason="acceptance is recorded by the application that shows the human message", cli_reason=_SDK),
+    Operation("extract", c.Extract, "extract", "POST", "/v1/sessions/{session_id}/extract", ExtractionResult,
+              write=True, mcp_reason="extraction is a background job run by the operator", cli_reason=_SDK),
+    Operation("admit", c.Admit, "admit", "POST", "/v1/facts/{fact_id}/admit", Fact, write=True,
+              mcp_reason="admission names a person or policy, not an agent", cli_reason=_SDK),
+    Operation("reject", c.Reject, "reject", "POST", "/v1/facts/{fact_id}/reject", Fact, write=True,
+              mcp_reason="rejection is a person's or policy's decision", cli_reason=_SDK),
+    Operation("merge_facts", c.MergeFacts, "merge_facts", "POST", "/v1/facts/merge", Fact, write=True,
+              mcp_reason=_ADMIN, cli_reason=_SDK),
+    Operation("why", c.WhyQuery, "why", "GET", "/v1/facts/{fact_id}/why", WhyTree, mcp="why", cli="why"),
+    Operation("export_prov", c.ExportProv, "export_prov", "GET", "/v1/facts/{fact_id}/prov", dict[str, Any],
+              mcp_reason="PROV-JSON is for auditors' tools, not agents", cli_reason=_SDK),
+    # premises, summaries, cascade
+    Operation("justify", c.Justify, "justify", "POST", "/v1/facts/{fact_id}/justifications", str, write=True,
+              mcp_reason=_ADMIN, cli_reason=_SDK),
+    Operation("justifications", c.JustificationsQuery, "justifications", "GET", "/v1/facts/{fact_id}/justifications",
+              list[Justification], mcp_reason="why lists a fact's premises for an agent", cli_reason=_SDK),
+    Operation("add_summary", c.AddSummary, "add_summary", "POST", "/v1/summaries", Summary, write=True,
+              mcp_reason=_ADMIN, cli_reason=_SDK),
+    Operation("rebuild", c.Rebuild, "rebuild", "POST", "/v1/summaries/{summary_id}/rebuild", Summary, write=True,
+              mcp_reason="rebuilding runs the server's summarizer; an operator's job", cli="rebuild"),
+    Operation("summaries", c.SummariesQuery, "summaries", "GET", "/v1/summaries", list[Summary],
+              mcp_reason="later issues add context/recall tools that serve summaries", cli_reason=_SDK),
+    Operation("summary", c.SummaryQuery, "summary", "GET", "/v1/summaries/{summary_id}", Summary,
+              mcp_reason="later issues add context/recall tools that serve summaries", cli_reason=_SDK),
+    Operation("reverify", c.Reverify, "reverify", "POST", "/v1/facts/{fact_id}/reverify", Fact, write=True,
+              mcp="reverify", cli="reverify"),
+    Operation("stale", c.StaleQuery, "stale", "GET", "/v1/stale", list[StaleItem], mcp="stale", cli="stale"),
+]
+
+BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}
