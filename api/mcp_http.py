@@ -21,8 +21,9 @@ from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from credo.api.mcp_errors import unauthenticated
+from credo.api.problems import PROBLEM_MEDIA_TYPE, problem_for
 from credo.api.mcp_server import TENANT_STATE, StoreFor, build_server
+from credo.schema.errors import Unauthenticated
 
 Authenticate = Callable[[str | None], str | None]  # API key (None when absent) -> tenant, or None to refuse
 DEFAULT_ALLOWED_HOSTS = ("127.0.0.1:*", "localhost:*", "[::1]:*")
@@ -66,9 +67,11 @@ class ApiKeyAuth:
 
 
 async def _refuse(send: Send) -> None:
-    body = json.dumps(unauthenticated()).encode()
+    refusal = Unauthenticated("an API key is required (X-API-Key or Authorization: Bearer); this one is missing, "
+                              "unknown or revoked")
+    body = json.dumps(problem_for(refusal).model_dump(mode="json")).encode()
     await send({"type": "http.response.start", "status": 401, "headers": [
-        (b"content-type", b"application/problem+json"), (b"content-length", str(len(body)).encode()),
+        (b"content-type", PROBLEM_MEDIA_TYPE.encode()), (b"content-length", str(len(body)).encode()),
         (b"www-authenticate", b'Bearer realm="credo"')]})
     await send({"type": "http.response.body", "body": body})
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import inspect
 import json
+import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -18,15 +19,17 @@ from mcp.server.mcpserver.tools.base import Tool
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
-from credo.api import mcp_commands as cmd
-from credo.api.mcp_errors import problem, unauthenticated
+from credo.api.problems import problem_for
 from credo.schema.cascade import CascadeReport, StaleItem
-from credo.schema.errors import CredoError, InvalidInput
+from credo.schema.commands import Command, fields_of, invalid_input
+from credo.schema.errors import CredoError, Unauthenticated
+from credo.schema.operations import BY_NAME, Operation
 from credo.schema.facts import Conflict, Fact, Relation
 from credo.schema.provenance import WhyTree
 from credo.schema.sources import Source
 from credo.store import Store
 
+log = logging.getLogger("credo.mcp")
 StoreFor = Callable[[str], Store]
 TENANT_STATE = "credo_tenant"  # the key the HTTP middleware sets in the ASGI scope's state
 
@@ -58,11 +61,10 @@ class Facts(BaseModel):
     undated: list[Fact] = Field(default_factory=list)
 
 
-class Who(BaseModel):
-    """Relations of an entity, or holders of `predicate object`."""
+class Relations(BaseModel):
+    """Every relation of an entity at the point, both directions."""
 
-    relations: list[Relation] = Field(default_factory=list)
-    holders: list[Fact] = Field(default_factory=list)
+    relations: list[Relation]
 
 
 class StaleItems(BaseModel):
@@ -84,94 +86,84 @@ def _written(fact: Fact) -> FactWrite:
 # -- operations ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class ToolSpec:
-    """One MCP tool: its name, command model, result model, what it does and the evidence it needs."""
+    """How an operation of the registry answers as an MCP tool: its result shape and what evidence it needs."""
 
-    name: str
-    command: type[BaseModel]
+    operation: str  # a name in `credo.schema.operations.BY_NAME`; the tool's name and command come from there
     result: type[BaseModel]
-    run: Callable[[Store, Any], BaseModel]
+    shape: Callable[[Any], BaseModel]  # the Store method's return value -> the result
     description: str
-    read_only: bool = True
+    fixed: dict[str, Any] = field(default_factory=dict)  # command fields the tool sets itself and does not offer
+
+    @property
+    def op(self) -> Operation:
+        """The registry entry."""
+        return BY_NAME[self.operation]
 
 
-def _remember(store: Store, c: cmd.Remember) -> FactWrite:
-    turn = store.turn(c.session_id, generation=c.generation, since=c.since)
-    fields = c.model_dump(exclude={"session_id", "generation", "since", "quote", "content"})
-    return _written(turn.remember(c.quote, c.content, **fields))
-
-
-def _facts_as_of(store: Store, c: cmd.FactsQuery) -> Facts:
-    found = store.facts(c.subject, c.predicate, c.object, valid_at=c.valid_at, known_at=c.known_at, scope=c.scope,
-                        include_undated=True)
+def _facts_as_of(found: list[Fact]) -> Facts:
     return Facts(facts=[f for f in found if not f.undated], undated=[f for f in found if f.undated])
-
-
-def _who(store: Store, c: cmd.WhoQuery) -> Who:
-    if c.entity is not None:
-        return Who(relations=store.relations(c.entity, valid_at=c.valid_at, known_at=c.known_at))
-    return Who(holders=store.holders(c.predicate, c.object, valid_at=c.valid_at, known_at=c.known_at))
 
 
 TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
-        "add_messages", cmd.AddMessages, Sources,
-        lambda s, c: Sources(sources=s.ingest_messages(c.session_id, list(c.messages), generation=c.generation)),
+        "ingest_messages", Sources, lambda found: Sources(sources=found),
         "Ingest the conversation turn before remembering from it: every message with its index in the session, "
         "role, origin (who wrote it: human_input / delivered_interjection are a human's words; agent, tool_result, "
-        "system_event ... are not, whatever the role), author, text and time `at`. Messages are immutable evidence.",
-        read_only=False),
+        "system_event ... are not, whatever the role), author, text and time `at`. Messages are immutable evidence."),
     ToolSpec(
-        "remember", cmd.Remember, FactWrite, _remember,
+        "remember", FactWrite, _written,
         "Remember a claim the human made in the current turn (the messages after the agent's last message). "
         "Evidence: `quote` must be copied verbatim (whitespace aside) from ONE human message of the current turn, "
         "ingested first with add_messages - no paraphrase, no synonyms, no stitching two messages; otherwise the "
         "call fails with code evidence_refused. Hedged quotes ('I guess', 'maybe', 'not confirmed yet') become "
         "hypotheses, never confirmed. `content` is the claim rewritten to be readable on its own. Leave valid_from "
         "unset unless the human said when it started. `replaces` corrects an earlier fact through the same gate. "
-        "A claim that contradicts established knowledge is kept as conflicted, not applied.",
-        read_only=False),
+        "A claim that contradicts established knowledge is kept as conflicted, not applied."),
     ToolSpec(
-        "facts_as_of", cmd.FactsQuery, Facts,
-        _facts_as_of,
+        "facts", Facts, _facts_as_of,
         "Facts valid at `valid_at` (world time) as believed at `known_at` (default: both now); no evidence needed. "
         "Each fact carries its evidence kind (stated / accepted / unknown), epistemic status (hypothesis / "
         "confirmed), state and whether it is disputed. Facts whose start is unknown come apart, under `undated`: "
-        "they may hold at the point, nobody knows since when."),
+        "they may hold at the point, nobody knows since when.",
+        fixed={"include_undated": True}),  # undated facts come apart in the answer, never dropped
     ToolSpec(
-        "who", cmd.WhoQuery, Who, _who,
-        "Who is who at a point: every relation of `entity` (both directions), or the holders of `predicate object` "
-        "(e.g. predicate owned_by, object Alice). valid_at / known_at default to now; no evidence needed."),
+        "relations", Relations, lambda found: Relations(relations=found),
+        "Who is who at a point: every relation of `entity` in both directions (direction out: the entity is the "
+        "subject; in: it is the object - e.g. the relations of Alice include 'Acme account owned_by Alice'). "
+        "valid_at / known_at default to now; no evidence needed."),
     ToolSpec(
-        "why", cmd.WhyQuery, WhyTree, lambda s, c: s.why(c.fact_id, known_at=c.known_at),
+        "why", WhyTree, lambda tree: tree,
         "Why a fact is held: its evidence, every source with the verbatim quote and the message it came from "
         "(session, index, author), the accepting message, its premises and its supersessions. No evidence needed; "
         "ids of other tenants answer not_found like ids that do not exist."),
     ToolSpec(
-        "stale", cmd.StaleQuery, StaleItems, lambda s, c: StaleItems(items=s.stale()),
+        "stale", StaleItems, lambda found: StaleItems(items=found),
         "What awaits re-verification (facts whose premises changed) or a rebuild (summaries), oldest first, each "
         "with its cause. No evidence needed."),
     ToolSpec(
-        "reverify", cmd.Reverify, FactWrite,
-        lambda s, c: _written(s.reverify(c.fact_id, outcome=c.outcome, evidence=c.evidence, note=c.note)),
+        "reverify", FactWrite, _written,
         "Close a re-verification: holds (re-confirmed: give the new evidence - a source id, premise fact ids or a "
         "note saying who confirmed it), lapsed (its reason no longer applies; kept as history) or retracted (it "
-        "was wrong). Conflicted facts are decided with resolve_conflict instead.",
-        read_only=False),
+        "was wrong). Conflicted facts are decided with resolve_conflict instead."),
     ToolSpec(
-        "conflicts", cmd.ConflictsQuery, Conflicts, lambda s, c: Conflicts(conflicts=s.conflicts(
-            include_resolved=c.include_resolved)),
+        "conflicts", Conflicts, lambda found: Conflicts(conflicts=found),
         "Writes kept but not applied: each conflict names the challenger and the established version it "
         "contradicts. No evidence needed."),
     ToolSpec(
-        "resolve_conflict", cmd.ResolveConflict, FactWrite,
-        lambda s, c: _written(s.resolve_conflict(c.conflict_id, decision=c.decision, at=c.at, scope=c.scope,
-                                                 reason=c.reason)),
+        "resolve_conflict", FactWrite, _written,
         "Decide a conflict - an explicit act that needs a human's decision, never a guess from timestamps: "
         "succession (the world changed at `at`), correction (the established value was wrong), reject (the "
         "challenger is wrong; give a reason) or split_scope (both hold, in different `scope`s). The answer "
-        "carries the cascade: what went stale because of it.",
-        read_only=False),
+        "carries the cascade: what went stale because of it."),
 )
+
+
+def _run(store: Store, op: Operation, command: Command) -> Any:
+    """The operation's Store method, called with the command's fields."""
+    if op.name == "remember" and not hasattr(store, "remember"):  # the gate lives on the turn until Store has it
+        turn = store.turn(command.session_id, generation=command.generation, since=command.since)
+        return turn.remember(**fields_of(command, drop=("session_id", "generation", "since")))
+    return getattr(store, op.store_method)(**fields_of(command))
 
 
 # -- the server ----------------------------------------------------------------------------------
@@ -189,47 +181,63 @@ def caller_tenant(ctx: Context, default: str | None) -> str | None:
 
 
 def _tool(spec: ToolSpec, store_for: StoreFor, default_tenant: str | None) -> Tool:
+    op = spec.op
+
     def call(ctx: Context, **arguments: Any) -> Any:
         try:
-            command = _validate(spec.command, arguments)
+            command = _validate(spec, arguments)
             tenant = caller_tenant(ctx, default_tenant)
             if tenant is None:
-                return _error(unauthenticated())
-            return spec.run(store_for(tenant), command)
+                raise Unauthenticated("an API key is required (X-API-Key or Authorization: Bearer)")
+            return spec.shape(_run(store_for(tenant), op, command))
         except CredoError as exc:
-            return _error(problem(exc))
+            return _error(exc)
+        except Exception as exc:  # a bug: logged here, answered as an internal problem without its text
+            log.exception("tool %s failed", op.mcp)
+            return _error(exc)
 
-    call.__name__ = spec.name
+    call.__name__ = op.mcp
     call.__signature__ = _signature(spec)  # type: ignore[attr-defined]
-    tool = Tool.from_function(call, name=spec.name, description=spec.description, context_kwarg="ctx",
-                              annotations=ToolAnnotations(read_only_hint=spec.read_only,
-                                                          destructive_hint=False if spec.read_only else None))
-    tool.parameters = spec.command.model_json_schema()  # what the agent sees: the command model itself
+    tool = Tool.from_function(call, name=op.mcp, description=spec.description, context_kwarg="ctx",
+                              annotations=ToolAnnotations(read_only_hint=not op.write,
+                                                          destructive_hint=False if not op.write else None))
+    tool.parameters = _input_schema(spec)  # what the agent sees: the command model itself
     return tool
+
+
+def _fields(spec: ToolSpec) -> dict[str, Any]:
+    return {n: f for n, f in spec.op.command.model_fields.items() if n not in spec.fixed}
+
+
+def _input_schema(spec: ToolSpec) -> dict[str, Any]:
+    schema = spec.op.command.model_json_schema()
+    for name in spec.fixed:
+        schema.get("properties", {}).pop(name, None)
+    return schema
 
 
 def _signature(spec: ToolSpec) -> inspect.Signature:
     """Every command field as an optional pass-through argument: the command model does the validating, so its
     errors come back as problem documents rather than the SDK's argument errors."""
     params = [inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)]
-    for name, info in spec.command.model_fields.items():
+    for name, info in _fields(spec).items():
         annotation = str if info.annotation is str else Any  # str stays str: no JSON pre-parsing of text
         params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
                                         annotation=Annotated[annotation, Field(default=None)]))
     return inspect.Signature(params, return_annotation=spec.result)
 
 
-def _validate(model: type[BaseModel], arguments: dict[str, Any]) -> BaseModel:
+def _validate(spec: ToolSpec, arguments: dict[str, Any]) -> Command:
     """The command, or InvalidInput naming the first offending field and the rule it broke."""
+    given = {k: v for k, v in arguments.items() if v is not None} | spec.fixed
     try:
-        return model.model_validate({k: v for k, v in arguments.items() if v is not None})
+        return spec.op.command.model_validate(given)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or model.__name__
-        raise InvalidInput(field, first["msg"]) from None
+        raise invalid_input(exc) from None
 
 
-def _error(document: dict[str, Any]) -> CallToolResult:
-    """A tool error: isError, the problem document as structured content and as the text."""
+def _error(exc: BaseException) -> CallToolResult:
+    """A tool error: isError, the problem document (same code as over REST) as structured content and as text."""
+    document = problem_for(exc).model_dump(mode="json")
     return CallToolResult(content=[TextContent(type="text", text=json.dumps(document, ensure_ascii=False))],
                           structured_content=document, is_error=True)
