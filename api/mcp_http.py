@@ -25,7 +25,8 @@ from credo.api.problems import PROBLEM_MEDIA_TYPE, problem_for
 from credo.api.mcp_server import TENANT_STATE, StoreFor, build_server
 from credo.schema.errors import Unauthenticated
 
-Authenticate = Callable[[str | None], str | None]  # API key (None when absent) -> tenant, or None to refuse
+# API key (None when absent) -> its tenant; None or Unauthenticated (missing, unknown, revoked) refuses
+Authenticate = Callable[[str | None], str | None]
 DEFAULT_ALLOWED_HOSTS = ("127.0.0.1:*", "localhost:*", "[::1]:*")
 MCP_PATH = "/mcp"
 
@@ -58,17 +59,19 @@ class ApiKeyAuth:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        tenant = await anyio.to_thread.run_sync(self.authenticate, api_key(scope))  # key lookup may hit Neo4j
+        try:
+            tenant = await anyio.to_thread.run_sync(self.authenticate, api_key(scope))  # the lookup hits Neo4j
+        except Unauthenticated as exc:
+            await _refuse(send, exc)
+            return
         if tenant is None:
-            await _refuse(send)
+            await _refuse(send, Unauthenticated("unknown API key"))
             return
         state = {**(scope.get("state") or {}), TENANT_STATE: tenant}
         await self.app({**scope, "state": state}, receive, send)
 
 
-async def _refuse(send: Send) -> None:
-    refusal = Unauthenticated("an API key is required (X-API-Key or Authorization: Bearer); this one is missing, "
-                              "unknown or revoked")
+async def _refuse(send: Send, refusal: Unauthenticated) -> None:
     body = json.dumps(problem_for(refusal).model_dump(mode="json")).encode()
     await send({"type": "http.response.start", "status": 401, "headers": [
         (b"content-type", PROBLEM_MEDIA_TYPE.encode()), (b"content-length", str(len(body)).encode()),

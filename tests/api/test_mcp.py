@@ -275,3 +275,40 @@ def test_dns_rebinding_protection_refuses_a_host_not_allowed(store):
                              headers={**headers, "Host": "credo.internal:8080"})
     assert refused.status_code == 421
     assert allowed.status_code != 421
+
+
+# -- over stdio ---------------------------------------------------------------------------------------
+def test_credo_mcp_over_stdio_serves_the_tenant_it_was_started_for(store, clock, cli_env):
+    import shutil
+    import sys
+    from pathlib import Path
+
+    from mcp.client.stdio import StdioServerParameters
+
+    credo = shutil.which("credo", path=str(Path(sys.executable).parent))
+    env = {**cli_env, "CREDO_AUTH": "off"}
+    env.pop("CREDO_API_KEY", None)
+
+    async def scenario():
+        async with Client(StdioServerParameters(command=credo, args=["mcp"], env=env)) as client:
+            remembered = await ingest_and_remember(client)
+            assert not remembered.is_error, remembered.content
+            fact_id = structured(remembered)["fact"]["fact_id"]
+            why = structured(await client.call_tool("why", {"fact_id": fact_id}))
+            return fact_id, why["sources"][0]["quote"]
+
+    fact_id, quote = anyio.run(scenario)
+    assert quote == QUOTE
+    assert [f.fact_id for f in store.facts("billing service")] == [fact_id]
+
+
+def test_credo_mcp_without_a_key_refuses_to_start(cli_env):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {k: v for k, v in cli_env.items() if k not in ("CREDO_API_KEY", "CREDO_AUTH")}
+    done = subprocess.run([str(Path(sys.executable).parent / "credo"), "mcp"], env=env, capture_output=True,
+                          text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1
+    assert "CREDO_API_KEY" in done.stderr and done.stdout == ""
