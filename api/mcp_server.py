@@ -174,7 +174,10 @@ def build_server(store_for: StoreFor, *, tenant: str | None = None, name: str = 
 
 def caller_tenant(ctx: Context, default: str | None) -> str | None:
     """The tenant of this call: set by the API-key middleware over HTTP, else the server's binding."""
-    request = ctx.request_context.request if ctx._request_context is not None else None
+    try:
+        request = ctx.request_context.request
+    except ValueError:  # called outside a request (e.g. MCPServer.call_tool directly)
+        request = None
     if request is not None:  # over HTTP only the key decides, never a default
         return (request.scope.get("state") or {}).get(TENANT_STATE)
     return default
