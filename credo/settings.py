@@ -45,6 +45,16 @@ class Settings(BaseSettings):
     llm_model: str | None = Field(default=None, validation_alias=AliasChoices("CREDO_LLM_MODEL", "llm_model"))
     llm_api_key: str | None = Field(default=None, validation_alias=AliasChoices("CREDO_LLM_API_KEY", "llm_api_key"))
 
+    auth: bool = Field(default=True, validation_alias=AliasChoices("CREDO_AUTH", "auth"))
+    host: str = Field(default="127.0.0.1", validation_alias=AliasChoices("CREDO_HOST", "host"))
+    port: int = Field(default=8080, validation_alias=AliasChoices("CREDO_PORT", "port"))
+    workers: int = Field(default=1, validation_alias=AliasChoices("CREDO_WORKERS", "workers"))
+    pool_size: int = Field(default=100, validation_alias=AliasChoices("CREDO_POOL_SIZE", "pool_size"))
+    mcp_allowed_hosts: list[str] = Field(
+        default_factory=lambda: ["127.0.0.1:*", "localhost:*", "[::1]:*"],
+        validation_alias=AliasChoices("CREDO_MCP_ALLOWED_HOSTS", "mcp_allowed_hosts"),
+    )
+
     @property
     def instance_dir(self) -> Path:
         """Directory of the local Neo4j instance named by `instance`."""

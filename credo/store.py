@@ -7,6 +7,8 @@ from datetime import datetime
 from typing import Any, Literal
 
 from credo.graph.db import Database
+from credo.schema import commands as c
+from credo.schema.commands import build, fields_of, given
 from credo.schema.entities import Entity
 from credo.schema.facts import Conflict, Fact, FactCreate, PathStep, PredicateDef, Relation
 from credo.services import conflicts as conflict_service
@@ -55,16 +57,17 @@ class Store(ProvenanceMixin, CascadeMixin):
         """Record a claim; a conflicting one is kept as `conflicted`, an earlier open-ended one is bounded.
 
         `depends_on` lists premise fact ids: one justification (ANDed), drawn in the same transaction."""
-        data = record_fact.validate(
-            subject=subject, predicate=predicate, object=object, valid_from=valid_from, valid_to=valid_to,
-            scope=scope or {}, kind=kind, statement=statement, confidence=confidence, sensitivity=sensitivity,
-        )
-        return record_fact.add_facts(self._ctx, [data], depends_on=[list(depends_on) if depends_on else None])[0]
+        cmd = build(c.AddFact, subject=subject, predicate=predicate, object=object, valid_from=valid_from,
+                    valid_to=valid_to, scope=scope, kind=kind, statement=statement, confidence=confidence,
+                    sensitivity=sensitivity, depends_on=depends_on)
+        data = record_fact.validate(**{**fields_of(cmd, drop=("depends_on",)), "scope": cmd.scope or {}})
+        return record_fact.add_facts(self._ctx, [data], depends_on=[cmd.depends_on or None])[0]
 
     def add_facts(self, rows: Sequence[dict[str, Any] | FactCreate]) -> list[Fact]:
         """Record many claims in one transaction (each row takes add_fact's fields, `depends_on` included)."""
         dicts = [dict(r) if isinstance(r, dict) else r for r in rows]
         premises = [r.pop("depends_on", None) if isinstance(r, dict) else None for r in dicts]
+        build(c.AddFacts, rows=[r for r in dicts if isinstance(r, dict)])  # the declared row shape, checked once
         batch = [r if isinstance(r, FactCreate) else record_fact.validate(**r) for r in dicts]
         return record_fact.add_facts(self._ctx, batch, depends_on=premises)
 
@@ -73,25 +76,31 @@ class Store(ProvenanceMixin, CascadeMixin):
         scope: dict[str, str] | None = None, statement: str | None = None,
     ) -> Fact:
         """A change for [valid_from, valid_to) only; outside the range the earlier value holds again."""
-        data = record_fact.validate(subject=subject, predicate=predicate, object=object, valid_from=valid_from,
-                                    valid_to=valid_to, scope=scope or {}, statement=statement)
+        cmd = build(c.WriteRange, subject=subject, predicate=predicate, object=object, valid_from=valid_from,
+                    valid_to=valid_to, scope=scope, statement=statement)
+        data = record_fact.validate(**{**fields_of(cmd), "scope": cmd.scope or {}})
         return record_fact.write_range(self._ctx, data=data)
 
     def correct_fact(self, fact_id: str, **changes: Any) -> Fact:
         """We were wrong about the past: a new version under the same fact_id (pass a version id to pin one)."""
-        return revise_fact.correct_fact(self._ctx, ref=fact_id, changes=changes)
+        cmd = build(c.CorrectFact, fact_id=fact_id, **changes)
+        return revise_fact.correct_fact(self._ctx, ref=cmd.fact_id, changes=given(cmd, drop=("fact_id",)))
 
     def succeed_fact(self, fact_id: str, *, object: Any, at: Any, **fields: Any) -> Fact:
         """The world changed at `at`: the old fact ends there; the returned successor starts there."""
-        return revise_fact.succeed_fact(self._ctx, ref=fact_id, object=object, at=at, fields=fields)
+        cmd = build(c.SucceedFact, fact_id=fact_id, object=object, at=at, **fields)
+        return revise_fact.succeed_fact(self._ctx, ref=cmd.fact_id, object=cmd.object, at=cmd.at,
+                                        fields=given(cmd, drop=("fact_id", "object", "at")))
 
     def end_fact(self, fact_id: str, *, at: Any) -> Fact:
         """The claim stopped holding at valid time `at`."""
-        return revise_fact.end_fact(self._ctx, ref=fact_id, at=at)
+        cmd = build(c.EndFact, fact_id=fact_id, at=at)
+        return revise_fact.end_fact(self._ctx, ref=cmd.fact_id, at=cmd.at)
 
     def retract_fact(self, fact_id: str, *, reason: str) -> list[Fact]:
         """We no longer believe it was ever true; returns the versions that stopped being believed."""
-        return revise_fact.retract_fact(self._ctx, ref=fact_id, reason=reason)
+        cmd = build(c.RetractFact, fact_id=fact_id, reason=reason)
+        return revise_fact.retract_fact(self._ctx, ref=cmd.fact_id, reason=cmd.reason)
 
     # -- reading -------------------------------------------------------------------------------
     def facts(
@@ -99,49 +108,60 @@ class Store(ProvenanceMixin, CascadeMixin):
         known_at: Any = None, scope: dict[str, str] | None = None, include_undated: bool = False, states: Any = None,
     ) -> list[Fact]:
         """Versions valid at `valid_at` as believed at `known_at` (both default to now)."""
-        return read_facts.facts(self._ctx, subject=subject, predicate=predicate, object=object, valid_at=valid_at,
-                                known_at=known_at, scope=scope, include_undated=include_undated, states=states)
+        cmd = build(c.FactsQuery, subject=subject, predicate=predicate, object=object, valid_at=valid_at,
+                    known_at=known_at, scope=scope, include_undated=include_undated, states=states)
+        return read_facts.facts(self._ctx, **fields_of(cmd))
 
     def history(self, fact_id: str) -> list[Fact]:
         """Every version of a fact: both intervals and how each ended."""
-        return read_facts.history(self._ctx, fact_id=fact_id)
+        return read_facts.history(self._ctx, **fields_of(build(c.HistoryQuery, fact_id=fact_id)))
 
     def chain(self, subject: str, predicate: str, *, known_at: Any = None, scope: dict[str, str] | None = None) -> list[Fact]:
         """The evolution chain of (subject, predicate) in valid-time order."""
-        return read_facts.chain(self._ctx, subject=subject, predicate=predicate, known_at=known_at, scope=scope)
+        cmd = build(c.ChainQuery, subject=subject, predicate=predicate, known_at=known_at, scope=scope)
+        return read_facts.chain(self._ctx, **fields_of(cmd))
 
     def relations(self, entity: str, *, valid_at: Any = None, known_at: Any = None) -> list[Relation]:
         """Every relation of an entity at the point, both directions."""
-        return who.relations(self._ctx, entity=entity, valid_at=valid_at, known_at=known_at)
+        return who.relations(self._ctx, **fields_of(build(c.WhoQuery, entity=entity, valid_at=valid_at,
+                                                          known_at=known_at)))
 
     def holders(self, predicate: str, object: Any, *, valid_at: Any = None, known_at: Any = None) -> list[Fact]:
         """Who held `predicate object` at the point."""
-        return who.holders(self._ctx, predicate=predicate, object=object, valid_at=valid_at, known_at=known_at)
+        cmd = build(c.HoldersQuery, predicate=predicate, object=object, valid_at=valid_at, known_at=known_at)
+        return who.holders(self._ctx, **fields_of(cmd))
 
     def path(self, a: str, b: str, *, valid_at: Any = None, known_at: Any = None, max_hops: int = 4) -> list[PathStep] | None:
         """How two entities are connected at the point (shortest chain of relations), or None."""
-        return who.path(self._ctx, a=a, b=b, valid_at=valid_at, known_at=known_at, max_hops=max_hops)
+        cmd = build(c.PathQuery, a=a, b=b, valid_at=valid_at, known_at=known_at, max_hops=max_hops)
+        return who.path(self._ctx, **fields_of(cmd))
 
     # -- governance ----------------------------------------------------------------------------
     def define_predicate(self, name: str, *, cardinality: Literal["single", "multi"] = "single",
                          inverse: str | None = None) -> PredicateDef:
         """Say whether a predicate is single- or multi-valued, and its inverse name."""
-        return predicate_service.define_predicate(self._ctx, name=name, cardinality=cardinality, inverse=inverse)
+        cmd = build(c.DefinePredicate, name=name, cardinality=cardinality, inverse=inverse)
+        return predicate_service.define_predicate(self._ctx, **fields_of(cmd))
+
+    def predicates(self) -> list[PredicateDef]:
+        """Predicates this tenant has defined."""
+        return predicate_service.predicates(self._ctx)
 
     def conflicts(self, *, include_resolved: bool = False) -> list[Conflict]:
         """Writes kept but not applied, awaiting a decision."""
-        return conflict_service.conflicts(self._ctx, include_resolved=include_resolved)
+        cmd = build(c.ConflictsQuery, include_resolved=include_resolved)
+        return conflict_service.conflicts(self._ctx, **fields_of(cmd))
 
     def resolve_conflict(self, conflict_id: str, *, decision: str, at: Any = None,
                          scope: dict[str, str] | None = None, reason: str | None = None) -> Fact:
         """Decide a conflict: succession (at), correction, reject, or split_scope (scope)."""
-        return conflict_service.resolve_conflict(self._ctx, conflict_id=conflict_id, decision=decision, at=at,
-                                                 scope=scope, reason=reason)
+        cmd = build(c.ResolveConflict, conflict_id=conflict_id, decision=decision, at=at, scope=scope, reason=reason)
+        return conflict_service.resolve_conflict(self._ctx, **fields_of(cmd))
 
     def merge_entities(self, keep: str, other: str) -> Entity:
         """Merge `other` into `keep`, reversibly; `other`'s name becomes an alias."""
-        return entity_service.merge_entities(self._ctx, keep=keep, other=other)
+        return entity_service.merge_entities(self._ctx, **fields_of(build(c.MergeEntities, keep=keep, other=other)))
 
     def unmerge_entities(self, other: str) -> Entity:
         """Undo the merge of `other`."""
-        return entity_service.unmerge_entities(self._ctx, other=other)
+        return entity_service.unmerge_entities(self._ctx, **fields_of(build(c.UnmergeEntities, other=other)))

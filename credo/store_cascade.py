@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from credo.schema import commands as c
+from credo.schema.commands import build, fields_of
 from credo.schema.cascade import Justification, StaleItem, Summary
 from credo.schema.facts import Fact
 from credo.services import justify as justify_service
@@ -26,34 +28,38 @@ class CascadeMixin:
 
     def justify(self, fact_id: str, *, premises: Sequence[str], valid_from: Any = None, valid_to: Any = None) -> str:
         """Add a justification of a fact (its premises ANDed; several justifications ORed); returns its id."""
-        return justify_service.justify(self._ctx, fact_id=fact_id, premises=premises, valid_from=valid_from,
-                                       valid_to=valid_to)
+        cmd = build(c.Justify, fact_id=fact_id, premises=premises, valid_from=valid_from, valid_to=valid_to)
+        return justify_service.justify(self._ctx, **fields_of(cmd))
 
     def justifications(self, fact_id: str, *, known_at: Any = None) -> list[Justification]:
         """A fact's justifications believed at known_at (default now), each saying whether it holds."""
-        return justify_service.justifications(self._ctx, fact_id=fact_id, known_at=known_at)
+        cmd = build(c.JustificationsQuery, fact_id=fact_id, known_at=known_at)
+        return justify_service.justifications(self._ctx, **fields_of(cmd))
 
     def add_summary(self, text: str, *, derived_from: Sequence[str], summarizer: Summarizer | None = None,
                     topic: str | None = None) -> Summary:
         """Record a derived text with its verifying trace; with a summarizer, `text` is the topic it writes about."""
-        return summary_service.add_summary(self._ctx, text=text, derived_from=derived_from, summarizer=summarizer,
-                                           topic=topic)
+        cmd = build(c.AddSummary, text=text, derived_from=derived_from, topic=topic)
+        return summary_service.add_summary(self._ctx, summarizer=summarizer, **fields_of(cmd))
 
     def rebuild(self, summary_id: str, *, summarizer: Summarizer) -> Summary:
         """Re-check a summary's trace (green again if unchanged) or re-run the summarizer on what is served now."""
-        return summary_service.rebuild(self._ctx, summary_id=summary_id, summarizer=summarizer)
+        cmd = build(c.Rebuild, summary_id=summary_id)
+        return summary_service.rebuild(self._ctx, summarizer=summarizer, **fields_of(cmd))
 
     def summaries(self, *, known_at: Any = None, states: Any = None) -> list[Summary]:
         """Summaries believed at known_at: only served (green) ones unless `states` says otherwise."""
-        return summary_service.summaries(self._ctx, known_at=known_at, states=states)
+        return summary_service.summaries(self._ctx, **fields_of(build(c.SummariesQuery, known_at=known_at, states=states)))
 
     def summary(self, summary_id: str, *, known_at: Any = None) -> Summary:
         """One summary as believed at known_at (default now), in whatever state."""
-        return summary_service.summary(self._ctx, summary_id=summary_id, known_at=known_at)
+        cmd = build(c.SummaryQuery, summary_id=summary_id, known_at=known_at)
+        return summary_service.summary(self._ctx, **fields_of(cmd))
 
     def reverify(self, fact_id: str, *, outcome: str = "holds", evidence: Any = None, note: str | None = None) -> Fact:
         """Close a re-verification: holds, lapsed (history: no longer applies because ...) or retracted."""
-        return reverify_service.reverify(self._ctx, fact_id=fact_id, outcome=outcome, evidence=evidence, note=note)
+        cmd = build(c.Reverify, fact_id=fact_id, outcome=outcome, evidence=evidence, note=note)
+        return reverify_service.reverify(self._ctx, **fields_of(cmd))
 
     def stale(self) -> list[StaleItem]:
         """Everything awaiting re-verification or a rebuild, oldest first."""

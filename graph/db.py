@@ -59,12 +59,13 @@ class Tx:
 class Database:
     """A driver bound to one database; reads route as reads, writes run as managed transactions."""
 
-    def __init__(self, uri: str, user: str, password: str, database: str = "neo4j", *, timeout_s: float = 5.0) -> None:
+    def __init__(self, uri: str, user: str, password: str, database: str = "neo4j", *, timeout_s: float = 5.0,
+                 pool_size: int = 100) -> None:
         self.uri = uri
         self.database = database
         self._driver = GraphDatabase.driver(
             uri, auth=(user, password), connection_timeout=timeout_s, max_connection_lifetime=3600,
-            notifications_min_severity="OFF",
+            notifications_min_severity="OFF", max_connection_pool_size=pool_size,
         )
 
     def close(self) -> None:

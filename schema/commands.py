@@ -69,6 +69,7 @@ class AddFact(Command):
     subject: str
     predicate: str
     object: ObjectIn
+    object_is_entity: bool | None = Field(default=None, description="false: a text object is a literal, not a name")
     valid_from: Time | None = None
     valid_to: Time | None = None
     scope: Scope | None = None
@@ -299,7 +300,8 @@ class Accept(Command):
     """Record that a human message accepted an agent's conclusion."""
 
     fact_id: Id
-    message: Annotated[MessageRef, BeforeValidator(_message_ref)]
+    message: Annotated[Any, BeforeValidator(_message_ref), WithJsonSchema(MessageRef.model_json_schema())] = Field(
+        description="the accepting message: {session_id, index[, generation]}")
 
 
 class Extract(Command):
@@ -425,3 +427,8 @@ def invalid_input(exc: ValidationError) -> CredoError:
 def fields_of(command: Command, *, drop: tuple[str, ...] = ()) -> dict[str, Any]:
     """The command's fields as keyword arguments (for the service call)."""
     return {name: getattr(command, name) for name in type(command).model_fields if name not in drop}
+
+
+def given(command: Command, *, drop: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Only the fields the caller set (for partial changes such as a correction)."""
+    return {name: getattr(command, name) for name in command.model_fields_set if name not in drop}

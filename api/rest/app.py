@@ -1,0 +1,219 @@
+"""The composition root of the service: settings → driver → Store → FastAPI app, closed in the lifespan.
+
+`create_app()` builds everything; `mounts` lets other surfaces (the MCP server's streamable-HTTP app) join the
+same app: each mount is called with (app, runtime) once the app exists and may return an async context manager
+(its lifespan), which the app enters after the runtime opens and exits before it closes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import uuid
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from credo.api.problems import PROBLEM_MEDIA_TYPE, Problem, problem_for
+from credo.api.rest.routes import build_router
+from credo.graph.db import Database
+from credo.schema.errors import CredoError, InvalidInput
+from credo.settings import Settings
+from credo.store import Store
+
+log = logging.getLogger("credo.api")
+Mount = Callable[[FastAPI, "Runtime"], Any]
+
+
+@dataclass
+class Runtime:
+    """What the app holds for its lifetime: settings, the one driver, the base Store, the LLM adapters."""
+
+    settings: Settings
+    db: Database | None = None
+    store: Store | None = None
+    extractor: Any = None
+    summarizer: Any = None
+    owns_db: bool = True
+    embedder: Any = "default"
+    closers: list[Callable[[], None]] = field(default_factory=list)
+
+    @property
+    def auth(self) -> bool:
+        """Whether API keys are required (CREDO_AUTH=off only for local development)."""
+        return self.settings.auth
+
+    def open(self) -> None:
+        """Connect (and migrate) unless a driver was handed in; build the adapters from settings."""
+        if self.db is None:
+            from credo.graph.migrate import migrate
+            from credo.graph.provision import resolve_connection
+
+            info = resolve_connection(self.settings, start=False)
+            self.db = Database(info.uri, info.user, info.password, info.database,
+                               timeout_s=self.settings.connect_timeout_s, pool_size=self.settings.pool_size)
+            self.db.verify()
+            migrate(self.db)
+            self.owns_db = True
+        if self.store is None:
+            from credo import _embedder
+
+            self.store = Store(self.db, tenant=self.settings.tenant, embedder=_embedder(self.embedder), _owns_db=False)
+        if self.summarizer is None:
+            self.summarizer = _default_summarizer(self.settings, self.closers)
+
+    def close(self) -> None:
+        """Close the adapters and (when owned) the driver."""
+        for closer in reversed(self.closers):
+            closer()
+        if self.db is not None and self.owns_db:
+            self.db.close()
+
+    def extras_for(self, operation: str) -> dict[str, Any]:
+        """Runtime dependencies an operation takes besides its command (the extractor, the summarizer)."""
+        if operation == "extract":
+            return {"extractor": self.extractor or _configured_extractor(self.settings, self.closers)}
+        if operation == "rebuild":
+            return {"summarizer": self.summarizer}
+        return {}
+
+
+def _default_summarizer(settings: Settings, closers: list) -> Any:
+    from credo.services.summarizers import ChatSummarizer, ListSummarizer
+
+    if settings.llm_base_url and settings.llm_model:
+        from credo.services.llm_client import ChatClient
+
+        client = ChatClient(settings)
+        closers.append(client.close)
+        return ChatSummarizer(client)
+    return ListSummarizer()
+
+
+def _configured_extractor(settings: Settings, closers: list) -> Any:
+    from credo.services.extractors import OpenAIExtractor
+
+    extractor = OpenAIExtractor(settings)  # ConfigError (503 not_configured) without CREDO_LLM_*
+    closers.append(extractor.close)
+    return extractor
+
+
+class Health(BaseModel):
+    """The service answers and its database does."""
+
+    status: str
+    database: str
+    auth: bool
+
+
+def _problem_response(problem: Problem, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(problem.model_dump(), status_code=problem.status, media_type=PROBLEM_MEDIA_TYPE,
+                        headers=headers)
+
+
+def _request_id(request: Request) -> str | None:
+    return getattr(request.state, "request_id", None)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Every error answers an RFC 9457 problem document from the one table in api/problems.py."""
+
+    @app.exception_handler(CredoError)
+    async def credo_error(request: Request, exc: CredoError) -> JSONResponse:
+        problem = problem_for(exc, request_id=_request_id(request))
+        if problem.status >= 500:
+            log.error("request %s failed: %s", problem.request_id, exc, exc_info=problem.status == 500)
+        headers = {"WWW-Authenticate": 'Bearer realm="credo"'} if problem.status == 401 else None
+        return _problem_response(problem, headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path", "header")]
+        error = InvalidInput(".".join(loc) or "request", str(first.get("msg", "invalid")).removeprefix("Value error, "))
+        return _problem_response(problem_for(error, request_id=_request_id(request)))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        problem = Problem(type=f"urn:credo:problem:{code}", title=str(exc.detail), status=exc.status_code,
+                          detail=str(exc.detail), code=code, request_id=_request_id(request))
+        return _problem_response(problem, getattr(exc, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def internal(request: Request, exc: Exception) -> JSONResponse:
+        problem = problem_for(exc, request_id=_request_id(request))
+        log.exception("request %s failed", problem.request_id)
+        return _problem_response(problem)
+
+
+class RequestIdMiddleware:
+    """Pure ASGI (streaming-safe): every HTTP request gets an id, echoed as X-Request-ID and in problems."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = dict(scope.get("headers") or []).get(b"x-request-id", b"").decode("latin-1")[:100]
+        request_id = given or uuid.uuid4().hex
+        scope.setdefault("state", {})["request_id"] = request_id
+
+        async def send_with_id(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", []).append((b"x-request-id", request_id.encode("latin-1")))
+            await send(message)
+
+        await self.app(scope, receive, send_with_id)
+
+
+def create_app(
+    settings: Settings | None = None, *, db: Database | None = None, embedder: Any = "default",
+    extractor: Any = None, summarizer: Any = None, mounts: Sequence[Mount] = (),
+) -> FastAPI:
+    """The service app: REST under /v1, GET /health, /openapi.json and /docs; `mounts` join the same lifespan."""
+    runtime = Runtime(settings=settings or Settings(), db=db, owns_db=db is None, embedder=embedder,
+                      extractor=extractor, summarizer=summarizer)
+    joined: list[Any] = []
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        runtime.open()
+        if not runtime.auth:
+            log.warning("CREDO_AUTH=off: EVERY REQUEST ACTS IN TENANT %r WITHOUT A KEY. Local development only; "
+                        "never expose this server.", runtime.settings.tenant)
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                for ctx in joined:
+                    await stack.enter_async_context(ctx)
+                yield
+        finally:
+            runtime.close()
+
+    app = FastAPI(title="Credo", version="0.1.0", lifespan=lifespan,
+                  description="A temporal knowledge store: bitemporal facts, the write gate, premises and cascade.")
+    app.state.runtime = runtime
+    install_error_handlers(app)
+    app.add_middleware(RequestIdMiddleware)
+
+    @app.get("/health", response_model=Health, tags=["health"])
+    def health() -> Health:
+        """The service answers; the database check runs a one-row query."""
+        assert runtime.db is not None
+        runtime.db.server_info()
+        return Health(status="ok", database="up", auth=runtime.auth)
+
+    app.include_router(build_router())
+    for mount in mounts:
+        ctx = mount(app, runtime)
+        if ctx is not None:
+            joined.append(ctx)
+    return app

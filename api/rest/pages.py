@@ -1,0 +1,69 @@
+"""Cursor pagination: `limit` (default 50, max 200) and an opaque `next_cursor`; lists are never cut silently.
+
+A cursor carries the offset, a hash of the query it belongs to, and the known time the first page was read at:
+later pages read the store as believed then, so the pages of one listing never drift under concurrent writes
+(for operations that take `known_at`; the others page over what is current).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel
+
+from credo.schema.errors import InvalidInput
+
+T = TypeVar("T")
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 200
+
+
+class Page(BaseModel, Generic[T]):
+    """One page of a listing; `next_cursor` is null on the last page."""
+
+    items: list[T]
+    next_cursor: str | None = None
+
+
+def query_hash(fields: dict[str, Any]) -> str:
+    """A short fingerprint of the query a cursor belongs to."""
+    text = json.dumps(fields, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def decode(cursor: str, fingerprint: str) -> tuple[int, str | None]:
+    """(offset, pinned known time) from a cursor of this query; a foreign or broken cursor is bad input."""
+    try:
+        data = json.loads(base64.urlsafe_b64decode(cursor.encode() + b"=" * (-len(cursor) % 4)))
+        offset, pinned, owner = int(data["o"]), data.get("k"), data["q"]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise InvalidInput("cursor", "is not a cursor this server issued") from exc
+    if owner != fingerprint or offset < 0:
+        raise InvalidInput("cursor", "belongs to another query; pass the same parameters as the first page")
+    return offset, pinned
+
+
+def encode(offset: int, pinned: str | None, fingerprint: str) -> str:
+    """An opaque cursor for the page starting at `offset`."""
+    raw = json.dumps({"o": offset, "k": pinned, "q": fingerprint}, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def pin_time(items: Sequence[Any]) -> str:
+    """The known time later pages read at: now, or the newest known_from listed if the clock lags behind it."""
+    now = datetime.now(timezone.utc)
+    stamps = [getattr(i, "known_from", None) for i in items]
+    newest = max([s for s in stamps if isinstance(s, datetime)], default=now)
+    return max(now, newest).isoformat()
+
+
+def page(items: Sequence[Any], *, offset: int, limit: int, pinned: str | None, fingerprint: str) -> Page:
+    """The slice [offset, offset+limit) and the cursor of the next one, if any."""
+    chunk = list(items[offset:offset + limit])
+    more = offset + limit < len(items)
+    return Page(items=chunk, next_cursor=encode(offset + limit, pinned, fingerprint) if more else None)

@@ -1,0 +1,141 @@
+"""Routes generated from the operation registry: one per Operation, none retyping a field list.
+
+GET operations take their command's fields as query parameters (`scope` as JSON text, `states` repeated);
+POST operations take a JSON body generated from the command model minus the path parameters. Writes answer
+`{result, cascade}` (2xx = committed); lists answer a `Page`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from typing import Annotated, Any, Generic, TypeVar
+
+from fastapi import APIRouter, Body, Depends, Path, Query, Request
+from pydantic import BaseModel, create_model
+
+from credo.api.rest import pages
+from credo.api.rest.auth import store_for
+from credo.schema.cascade import CascadeReport
+from credo.schema.commands import Command, build, fields_of
+from credo.schema.errors import InvalidInput
+from credo.schema.operations import OPERATIONS, Operation
+
+T = TypeVar("T")
+
+
+class Written(BaseModel, Generic[T]):
+    """What a committed write answers: its result (with new ids) and the cascade report (what went stale, why)."""
+
+    result: T
+    cascade: CascadeReport | None = None
+
+
+def _cascade_of(result: Any) -> CascadeReport | None:
+    items = result if isinstance(result, list) else [result]
+    return next((i.cascade for i in items if getattr(i, "cascade", None) is not None), None)
+
+
+def _body_model(op: Operation) -> type[BaseModel] | None:
+    fields = {name: (info.annotation, info) for name, info in op.command.model_fields.items()
+              if name not in op.path_params}
+    if not fields:
+        return None
+    return create_model(f"{op.command.__name__}Body", __base__=Command, __doc__=op.command.__doc__, **fields)
+
+
+def _query_param(name: str, info: Any) -> inspect.Parameter:
+    if name == "states":
+        kind: Any = list[str] | None
+    elif info.annotation in (bool, int):
+        kind = info.annotation
+    else:
+        kind = str | None
+    default = info.default if info.annotation in (bool, int) else None
+    description = "JSON object, e.g. {\"env\": \"production\"}" if name == "scope" else (info.description or None)
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                             annotation=Annotated[kind, Query(description=description)])
+
+
+def _from_query(op: Operation, given: dict[str, Any]) -> dict[str, Any]:
+    fields = {k: v for k, v in given.items() if v is not None}
+    if isinstance(fields.get("scope"), str):
+        try:
+            fields["scope"] = json.loads(fields["scope"])
+        except ValueError:
+            raise InvalidInput("scope", "must be a JSON object of text values") from None
+    return fields
+
+
+def _response_model(op: Operation) -> Any:
+    if op.write:
+        return Written[op.returns]  # type: ignore[name-defined]
+    if op.paged:
+        return pages.Page[op.returns.__args__[0]]  # type: ignore[name-defined]
+    return op.returns
+
+
+def add_route(router: APIRouter, op: Operation) -> None:
+    """Register the route of one operation."""
+    body_model = _body_model(op) if op.http_method == "POST" else None
+    params = [inspect.Parameter("request", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Request),
+              inspect.Parameter("store", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[Any, Depends(store_for)])]
+    params += [inspect.Parameter(p, inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[str, Path()])
+               for p in op.path_params]
+    if body_model is not None:
+        params.append(inspect.Parameter("body", inspect.Parameter.KEYWORD_ONLY,
+                                        annotation=Annotated[body_model, Body()]))
+    elif op.http_method == "GET":
+        params += [_query_param(n, i) for n, i in op.command.model_fields.items() if n not in op.path_params]
+    if op.paged and not op.write:
+        params += [
+            inspect.Parameter("limit", inspect.Parameter.KEYWORD_ONLY, default=pages.DEFAULT_LIMIT,
+                              annotation=Annotated[int, Query(ge=1, le=pages.MAX_LIMIT)]),
+            inspect.Parameter("cursor", inspect.Parameter.KEYWORD_ONLY, default=None,
+                              annotation=Annotated[str | None, Query()]),
+        ]
+
+    def endpoint(request: Request, store: Any, **given: Any) -> Any:
+        limit, cursor = given.pop("limit", None), given.pop("cursor", None)
+        body = given.pop("body", None)
+        fields = {p: given.pop(p) for p in op.path_params}
+        fields |= body.model_dump(exclude_unset=True) if body is not None else _from_query(op, given)
+        return run(request, store, op, fields, limit=limit, cursor=cursor)
+
+    endpoint.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    endpoint.__name__ = op.name
+    status = 201 if op.write and op.http_method == "POST" and op.name.startswith("add") else 200
+    router.add_api_route(op.path, endpoint, methods=[op.http_method], name=op.name, status_code=status,
+                         response_model=_response_model(op), summary=(op.command.__doc__ or op.name).split("\n")[0],
+                         operation_id=op.name, tags=[op.path.split("/")[2]])
+
+
+def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, limit: int | None,
+        cursor: str | None) -> Any:
+    """Validate with the command model, call the Store method, shape the answer (page, write report)."""
+    build(op.command, **fields)  # bad input answers 422 before anything runs
+    extras = request.app.state.runtime.extras_for(op.name)
+    if op.write or not op.paged:
+        result = getattr(store, op.store_method)(**fields, **extras)
+        return Written(result=result, cascade=_cascade_of(result)) if op.write else result
+    fingerprint = pages.query_hash(fields)
+    offset, pinned = pages.decode(cursor, fingerprint) if cursor else (0, None)
+    pin_known = "known_at" in op.command.model_fields and fields.get("known_at") is None
+    call = dict(fields) | ({"known_at": pinned} if pin_known and pinned else {})
+    result = getattr(store, op.store_method)(**call, **extras)
+    if pin_known and pinned is None:
+        pinned = pages.pin_time(result)
+    listing = pages.page(result, offset=offset, limit=limit or pages.DEFAULT_LIMIT, pinned=pinned,
+                         fingerprint=fingerprint)
+    return listing
+
+
+def build_router() -> APIRouter:
+    """Every operation of the registry as a route."""
+    router = APIRouter()
+    for op in OPERATIONS:
+        add_route(router, op)
+    return router
+
+
+__all__ = ["Written", "build_router", "fields_of"]

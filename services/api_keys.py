@@ -1,0 +1,65 @@
+"""API keys: create (the secret shown once), list, revoke, and authenticate a presented key in constant time.
+
+A key reads `credo_<key_id>_<secret>`: the id finds the stored record, the secret (32 random bytes) is compared by
+its sha256 with `hmac.compare_digest`. High-entropy secrets need no slow hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from datetime import datetime, timezone
+
+from credo.graph import api_keys as key_repo
+from credo.graph.db import Database
+from credo.schema.api_keys import ApiKey, NewApiKey, Principal
+from credo.schema.errors import InvalidInput, NotFound, Unauthenticated
+
+PREFIX = "credo"
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def create_key(db: Database, *, tenant: str, clearance: str = "internal", name: str | None = None) -> NewApiKey:
+    """A new key for `tenant`; the returned secret is the only copy."""
+    if not tenant or not tenant.strip():
+        raise InvalidInput("tenant", "must not be empty")
+    key_id = secrets.token_hex(8)
+    secret = secrets.token_urlsafe(32)
+    key = key_repo.create(db, key_id=key_id, hash=_digest(secret), tenant=tenant.strip(), clearance=clearance,
+                          name=name, at=datetime.now(timezone.utc))
+    return NewApiKey(key=key, secret=f"{PREFIX}_{key_id}_{secret}")
+
+
+def list_keys(db: Database, *, tenant: str | None = None) -> list[ApiKey]:
+    """Keys of one tenant, or of all tenants; never their secrets."""
+    return key_repo.listed(db, tenant)
+
+
+def revoke_key(db: Database, *, key_id: str) -> ApiKey:
+    """Revoke a key; requests with it answer 401 from now on."""
+    key = key_repo.revoke(db, key_id.removeprefix(f"{PREFIX}_").split("_")[0], datetime.now(timezone.utc))
+    if key is None:
+        raise NotFound("api key", key_id)
+    return key
+
+
+def authenticate(db: Database, presented: str | None) -> Principal:
+    """The tenant and clearance of a presented key; Unauthenticated when missing, unknown or revoked."""
+    if not presented:
+        raise Unauthenticated("an API key is required (X-API-Key or Authorization: Bearer)")
+    prefix, _, rest = presented.strip().partition("_")
+    key_id, _, secret = rest.partition("_")
+    found = key_repo.find(db, key_id) if prefix == PREFIX and key_id and secret else None
+    # compare even when nothing was found, so timing does not tell unknown ids from wrong secrets
+    stored = found[1] if found else _digest("")
+    matches = hmac.compare_digest(stored, _digest(secret)) and found is not None
+    if not matches:
+        raise Unauthenticated("unknown API key")
+    key = found[0]
+    if key.revoked_at is not None:
+        raise Unauthenticated("this API key was revoked")
+    return Principal(tenant=key.tenant, clearance=key.clearance, key_id=key.key_id)
