@@ -10,7 +10,8 @@ import os
 import sys
 from typing import Any
 
-from credo.schema.errors import ConfigError, InvalidInput, Unauthenticated
+from credo.schema.errors import InvalidInput, Unauthenticated
+from credo.services.api_keys import authenticate
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,26 +29,22 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         print(message, file=sys.stderr)
 
     args.store = credo.connect(settings=args.settings, progress=say)  # closed by main
-    tenant = stdio_tenant(args.store, explicit=args.tenant, fallback=args.settings.tenant, say=say)
+    tenant = stdio_tenant(args.store, explicit=args.tenant, settings=args.settings, say=say)
     build_server(args.store.for_tenant, tenant=tenant).run("stdio")
     return 0
 
 
-def stdio_tenant(store: Any, *, explicit: str | None, fallback: str, say: Any) -> str:
+def stdio_tenant(store: Any, *, explicit: str | None, settings: Any, say: Any) -> str:
     """The key's tenant (`CREDO_API_KEY`); without a key only when CREDO_AUTH=off, then `--tenant`."""
     key = os.environ.get("CREDO_API_KEY")
     if key:
-        try:
-            from credo.services.api_keys import authenticate
-        except ImportError:  # pragma: no cover - API keys arrive with the REST service
-            raise ConfigError("this build has no API key store; use CREDO_AUTH=off with --tenant") from None
         tenant = authenticate(store._db, key).tenant
         if explicit and explicit != tenant:
             raise InvalidInput("--tenant", "the tenant comes from CREDO_API_KEY; drop --tenant or use that key's "
                                "tenant")
         return tenant
-    if os.environ.get("CREDO_AUTH", "").strip().lower() == "off":
-        say(f"WARNING: CREDO_AUTH=off - no API key checked; serving tenant {fallback!r} to whoever runs this")
-        return fallback
+    if not settings.auth:
+        say(f"WARNING: CREDO_AUTH=off - no API key checked; serving tenant {settings.tenant!r} to whoever runs this")
+        return settings.tenant
     raise Unauthenticated("set CREDO_API_KEY to a key (credo keys create), or CREDO_AUTH=off with --tenant for "
                           "local development")

@@ -3,16 +3,15 @@
 The key (`X-API-Key` or `Authorization: Bearer`) is checked by a pure-ASGI middleware (BaseHTTPMiddleware would
 break streaming) that puts the key's tenant in the request scope; tools read it from there and nowhere else.
 The transport is stateless (JSON responses, no session kept in the process), so several `credo serve` processes
-can sit behind one load balancer. DNS-rebinding protection checks the Host header against `allowed_hosts`.
+can sit behind one load balancer. DNS-rebinding protection checks the Host header against `allowed_hosts`
+(`CREDO_MCP_ALLOWED_HOSTS`).
 """
 
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
-from typing import Any
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 
 import anyio.to_thread
 from fastapi import FastAPI
@@ -23,18 +22,14 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from credo.api.problems import PROBLEM_MEDIA_TYPE, problem_for
 from credo.api.mcp_server import TENANT_STATE, StoreFor, build_server
+from credo.api.rest.app import Runtime
 from credo.schema.errors import Unauthenticated
+from credo.services import api_keys
+from credo.store import Store
 
 # API key (None when absent) -> its tenant; None or Unauthenticated (missing, unknown, revoked) refuses
 Authenticate = Callable[[str | None], str | None]
-DEFAULT_ALLOWED_HOSTS = ("127.0.0.1:*", "localhost:*", "[::1]:*")
 MCP_PATH = "/mcp"
-
-
-def allowed_hosts_from_env() -> list[str]:
-    """`CREDO_MCP_ALLOWED_HOSTS` (comma-separated Host values, `name:*` for any port), else loopback only."""
-    raw = os.environ.get("CREDO_MCP_ALLOWED_HOSTS", "")
-    return [h.strip() for h in raw.split(",") if h.strip()] or list(DEFAULT_ALLOWED_HOSTS)
 
 
 def api_key(scope: Scope) -> str | None:
@@ -79,11 +74,11 @@ async def _refuse(send: Send, refusal: Unauthenticated) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-def mount_mcp(app: FastAPI, store_for: StoreFor, *, authenticate: Authenticate,
-              allowed_hosts: Sequence[str] | None = None, server: MCPServer | None = None) -> MCPServer:
-    """Serve the MCP server at `/mcp` in `app`, behind `authenticate`; its session manager runs in app's lifespan."""
+def mount_mcp(app: FastAPI, store_for: StoreFor, *, authenticate: Authenticate, allowed_hosts: Sequence[str],
+              server: MCPServer | None = None) -> AbstractAsyncContextManager[None]:
+    """Serve the MCP server at `/mcp` in `app`, behind `authenticate`; returns the lifespan the app must enter."""
     server = server or build_server(store_for)
-    hosts = list(allowed_hosts) if allowed_hosts is not None else allowed_hosts_from_env()
+    hosts = list(allowed_hosts)
     security = TransportSecuritySettings(
         enable_dns_rebinding_protection=True, allowed_hosts=hosts,
         allowed_origins=[f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")])
@@ -92,15 +87,18 @@ def mount_mcp(app: FastAPI, store_for: StoreFor, *, authenticate: Authenticate,
     endpoint = ApiKeyAuth(StreamableHTTPASGIApp(server.session_manager), authenticate)
     app.add_route(MCP_PATH, endpoint, include_in_schema=False)
     app.add_route(MCP_PATH + "/", endpoint, include_in_schema=False)
-    app.router.lifespan_context = _with_session_manager(app.router.lifespan_context, server)
-    return server
+    return server.session_manager.run()
 
 
-def _with_session_manager(inner: Callable[[Any], Any], server: MCPServer) -> Callable[[Any], Any]:
-    @asynccontextmanager
-    async def lifespan(app: Any) -> AsyncIterator[Any]:
-        async with server.session_manager.run():
-            async with inner(app) as state:
-                yield state
+def mcp_mount(app: FastAPI, runtime: Runtime) -> AbstractAsyncContextManager[None]:
+    """The `create_app(mounts=[mcp_mount])` hook: /mcp behind the app's API keys, on the app's one driver."""
+    def store_for(tenant: str) -> Store:
+        assert runtime.store is not None, "the app's lifespan opens the runtime before any request"
+        return runtime.store.for_tenant(tenant)
 
-    return lifespan
+    def authenticate(key: str | None) -> str:
+        if not runtime.auth:
+            return runtime.settings.tenant
+        return api_keys.authenticate(runtime.db, key).tenant
+
+    return mount_mcp(app, store_for, authenticate=authenticate, allowed_hosts=runtime.settings.mcp_allowed_hosts)

@@ -160,9 +160,6 @@ TOOLS: tuple[ToolSpec, ...] = (
 
 def _run(store: Store, op: Operation, command: Command) -> Any:
     """The operation's Store method, called with the command's fields."""
-    if op.name == "remember" and not hasattr(store, "remember"):  # the gate lives on the turn until Store has it
-        turn = store.turn(command.session_id, generation=command.generation, since=command.since)
-        return turn.remember(**fields_of(command, drop=("session_id", "generation", "since")))
     return getattr(store, op.store_method)(**fields_of(command))
 
 
@@ -172,14 +169,20 @@ def build_server(store_for: StoreFor, *, tenant: str | None = None, name: str = 
     return MCPServer(name, instructions=INSTRUCTIONS, tools=[_tool(spec, store_for, tenant) for spec in TOOLS])
 
 
-def caller_tenant(ctx: Context, default: str | None) -> str | None:
-    """The tenant of this call: set by the API-key middleware over HTTP, else the server's binding."""
+def _http_state(ctx: Context) -> dict[str, Any] | None:
+    """The ASGI scope state of the HTTP request carrying this call (None over stdio or in memory)."""
     try:
         request = ctx.request_context.request
     except ValueError:  # called outside a request (e.g. MCPServer.call_tool directly)
-        request = None
-    if request is not None:  # over HTTP only the key decides, never a default
-        return (request.scope.get("state") or {}).get(TENANT_STATE)
+        return None
+    return None if request is None else dict(request.scope.get("state") or {})
+
+
+def caller_tenant(ctx: Context, default: str | None) -> str | None:
+    """The tenant of this call: set by the API-key middleware over HTTP, else the server's binding."""
+    state = _http_state(ctx)
+    if state is not None:  # over HTTP only the key decides, never a default
+        return state.get(TENANT_STATE)
     return default
 
 
@@ -194,10 +197,10 @@ def _tool(spec: ToolSpec, store_for: StoreFor, default_tenant: str | None) -> To
                 raise Unauthenticated("an API key is required (X-API-Key or Authorization: Bearer)")
             return spec.shape(_run(store_for(tenant), op, command))
         except CredoError as exc:
-            return _error(exc)
+            return _error(exc, ctx)
         except Exception as exc:  # a bug: logged here, answered as an internal problem without its text
             log.exception("tool %s failed", op.mcp)
-            return _error(exc)
+            return _error(exc, ctx)
 
     call.__name__ = op.mcp
     call.__signature__ = _signature(spec)  # type: ignore[attr-defined]
@@ -239,8 +242,9 @@ def _validate(spec: ToolSpec, arguments: dict[str, Any]) -> Command:
         raise invalid_input(exc) from None
 
 
-def _error(exc: BaseException) -> CallToolResult:
+def _error(exc: BaseException, ctx: Context) -> CallToolResult:
     """A tool error: isError, the problem document (same code as over REST) as structured content and as text."""
-    document = problem_for(exc).model_dump(mode="json")
+    request_id = (_http_state(ctx) or {}).get("request_id")  # set by the app's request-id middleware
+    document = problem_for(exc, request_id=request_id).model_dump(mode="json")
     return CallToolResult(content=[TextContent(type="text", text=json.dumps(document, ensure_ascii=False))],
                           structured_content=document, is_error=True)

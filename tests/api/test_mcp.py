@@ -16,8 +16,11 @@ import uvicorn
 from fastapi import FastAPI
 from mcp.client import Client
 
-from credo.api.mcp_http import mount_mcp
+from credo.api.mcp_http import mcp_mount
 from credo.api.mcp_server import build_server
+from credo.api.rest import create_app
+from credo.settings import Settings
+from credo.store import Store
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=timezone.utc)
 QUOTE = "the billing service moved to Frankfurt last week"
@@ -206,12 +209,9 @@ class _Uvicorn:
 
 
 @pytest.fixture
-def http_app(store):
-    """A FastAPI app with the MCP server mounted at /mcp; key 'key-a' is this test's tenant, 'key-b' another."""
-    keys = {"key-a": store.tenant, "key-b": f"{store.tenant}_other"}
-    app = FastAPI()
-    mount_mcp(app, lambda tenant: store.for_tenant(tenant), authenticate=keys.get)
-    return app
+def http_app(neo4j_db):
+    """The service app (REST + MCP at /mcp) on the session's Neo4j, behind its real API keys."""
+    return create_app(Settings(), db=neo4j_db, embedder=None, mounts=[mcp_mount])
 
 
 def _client(base: str, headers: dict[str, str]) -> Client:
@@ -221,15 +221,16 @@ def _client(base: str, headers: dict[str, str]) -> Client:
     return Client(streamable_http_client(f"{base}/mcp", http_client=httpx2.AsyncClient(headers=headers)))
 
 
-def test_over_streamable_http_a_keyed_agent_remembers_and_gets_the_quote_back(store, clock, http_app):
-    clock.at("2024-05-01T10:00:00+00:00")
+def test_over_streamable_http_a_keyed_agent_remembers_and_gets_the_quote_back(neo4j_db, http_app, tenant_a):
+    a = tenant_a
     with _Uvicorn(http_app) as base:
         # a request without a key (or with an unknown one) is refused before MCP sees it
-        assert httpx.post(f"{base}/mcp", json={}).status_code == 401
-        assert httpx.post(f"{base}/mcp", json={}, headers={"X-API-Key": "nope"}).status_code == 401
+        bare = httpx.post(f"{base}/mcp", json={})
+        assert (bare.status_code, bare.json()["code"]) == (401, "unauthenticated")
+        assert httpx.post(f"{base}/mcp", json={}, headers={"X-API-Key": "credo_nope_nope"}).status_code == 401
 
         async def scenario():
-            async with _client(base, {"Authorization": "Bearer key-a"}) as client:
+            async with _client(base, {"Authorization": f"Bearer {a.key}"}) as client:
                 remembered = await ingest_and_remember(client)
                 assert not remembered.is_error, remembered.content
                 fact_id = structured(remembered)["fact"]["fact_id"]
@@ -241,16 +242,28 @@ def test_over_streamable_http_a_keyed_agent_remembers_and_gets_the_quote_back(st
         fact_id, quote = anyio.run(scenario)
     assert quote == QUOTE
     # the key's tenant is where it was written
-    assert [f.fact_id for f in store.facts("billing service")] == [fact_id]
+    assert [f.fact_id for f in Store(neo4j_db, tenant=a.name, _owns_db=False).facts("billing service")] == [fact_id]
 
 
-def test_another_tenants_key_cannot_read_the_fact_same_as_an_unknown_id(store, clock, http_app):
-    clock.at("2024-05-01T10:00:00+00:00")
-    fact = store.add_fact("billing service", "located_in", "Frankfurt", valid_from="2024-04-01")
+def test_a_revoked_key_is_refused_over_mcp(neo4j_db, http_app, tenant_a):
+    from credo.services import api_keys
+
+    a = tenant_a
+    api_keys.revoke_key(neo4j_db, key_id=a.key_id)
+    with _Uvicorn(http_app) as base:
+        refused = httpx.post(f"{base}/mcp", json={}, headers={"X-API-Key": a.key})
+    assert (refused.status_code, refused.json()["code"]) == (401, "unauthenticated")
+    assert refused.headers["www-authenticate"].startswith("Bearer")
+
+
+def test_another_tenants_key_cannot_read_the_fact_same_as_an_unknown_id(neo4j_db, http_app, tenant_a, tenant_b):
+    a, b = tenant_a, tenant_b
+    fact = Store(neo4j_db, tenant=a.name, embedder=None, _owns_db=False).add_fact(
+        "billing service", "located_in", "Frankfurt", valid_from="2024-04-01")
     with _Uvicorn(http_app) as base:
 
         async def scenario():
-            async with _client(base, {"X-API-Key": "key-b"}) as client:
+            async with _client(base, {"X-API-Key": b.key}) as client:
                 theirs = await client.call_tool("why", {"fact_id": fact.fact_id})
                 unknown = await client.call_tool("why", {"fact_id": "f_doesnotexist"})
                 listed = structured(await client.call_tool("facts_as_of", {"subject": "billing service"}))
@@ -258,27 +271,29 @@ def test_another_tenants_key_cannot_read_the_fact_same_as_an_unknown_id(store, c
 
         theirs, unknown, listed = anyio.run(scenario)
     assert theirs.is_error and unknown.is_error
-    masked = {k: v for k, v in structured(theirs).items() if k != "detail"}
-    assert masked == {k: v for k, v in structured(unknown).items() if k != "detail"}
+    masked = {k: v for k, v in structured(theirs).items() if k not in ("detail", "request_id")}
+    assert masked == {k: v for k, v in structured(unknown).items() if k not in ("detail", "request_id")}
     assert masked["code"] == "not_found" and masked["status"] == 404
-    assert listed["facts"] == []
+    assert structured(theirs)["request_id"]  # the app's request id names the call in the server log
+    assert listed["facts"] == [] and listed["undated"] == []
 
 
-def test_dns_rebinding_protection_refuses_a_host_not_allowed(store):
-    app = FastAPI()
-    mount_mcp(app, lambda tenant: store.for_tenant(tenant), authenticate={"k": store.tenant}.get,
-              allowed_hosts=["credo.internal:*"])
+def test_dns_rebinding_protection_refuses_a_host_not_allowed(neo4j_db, tenant_a):
+    a = tenant_a
+    app = create_app(Settings(mcp_allowed_hosts=["credo.internal:*"]), db=neo4j_db, embedder=None,
+                     mounts=[mcp_mount])
     with _Uvicorn(app) as base:
-        headers = {"X-API-Key": "k", "Accept": "application/json, text/event-stream"}
-        refused = httpx.post(f"{base}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"}, headers=headers)
-        allowed = httpx.post(f"{base}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
-                             headers={**headers, "Host": "credo.internal:8080"})
+        headers = {"X-API-Key": a.key, "Accept": "application/json, text/event-stream"}
+        ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+        refused = httpx.post(f"{base}/mcp", json=ping, headers=headers)
+        allowed = httpx.post(f"{base}/mcp", json=ping, headers={**headers, "Host": "credo.internal:8080"})
     assert refused.status_code == 421
-    assert allowed.status_code != 421
+    assert allowed.status_code == 200
 
 
 # -- over stdio ---------------------------------------------------------------------------------------
-def test_credo_mcp_over_stdio_serves_the_tenant_it_was_started_for(store, clock, cli_env):
+@pytest.mark.parametrize("auth", ["key", "off"])
+def test_credo_mcp_over_stdio_serves_the_keys_tenant(neo4j_db, cli_env, tenant_a, auth):
     import shutil
     import sys
     from pathlib import Path
@@ -286,11 +301,16 @@ def test_credo_mcp_over_stdio_serves_the_tenant_it_was_started_for(store, clock,
     from mcp.client.stdio import StdioServerParameters
 
     credo = shutil.which("credo", path=str(Path(sys.executable).parent))
-    env = {**cli_env, "CREDO_AUTH": "off"}
-    env.pop("CREDO_API_KEY", None)
+    # the key decides the tenant (CREDO_TENANT says another); with CREDO_AUTH=off --tenant does
+    env = {**cli_env, "CREDO_TENANT": "someone_else", "CREDO_API_KEY": tenant_a.key}
+    argv = ["mcp"]
+    if auth == "off":
+        env.pop("CREDO_API_KEY")
+        env["CREDO_AUTH"] = "off"
+        argv = ["--tenant", tenant_a.name, "mcp"]
 
     async def scenario():
-        async with Client(StdioServerParameters(command=credo, args=["mcp"], env=env)) as client:
+        async with Client(StdioServerParameters(command=credo, args=argv, env=env)) as client:
             remembered = await ingest_and_remember(client)
             assert not remembered.is_error, remembered.content
             fact_id = structured(remembered)["fact"]["fact_id"]
@@ -299,7 +319,8 @@ def test_credo_mcp_over_stdio_serves_the_tenant_it_was_started_for(store, clock,
 
     fact_id, quote = anyio.run(scenario)
     assert quote == QUOTE
-    assert [f.fact_id for f in store.facts("billing service")] == [fact_id]
+    served = Store(neo4j_db, tenant=tenant_a.name, embedder=None, _owns_db=False).facts("billing service")
+    assert [f.fact_id for f in served] == [fact_id]
 
 
 def test_credo_mcp_without_a_key_refuses_to_start(cli_env):
