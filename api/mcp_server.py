@@ -20,7 +20,8 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
 from credo.api.problems import problem_for
-from credo.schema.cascade import CascadeReport, StaleItem
+from credo.api.rest.routes import Written
+from credo.schema.cascade import StaleItem
 from credo.schema.commands import Command, fields_of, invalid_input
 from credo.schema.errors import CredoError, Unauthenticated
 from credo.schema.operations import BY_NAME, Operation
@@ -41,19 +42,6 @@ INSTRUCTIONS = (
 
 
 # -- results -------------------------------------------------------------------------------------
-class FactWrite(BaseModel):
-    """A committed write: the resulting fact version and its cascade report (what went stale and why)."""
-
-    fact: Fact
-    cascade: CascadeReport | None = None
-
-
-class Sources(BaseModel):
-    """The stored messages, with their source ids."""
-
-    sources: list[Source]
-
-
 class Facts(BaseModel):
     """An as-of read: the dated answer, and apart from it the undated facts (start unknown: they may hold)."""
 
@@ -79,8 +67,9 @@ class Conflicts(BaseModel):
     conflicts: list[Conflict]
 
 
-def _written(fact: Fact) -> FactWrite:
-    return FactWrite(fact=fact, cascade=fact.cascade)
+def _written(fact: Fact) -> Written[Fact]:
+    """A write's answer, as over REST: the new version (`result`) and its cascade report."""
+    return Written[Fact](result=fact, cascade=fact.cascade)
 
 
 # -- operations ----------------------------------------------------------------------------------
@@ -106,12 +95,12 @@ def _facts_as_of(found: list[Fact]) -> Facts:
 
 TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
-        "ingest_messages", Sources, lambda found: Sources(sources=found),
+        "ingest_messages", Written[list[Source]], lambda found: Written[list[Source]](result=found),
         "Ingest the conversation turn before remembering from it: every message with its index in the session, "
         "role, origin (who wrote it: human_input / delivered_interjection are a human's words; agent, tool_result, "
         "system_event ... are not, whatever the role), author, text and time `at`. Messages are immutable evidence."),
     ToolSpec(
-        "remember", FactWrite, _written,
+        "remember", Written[Fact], _written,
         "Remember a claim the human made in the current turn (the messages after the agent's last message). "
         "Evidence: `quote` must be copied verbatim (whitespace aside) from ONE human message of the current turn, "
         "ingested first with add_messages - no paraphrase, no synonyms, no stitching two messages; otherwise the "
@@ -141,7 +130,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "What awaits re-verification (facts whose premises changed) or a rebuild (summaries), oldest first, each "
         "with its cause. No evidence needed."),
     ToolSpec(
-        "reverify", FactWrite, _written,
+        "reverify", Written[Fact], _written,
         "Close a re-verification: holds (re-confirmed: give the new evidence - a source id, premise fact ids or a "
         "note saying who confirmed it), lapsed (its reason no longer applies; kept as history) or retracted (it "
         "was wrong). Conflicted facts are decided with resolve_conflict instead."),
@@ -150,7 +139,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Writes kept but not applied: each conflict names the challenger and the established version it "
         "contradicts. No evidence needed."),
     ToolSpec(
-        "resolve_conflict", FactWrite, _written,
+        "resolve_conflict", Written[Fact], _written,
         "Decide a conflict - an explicit act that needs a human's decision, never a guess from timestamps: "
         "succession (the world changed at `at`), correction (the established value was wrong), reject (the "
         "challenger is wrong; give a reason) or split_scope (both hold, in different `scope`s). The answer "

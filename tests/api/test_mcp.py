@@ -61,7 +61,7 @@ def test_an_agent_remembers_a_verbatim_quote_and_why_gives_the_quote_back(store,
             # when the agent ingests the turn and remembers on a verbatim quote
             remembered = await ingest_and_remember(client)
             assert not remembered.is_error, remembered.content
-            fact = structured(remembered)["fact"]
+            fact = structured(remembered)["result"]
             assert (fact["subject"], fact["predicate"], fact["object_name"]) == (
                 "billing service", "located_in", "Frankfurt")
             assert (fact["evidence"], fact["epistemic"]) == ("stated", "confirmed")
@@ -143,14 +143,14 @@ def test_who_stale_reverify_conflicts_and_resolution_as_tools(store, clock):
             # when the dispute is decided as a succession, the rule resting on Alice's ownership goes stale
             resolved = structured(await client.call_tool("resolve_conflict", {
                 "conflict_id": conflict["conflict_id"], "decision": "succession", "at": "2024-03-01"}))
-            assert resolved["fact"]["object_name"] == "Bob"
+            assert resolved["result"]["object_name"] == "Bob"
             assert rule.fact_id in {f["fact_id"] for f in resolved["cascade"]["facts"]}
             stale = structured(await client.call_tool("stale", {}))["items"]
             assert [i["id"] for i in stale] == [rule.fact_id]
             # then re-verifying it clears the queue
             held = structured(await client.call_tool("reverify", {"fact_id": rule.fact_id, "outcome": "holds",
                                                                    "note": "Alice still approves"}))
-            assert held["fact"]["state"] == "active"
+            assert held["result"]["state"] == "active"
             return structured(await client.call_tool("stale", {}))["items"]
 
     assert anyio.run(scenario) == []
@@ -233,7 +233,7 @@ def test_over_streamable_http_a_keyed_agent_remembers_and_gets_the_quote_back(ne
             async with _client(base, {"Authorization": f"Bearer {a.key}"}) as client:
                 remembered = await ingest_and_remember(client)
                 assert not remembered.is_error, remembered.content
-                fact_id = structured(remembered)["fact"]["fact_id"]
+                fact_id = structured(remembered)["result"]["fact_id"]
                 facts = structured(await client.call_tool("facts_as_of", {"subject": "billing service"}))
                 assert [f["fact_id"] for f in facts["facts"]] == [fact_id]
                 why = structured(await client.call_tool("why", {"fact_id": fact_id}))
@@ -313,7 +313,7 @@ def test_credo_mcp_over_stdio_serves_the_keys_tenant(neo4j_db, cli_env, tenant_a
         async with Client(StdioServerParameters(command=credo, args=argv, env=env)) as client:
             remembered = await ingest_and_remember(client)
             assert not remembered.is_error, remembered.content
-            fact_id = structured(remembered)["fact"]["fact_id"]
+            fact_id = structured(remembered)["result"]["fact_id"]
             why = structured(await client.call_tool("why", {"fact_id": fact_id}))
             return fact_id, why["sources"][0]["quote"]
 
