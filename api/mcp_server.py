@@ -237,3 +237,15 @@ def _error(exc: BaseException, ctx: Context) -> CallToolResult:
     document = problem_for(exc, request_id=request_id).model_dump(mode="json")
     return CallToolResult(content=[TextContent(type="text", text=json.dumps(document, ensure_ascii=False))],
                           structured_content=document, is_error=True)
+
+
+async def tool_names(server: MCPServer | None = None) -> list[str]:
+    """The names of the tools a server lists (the parity test compares them with the registry)."""
+    return [t.name for t in await (server or build_server(lambda tenant: None)).list_tools()]  # type: ignore[arg-type]
+
+
+def mount(app: Any, runtime: Any) -> Any:
+    """The `create_app(mounts=[...])` hook `credo serve` looks up: /mcp behind the app's API keys."""
+    from credo.api.mcp_http import mcp_mount
+
+    return mcp_mount(app, runtime)

@@ -27,8 +27,16 @@ from credo.schema.facts import Fact, ObjectValue, literal
 from credo.settings import Settings
 from credo.store import Store
 
+
+def __getattr__(name: str) -> Any:
+    if name == "Client":  # imported lazily: the HTTP client pulls in httpx and the problem table
+        from credo.client import Client
+
+        return Client
+    raise AttributeError(name)
+
 __all__ = [
-    "ConfigError", "ConflictError", "CredoError", "DatabaseUnavailable", "EvidenceRefused", "Fact", "InvalidInput",
+    "Client", "ConfigError", "ConflictError", "CredoError", "DatabaseUnavailable", "EvidenceRefused", "Fact", "InvalidInput",
     "MigrationError", "NotFound", "ObjectValue", "ProvisioningError", "Settings", "Store", "TransitionRefused",
     "connect", "text",
 ]

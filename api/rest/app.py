@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from credo.api.problems import PROBLEM_MEDIA_TYPE, Problem, problem_for
-from credo.api.rest.routes import build_router
+from credo.api.rest.routes import add_routes
 from credo.graph.db import Database
 from credo.schema.errors import CredoError, InvalidInput
 from credo.settings import Settings
@@ -211,7 +211,7 @@ def create_app(
         runtime.db.server_info()
         return Health(status="ok", database="up", auth=runtime.auth)
 
-    app.include_router(build_router())
+    add_routes(app.router)
     for mount in mounts:
         ctx = mount(app, runtime)
         if ctx is not None:

@@ -17,7 +17,7 @@ from pydantic import BaseModel, create_model
 from credo.api.rest import pages
 from credo.api.rest.auth import store_for
 from credo.schema.cascade import CascadeReport
-from credo.schema.commands import Command, build, fields_of
+from credo.schema.commands import Command, build
 from credo.schema.errors import InvalidInput
 from credo.schema.operations import OPERATIONS, Operation
 
@@ -130,12 +130,7 @@ def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, 
     return listing
 
 
-def build_router() -> APIRouter:
-    """Every operation of the registry as a route."""
-    router = APIRouter()
+def add_routes(router: APIRouter) -> None:
+    """Every operation of the registry as a route of `router` (the app's own, so each route is listed there)."""
     for op in OPERATIONS:
         add_route(router, op)
-    return router
-
-
-__all__ = ["Written", "build_router", "fields_of"]

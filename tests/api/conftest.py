@@ -53,3 +53,36 @@ def tenant_a(neo4j_db) -> Tenant:
 def tenant_b(neo4j_db) -> Tenant:
     """Tenant B and its key."""
     return new_tenant(neo4j_db)
+
+
+@dataclass
+class LiveServer:
+    """A uvicorn server on 127.0.0.1 with an ephemeral port, serving the app in a thread."""
+
+    url: str
+    app: object
+
+
+@pytest.fixture
+def live_server(neo4j_db) -> Iterator[LiveServer]:
+    """The REST app served for real by uvicorn (keep-alive, lifespan) on a free loopback port."""
+    import threading
+    import time
+
+    import uvicorn
+
+    app = create_app(Settings(), db=neo4j_db, embedder=None)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.02)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield LiveServer(url=f"http://127.0.0.1:{port}", app=app)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

@@ -168,6 +168,16 @@ def test_every_operation_the_registry_gives_an_mcp_name_is_a_tool(store):
     assert anyio.run(scenario) == {op.mcp for op in OPERATIONS if op.mcp}
 
 
+def test_removing_one_tool_makes_the_registry_check_fail(store):
+    from credo.api.mcp_server import tool_names
+    from credo.schema.operations import OPERATIONS
+
+    server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
+    server.remove_tool("why")
+    declared = {op.mcp for op in OPERATIONS if op.mcp}
+    assert declared - set(anyio.run(tool_names, server)) == {"why"}
+
+
 def test_tool_descriptions_tell_the_agent_what_evidence_each_needs(store):
     server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
 
@@ -212,6 +222,13 @@ class _Uvicorn:
 def http_app(neo4j_db):
     """The service app (REST + MCP at /mcp) on the session's Neo4j, behind its real API keys."""
     return create_app(Settings(), db=neo4j_db, embedder=None, mounts=[mcp_mount])
+
+
+def test_credo_serve_mounts_mcp_in_its_app():
+    from credo.api.cli_serve import mcp_mounts
+
+    app = create_app(Settings(), mounts=mcp_mounts())
+    assert {"/mcp", "/mcp/"} <= {getattr(r, "path", None) for r in app.router.routes}
 
 
 def _client(base: str, headers: dict[str, str]) -> Client:

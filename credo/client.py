@@ -1,0 +1,125 @@
+"""`credo.Client`: the Store's API over HTTP — same method names, same arguments, same return models and errors.
+
+Methods are generated from the operation registry and bound with the Store method's own signature, so code moves
+between embedded and remote use by changing one line (`credo.connect(...)` → `credo.Client(url, key)`). Lists are
+fetched page by page until `next_cursor` is null, so a list is never cut short. The extractor and summarizer
+arguments are the server's own: a client cannot send code.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+from pydantic import TypeAdapter
+from pydantic_core import to_jsonable_python
+
+from credo.api.problems import error_for
+from credo.schema.cascade import CascadeReport
+from credo.schema.errors import CredoError, DatabaseUnavailable
+from credo.schema.operations import OPERATIONS, Operation
+from credo.store import Store
+
+_SERVER_SIDE = {"extractor", "summarizer"}
+
+
+class Client:
+    """A handle on a remote Credo service, bound to the tenant of its API key."""
+
+    def __init__(self, base_url: str, api_key: str | None = None, *, timeout_s: float = 60.0,
+                 transport: httpx.BaseTransport | None = None) -> None:
+        headers = {"X-API-Key": api_key} if api_key else {}
+        self.base_url = base_url.rstrip("/")
+        self._http = httpx.Client(base_url=self.base_url, headers=headers, timeout=timeout_s, transport=transport)
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._http.close()
+
+    def health(self) -> dict[str, Any]:
+        """The server's /health answer."""
+        return self._send("GET", "/health").json()
+
+    def _send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        try:
+            response = self._http.request(method, path, **kwargs)
+        except httpx.TransportError as exc:
+            raise DatabaseUnavailable(self.base_url, f"the Credo server did not answer ({exc})") from exc
+        if response.status_code >= 400:
+            try:
+                problem = response.json()
+            except ValueError:
+                raise CredoError(f"HTTP {response.status_code} from {path}: {response.text[:200]}") from None
+            raise error_for(problem)
+        return response
+
+    def _call(self, op: Operation, fields: dict[str, Any]) -> Any:
+        fields = {k: v for k, v in fields.items() if k not in _SERVER_SIDE}
+        path = op.path
+        for name in op.path_params:
+            path = path.replace("{" + name + "}", quote(str(fields.pop(name)), safe=""))
+        data = to_jsonable_python(fields)
+        adapter = TypeAdapter(op.returns)
+        if op.http_method == "POST":
+            answer = self._send("POST", path, json=data).json()
+            result = adapter.validate_python(answer["result"])
+            return _with_cascade(result, answer.get("cascade"))
+        params = {k: _query_value(k, v) for k, v in data.items() if v is not None}
+        if not (op.paged and not op.write):
+            return adapter.validate_python(self._send("GET", path, params=params).json())
+        items: list[Any] = []
+        cursor = None
+        while True:
+            page = self._send("GET", path, params=params | {"limit": 200} | ({"cursor": cursor} if cursor else {}))
+            body = page.json()
+            items += body["items"]
+            cursor = body.get("next_cursor")
+            if not cursor:
+                return adapter.validate_python(items)
+
+
+def _query_value(name: str, value: Any) -> Any:
+    if name == "scope" or isinstance(value, dict):
+        return json.dumps(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
+def _with_cascade(result: Any, cascade: Any) -> Any:
+    if cascade is None or not hasattr(result, "model_copy") or "cascade" not in type(result).model_fields:
+        return result
+    return result.model_copy(update={"cascade": CascadeReport.model_validate(cascade)})
+
+
+def _method(op: Operation) -> Any:
+    store_method = getattr(Store, op.store_method)
+    signature = inspect.signature(store_method)
+
+    def method(self: Client, *args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind_partial(self, *args, **kwargs)
+        fields: dict[str, Any] = {}
+        for name, value in list(bound.arguments.items())[1:]:
+            if signature.parameters[name].kind is inspect.Parameter.VAR_KEYWORD:
+                fields.update(value)
+            else:
+                fields[name] = value
+        return self._call(op, fields)
+
+    method.__name__ = op.store_method
+    method.__doc__ = store_method.__doc__
+    method.__signature__ = signature  # type: ignore[attr-defined]
+    return method
+
+
+for _op in OPERATIONS:
+    setattr(Client, _op.store_method, _method(_op))
