@@ -12,20 +12,21 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.tools.base import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from credo.api.problems import problem_for
 from credo.api.rest.routes import Written
 from credo.schema.cascade import StaleItem
 from credo.schema.commands import Command, fields_of, invalid_input
-from credo.schema.errors import CredoError, Unauthenticated
-from credo.schema.operations import BY_NAME, Operation
+from credo.schema.errors import CredoError, InvalidInput, Unauthenticated
 from credo.schema.facts import Conflict, Fact, Relation
+from credo.schema.operations import BY_NAME, Operation
 from credo.schema.provenance import WhyTree
 from credo.schema.sources import Source
 from credo.store import Store
@@ -192,16 +193,25 @@ def _tool(spec: ToolSpec, store_for: StoreFor, default_tenant: str | None) -> To
             return _error(exc, ctx)
 
     call.__name__ = op.mcp
-    call.__signature__ = _signature(spec)  # type: ignore[attr-defined]
+    call.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)], return_annotation=spec.result)
     tool = Tool.from_function(call, name=op.mcp, description=spec.description, context_kwarg="ctx",
                               annotations=ToolAnnotations(read_only_hint=not op.write,
                                                           destructive_hint=False if not op.write else None))
+    tool.fn_metadata.arg_model = _PassThrough  # the command model validates, below, not the SDK
     tool.parameters = _input_schema(spec)  # what the agent sees: the command model itself
     return tool
 
 
-def _fields(spec: ToolSpec) -> dict[str, Any]:
-    return {n: f for n, f in spec.op.command.model_fields.items() if n not in spec.fixed}
+class _PassThrough(ArgModelBase):
+    """Tool arguments handed on untouched (unknown ones included), so the command model alone validates them and
+    its errors - a typo'd field too - come back as problem documents rather than the SDK's argument errors."""
+
+    model_config = ConfigDict(extra="allow", arbitrary_types_allowed=True)
+
+    def model_dump_one_level(self) -> dict[str, Any]:
+        """Every argument as given."""
+        return dict(self.model_extra or {})
 
 
 def _input_schema(spec: ToolSpec) -> dict[str, Any]:
@@ -211,20 +221,12 @@ def _input_schema(spec: ToolSpec) -> dict[str, Any]:
     return schema
 
 
-def _signature(spec: ToolSpec) -> inspect.Signature:
-    """Every command field as an optional pass-through argument: the command model does the validating, so its
-    errors come back as problem documents rather than the SDK's argument errors."""
-    params = [inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)]
-    for name, info in _fields(spec).items():
-        annotation = str if info.annotation is str else Any  # str stays str: no JSON pre-parsing of text
-        params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
-                                        annotation=Annotated[annotation, Field(default=None)]))
-    return inspect.Signature(params, return_annotation=spec.result)
-
-
 def _validate(spec: ToolSpec, arguments: dict[str, Any]) -> Command:
     """The command, or InvalidInput naming the first offending field and the rule it broke."""
-    given = {k: v for k, v in arguments.items() if v is not None} | spec.fixed
+    for name in spec.fixed:
+        if name in arguments:
+            raise InvalidInput(name, f"not an argument of this tool (it always sets {name}={spec.fixed[name]!r})")
+    given = dict(arguments) | spec.fixed
     try:
         return spec.op.command.model_validate(given)
     except ValidationError as exc:

@@ -125,6 +125,18 @@ def test_bad_tool_input_is_a_tool_error_naming_the_field(store):
     assert (structured(result)["code"], structured(result)["field"]) == ("invalid_input", "valid_at")
 
 
+def test_a_misspelt_argument_is_refused_not_ignored(store):
+    server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
+
+    async def scenario():
+        async with Client(server) as client:
+            return await client.call_tool("facts_as_of", {"subject": "x", "valid_att": "2024-01-01"})
+
+    result = anyio.run(scenario)
+    assert result.is_error
+    assert (structured(result)["code"], structured(result)["field"]) == ("invalid_input", "valid_att")
+
+
 def test_who_stale_reverify_conflicts_and_resolution_as_tools(store, clock):
     # given an owner, a rule resting on it, and a conflicting claim kept as conflicted
     clock.at("2024-05-01T10:00:00+00:00")
