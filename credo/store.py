@@ -53,13 +53,14 @@ class Store(ProvenanceMixin, CascadeMixin):
         self, subject: str, predicate: str, object: Any, *, valid_from: Any = None, valid_to: Any = None,
         scope: dict[str, str] | None = None, kind: str = "semantic", statement: str | None = None,
         confidence: float | None = None, sensitivity: str | None = None, depends_on: Sequence[str] | None = None,
+        object_is_entity: bool | None = None,
     ) -> Fact:
         """Record a claim; a conflicting one is kept as `conflicted`, an earlier open-ended one is bounded.
 
         `depends_on` lists premise fact ids: one justification (ANDed), drawn in the same transaction."""
         cmd = build(c.AddFact, subject=subject, predicate=predicate, object=object, valid_from=valid_from,
                     valid_to=valid_to, scope=scope, kind=kind, statement=statement, confidence=confidence,
-                    sensitivity=sensitivity, depends_on=depends_on)
+                    sensitivity=sensitivity, depends_on=depends_on, object_is_entity=object_is_entity)
         data = record_fact.validate(**{**fields_of(cmd, drop=("depends_on",)), "scope": cmd.scope or {}})
         return record_fact.add_facts(self._ctx, [data], depends_on=[cmd.depends_on or None])[0]
 

@@ -7,11 +7,12 @@ from datetime import datetime
 from typing import Any
 
 from credo.graph import dependencies as dep_repo
+from credo.graph import facts as fact_repo
 from credo.graph import ledger
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
 from credo.schema.cascade import Justification, PremiseRef
-from credo.schema.errors import InvalidInput, NotCurrent
+from credo.schema.errors import InvalidInput, NotCurrent, NotFound
 from credo.schema.facts import Fact
 from credo.schema.time import optional_point
 from credo.services.context import Context
@@ -103,6 +104,8 @@ def justifications(ctx: Context, *, fact_id: str, known_at: Any = None) -> list[
 
     def work(tx: Tx) -> list[Justification]:
         edges = dep_repo.justification_edges(tx, ctx.tenant, fact_id, known)
+        if not edges and not fact_repo.versions_of(tx, ctx.tenant, fact_id):
+            raise NotFound("fact", fact_id)  # an unknown id (or another tenant's) is not "no justifications"
         premises = dep_repo.facts_known_at(tx, ctx.tenant, sorted({e["fact_id"] for e in edges}), known)
         grouped: dict[str, list[dict[str, Any]]] = {}
         for edge in edges:

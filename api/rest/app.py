@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from credo.api.problems import PROBLEM_MEDIA_TYPE, Problem, problem_for
-from credo.api.rest.routes import add_routes
+from credo.api.rest.routes import add_routes, problem_responses
 from credo.graph.db import Database
 from credo.schema.errors import CredoError, InvalidInput
 from credo.settings import Settings
@@ -204,7 +204,7 @@ def create_app(
     install_error_handlers(app)
     app.add_middleware(RequestIdMiddleware)
 
-    @app.get("/health", response_model=Health, tags=["health"])
+    @app.get("/health", response_model=Health, tags=["health"], responses=problem_responses(503))
     def health() -> Health:
         """The service answers; the database check runs a one-row query."""
         assert runtime.db is not None

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Generic, TypeVar
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from pydantic import BaseModel, create_model
 
+from credo.api.problems import PROBLEM_MEDIA_TYPE, Problem
 from credo.api.rest import pages
 from credo.api.rest.auth import store_for
 from credo.schema.cascade import CascadeReport
@@ -75,6 +76,18 @@ def _response_model(op: Operation) -> Any:
     return op.returns
 
 
+def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries for the problem documents a route may answer (RFC 9457, from api/problems.py)."""
+    return {status: {"model": Problem, "description": PROBLEM_TEXT.get(status, "a problem document"),
+                     "content": {PROBLEM_MEDIA_TYPE: {}}} for status in statuses}
+
+
+PROBLEM_TEXT = {400: "the body is not JSON", 401: "missing, unknown or revoked API key", 404: "no such object in this tenant",
+                409: "refused by a rule, not current any more, or a lost race (retryable)",
+                422: "a value broke a rule (names the field and the rule)", 502: "the LLM endpoint failed",
+                503: "the database does not answer, or the server is not configured for this"}
+
+
 def add_route(router: APIRouter, op: Operation) -> None:
     """Register the route of one operation."""
     body_model = _body_model(op) if op.http_method == "POST" else None
@@ -107,7 +120,8 @@ def add_route(router: APIRouter, op: Operation) -> None:
     status = 201 if op.write and op.http_method == "POST" and op.name.startswith("add") else 200
     router.add_api_route(op.path, endpoint, methods=[op.http_method], name=op.name, status_code=status,
                          response_model=_response_model(op), summary=(op.command.__doc__ or op.name).split("\n")[0],
-                         operation_id=op.name, tags=[op.path.split("/")[2]])
+                         operation_id=op.name, tags=[op.path.split("/")[2]],
+                         responses=problem_responses(400, 401, 404, 409, 422, 502, 503))
 
 
 def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, limit: int | None,

@@ -64,14 +64,20 @@ class LiveServer:
 
 
 @pytest.fixture
-def live_server(neo4j_db) -> Iterator[LiveServer]:
+def server_settings() -> Settings:
+    """Settings of the live server (a test module may override this fixture)."""
+    return Settings()
+
+
+@pytest.fixture
+def live_server(neo4j_db, server_settings) -> Iterator[LiveServer]:
     """The REST app served for real by uvicorn (keep-alive, lifespan) on a free loopback port."""
     import threading
     import time
 
     import uvicorn
 
-    app = create_app(Settings(), db=neo4j_db, embedder=None)
+    app = create_app(server_settings, db=neo4j_db, embedder=None)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -1,0 +1,99 @@
+"""Tenant isolation over REST: the tenant comes from the key; another tenant's ids answer exactly like unknown ids
+(404 for facts, versions, summaries, sources, conflicts and entities) on every route that takes an id; no key,
+an unknown key or a revoked key answers 401."""
+
+from __future__ import annotations
+
+import pytest
+
+from credo.schema.operations import OPERATIONS
+from credo.services import api_keys
+from credo.store import Store
+
+# a valid body per route that takes an id, so the answer is about the id, never about the body
+BODIES = {
+    "correct_fact": {"statement": "changed"}, "succeed_fact": {"object": "Zed", "at": "2025-06-01"},
+    "end_fact": {"at": "2025-06-01"}, "retract_fact": {"reason": "wrong"}, "resolve_conflict": {"decision": "reject"},
+    "cite": {"source_id": "s_unknown"}, "accept": {"message": {"session_id": "d", "index": 0}},
+    "admit": {"by": "policy"}, "reject": {"reason": "no"}, "reverify": {"outcome": "holds", "note": "checked again"},
+    "justify": {"premises": ["f_unknown"]}, "remember": {"quote": "Agreed, disable it.", "content": "disable cache"},
+    "ingest_messages": None, "extract": {},
+}
+ID_ROUTES = [op for op in OPERATIONS if op.path_params and op.name != "ingest_messages"]
+
+
+@pytest.fixture
+def tenant_b_data(neo4j_db, tenant_b):
+    """Tenant B's objects: a fact (and its versions), a conflict, an entity, a source, a session, a summary."""
+    b = Store(neo4j_db, tenant=tenant_b.name, embedder=None, _owns_db=False)
+    alice = b.add_fact("Acme", "owned_by", "Alice", valid_from="2024-01-01")
+    b.add_fact("Acme", "owned_by", "Bob", valid_from="2024-08-01")  # a conflict
+    [conflict] = b.conflicts()
+    source = b.add_source("document", "Acme's register", title="register")
+    b.ingest_messages("d", [{"index": 0, "role": "user", "origin": "human_input", "author": "bo",
+                             "text": "Agreed, disable it.", "at": "2025-01-01T00:00:00+00:00"}])
+    summary = b.add_summary("Acme's owner", derived_from=[alice.fact_id])
+    return {"fact_id": alice.fact_id, "version_id": alice.version_id, "conflict_id": conflict.conflict_id,
+            "summary_id": summary.summary_id, "source_id": source.source_id, "session_id": "d", "entity": "Acme"}
+
+
+def call(api, op, ids: dict[str, str], headers):
+    """Call an operation's route with the given path ids and its sample body."""
+    path = op.path
+    for name in op.path_params:
+        path = path.replace("{" + name + "}", ids[name])
+    if op.http_method == "GET":
+        return api.get(path, headers=headers)
+    return api.post(path, json=BODIES.get(op.name) or {}, headers=headers)
+
+
+UNKNOWN = {"fact_id": "f_00000000000000000000", "conflict_id": "c_00000000000000000000",
+           "summary_id": "m_00000000000000000000", "session_id": "no-such-session", "entity": "No Such Entity"}
+
+
+@pytest.mark.parametrize("op", ID_ROUTES, ids=[op.name for op in ID_ROUTES])
+def test_another_tenants_id_answers_exactly_like_an_unknown_id(api, tenant_a, tenant_b_data, op):
+    theirs = call(api, op, tenant_b_data, tenant_a.headers)
+    unknown = call(api, op, UNKNOWN, tenant_a.headers)
+    assert (theirs.status_code, theirs.json().get("code")) == (unknown.status_code, unknown.json().get("code"))
+    if set(op.path_params) & {"fact_id", "conflict_id", "summary_id", "entity"}:
+        assert theirs.status_code == 404, theirs.json()
+    assert "Alice" not in theirs.text and "register" not in theirs.text  # the id echoed back is the caller's own
+
+
+@pytest.mark.parametrize("op_name", ["history", "why", "correct_fact", "retract_fact"])
+def test_another_tenants_version_id_is_404_too(api, tenant_a, tenant_b_data, op_name):
+    op = next(o for o in OPERATIONS if o.name == op_name)
+    answer = call(api, op, {"fact_id": tenant_b_data["version_id"]}, tenant_a.headers)
+    assert answer.status_code == 404, answer.json()
+
+
+def test_citing_another_tenants_source_is_404_and_writes_nothing(api, tenant_a, tenant_b_data):
+    mine = api.post("/v1/facts", json={"subject": "Acme", "predicate": "owned_by", "object": "Carol"},
+                    headers=tenant_a.headers).json()["result"]
+    answer = api.post(f"/v1/facts/{mine['fact_id']}/cite", json={"source_id": tenant_b_data["source_id"]},
+                      headers=tenant_a.headers)
+    assert answer.status_code == 404 and answer.json()["code"] == "not_found"
+
+
+def test_the_tenant_comes_from_the_key_and_lists_show_only_its_own_data(api, tenant_a, tenant_b, tenant_b_data):
+    listed = api.get("/v1/facts", params={"subject": "Acme"}, headers=tenant_a.headers).json()
+    assert listed == {"items": [], "next_cursor": None}
+    theirs = api.get("/v1/facts", params={"subject": "Acme"}, headers=tenant_b.headers).json()["items"]
+    assert [f["object_name"] for f in theirs] == ["Alice"]
+    smuggled = api.post("/v1/facts", json={"subject": "X", "predicate": "p", "object": "Y", "tenant": tenant_b.name},
+                        headers=tenant_a.headers)
+    assert smuggled.status_code == 422 and smuggled.json()["field"] == "tenant"
+
+
+def test_no_key_an_unknown_key_and_a_revoked_key_answer_401(api, neo4j_db, tenant_a):
+    assert api.get("/v1/stale", headers=tenant_a.headers).status_code == 200
+    assert api.get("/v1/stale", headers={"Authorization": f"Bearer {tenant_a.key}"}).status_code == 200
+    for headers in ({}, {"X-API-Key": tenant_a.key + "x"}, {"X-API-Key": "credo_nope_nope"}):
+        answer = api.get("/v1/stale", headers=headers)
+        assert answer.status_code == 401 and answer.json()["code"] == "unauthenticated"
+        assert answer.headers["content-type"].startswith("application/problem+json")
+    api_keys.revoke_key(neo4j_db, key_id=tenant_a.key_id)
+    revoked = api.get("/v1/stale", headers=tenant_a.headers)
+    assert revoked.status_code == 401 and "revoked" in revoked.json()["detail"]
+    assert api.get("/health").status_code == 200
