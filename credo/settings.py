@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import AliasChoices, Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 def _user_cache_dir() -> Path:
@@ -50,10 +51,17 @@ class Settings(BaseSettings):
     port: int = Field(default=8080, validation_alias=AliasChoices("CREDO_PORT", "port"))
     workers: int = Field(default=1, validation_alias=AliasChoices("CREDO_WORKERS", "workers"))
     pool_size: int = Field(default=100, validation_alias=AliasChoices("CREDO_POOL_SIZE", "pool_size"))
-    mcp_allowed_hosts: list[str] = Field(
+    mcp_allowed_hosts: Annotated[list[str], NoDecode] = Field(  # comma-separated in the environment
         default_factory=lambda: ["127.0.0.1:*", "localhost:*", "[::1]:*"],
         validation_alias=AliasChoices("CREDO_MCP_ALLOWED_HOSTS", "mcp_allowed_hosts"),
     )
+
+    @field_validator("mcp_allowed_hosts", mode="before")
+    @classmethod
+    def _host_list(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [h.strip() for h in value.split(",") if h.strip()]
+        return value
 
     @property
     def instance_dir(self) -> Path:

@@ -1,0 +1,253 @@
+"""The MCP server: one tool per agent-facing operation, built from the operation's command model.
+
+Every tool validates its arguments with the command model, acts on the store of the caller's tenant (from the API
+key over HTTP, from the server's binding over stdio), and answers with a structured result. A failure is an
+`isError` result whose structured content is the operation's problem document (code, field, rule), as over REST.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.tools.base import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from credo.api.problems import problem_for
+from credo.api.rest.routes import Written
+from credo.schema.cascade import StaleItem
+from credo.schema.commands import Command, fields_of, invalid_input
+from credo.schema.errors import CredoError, InvalidInput, Unauthenticated
+from credo.schema.facts import Conflict, Fact, Relation
+from credo.schema.operations import BY_NAME, Operation
+from credo.schema.provenance import WhyTree
+from credo.schema.sources import Source
+from credo.store import Store
+
+log = logging.getLogger("credo.mcp")
+StoreFor = Callable[[str], Store]
+TENANT_STATE = "credo_tenant"  # the key the HTTP middleware sets in the ASGI scope's state
+
+INSTRUCTIONS = (
+    "Credo is a temporal knowledge store. Ingest each conversation turn with add_messages, then remember claims "
+    "the human stated, quoting them verbatim. Read with facts_as_of and who; ask why a fact is held; keep "
+    "knowledge honest with conflicts/resolve_conflict and stale/reverify."
+)
+
+
+# -- results -------------------------------------------------------------------------------------
+class Facts(BaseModel):
+    """An as-of read: the dated answer, and apart from it the undated facts (start unknown: they may hold)."""
+
+    facts: list[Fact]
+    undated: list[Fact] = Field(default_factory=list)
+
+
+class Relations(BaseModel):
+    """Every relation of an entity at the point, both directions."""
+
+    relations: list[Relation]
+
+
+class StaleItems(BaseModel):
+    """Everything awaiting re-verification or a rebuild, oldest first."""
+
+    items: list[StaleItem]
+
+
+class Conflicts(BaseModel):
+    """Writes kept but not applied."""
+
+    conflicts: list[Conflict]
+
+
+def _written(fact: Fact) -> Written[Fact]:
+    """A write's answer, as over REST: the new version (`result`) and its cascade report."""
+    return Written[Fact](result=fact, cascade=fact.cascade)
+
+
+# -- operations ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ToolSpec:
+    """How an operation of the registry answers as an MCP tool: its result shape and what evidence it needs."""
+
+    operation: str  # a name in `credo.schema.operations.BY_NAME`; the tool's name and command come from there
+    result: type[BaseModel]
+    shape: Callable[[Any], BaseModel]  # the Store method's return value -> the result
+    description: str
+    fixed: dict[str, Any] = field(default_factory=dict)  # command fields the tool sets itself and does not offer
+
+    @property
+    def op(self) -> Operation:
+        """The registry entry."""
+        return BY_NAME[self.operation]
+
+
+def _facts_as_of(found: list[Fact]) -> Facts:
+    return Facts(facts=[f for f in found if not f.undated], undated=[f for f in found if f.undated])
+
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "ingest_messages", Written[list[Source]], lambda found: Written[list[Source]](result=found),
+        "Ingest the conversation turn before remembering from it: every message with its index in the session, "
+        "role, origin (who wrote it: human_input / delivered_interjection are a human's words; agent, tool_result, "
+        "system_event ... are not, whatever the role), author, text and time `at`. Messages are immutable evidence."),
+    ToolSpec(
+        "remember", Written[Fact], _written,
+        "Remember a claim the human made in the current turn (the messages after the agent's last message). "
+        "Evidence: `quote` must be copied verbatim (whitespace aside) from ONE human message of the current turn, "
+        "ingested first with add_messages - no paraphrase, no synonyms, no stitching two messages; otherwise the "
+        "call fails with code evidence_refused. Hedged quotes ('I guess', 'maybe', 'not confirmed yet') become "
+        "hypotheses, never confirmed. `content` is the claim rewritten to be readable on its own. Leave valid_from "
+        "unset unless the human said when it started. `replaces` corrects an earlier fact through the same gate. "
+        "A claim that contradicts established knowledge is kept as conflicted, not applied."),
+    ToolSpec(
+        "facts", Facts, _facts_as_of,
+        "Facts valid at `valid_at` (world time) as believed at `known_at` (default: both now); no evidence needed. "
+        "Each fact carries its evidence kind (stated / accepted / unknown), epistemic status (hypothesis / "
+        "confirmed), state and whether it is disputed. Facts whose start is unknown come apart, under `undated`: "
+        "they may hold at the point, nobody knows since when.",
+        fixed={"include_undated": True}),  # undated facts come apart in the answer, never dropped
+    ToolSpec(
+        "relations", Relations, lambda found: Relations(relations=found),
+        "Who is who at a point: every relation of `entity` in both directions (direction out: the entity is the "
+        "subject; in: it is the object - e.g. the relations of Alice include 'Acme account owned_by Alice'). "
+        "valid_at / known_at default to now; no evidence needed."),
+    ToolSpec(
+        "why", WhyTree, lambda tree: tree,
+        "Why a fact is held: its evidence, every source with the verbatim quote and the message it came from "
+        "(session, index, author), the accepting message, its premises and its supersessions. No evidence needed; "
+        "ids of other tenants answer not_found like ids that do not exist."),
+    ToolSpec(
+        "stale", StaleItems, lambda found: StaleItems(items=found),
+        "What awaits re-verification (facts whose premises changed) or a rebuild (summaries), oldest first, each "
+        "with its cause. No evidence needed."),
+    ToolSpec(
+        "reverify", Written[Fact], _written,
+        "Close a re-verification: holds (re-confirmed: give the new evidence - a source id, premise fact ids or a "
+        "note saying who confirmed it), lapsed (its reason no longer applies; kept as history) or retracted (it "
+        "was wrong). Conflicted facts are decided with resolve_conflict instead."),
+    ToolSpec(
+        "conflicts", Conflicts, lambda found: Conflicts(conflicts=found),
+        "Writes kept but not applied: each conflict names the challenger and the established version it "
+        "contradicts. No evidence needed."),
+    ToolSpec(
+        "resolve_conflict", Written[Fact], _written,
+        "Decide a conflict - an explicit act that needs a human's decision, never a guess from timestamps: "
+        "succession (the world changed at `at`), correction (the established value was wrong), reject (the "
+        "challenger is wrong; give a reason) or split_scope (both hold, in different `scope`s). The answer "
+        "carries the cascade: what went stale because of it."),
+)
+
+
+def _run(store: Store, op: Operation, command: Command) -> Any:
+    """The operation's Store method, called with the command's fields."""
+    return getattr(store, op.store_method)(**fields_of(command))
+
+
+# -- the server ----------------------------------------------------------------------------------
+def build_server(store_for: StoreFor, *, tenant: str | None = None, name: str = "credo") -> MCPServer:
+    """The MCP server; `store_for(tenant)` gives a tenant's store; `tenant` binds stdio / in-memory callers."""
+    return MCPServer(name, instructions=INSTRUCTIONS, tools=[_tool(spec, store_for, tenant) for spec in TOOLS])
+
+
+def _http_state(ctx: Context) -> dict[str, Any] | None:
+    """The ASGI scope state of the HTTP request carrying this call (None over stdio or in memory)."""
+    try:
+        request = ctx.request_context.request
+    except ValueError:  # called outside a request (e.g. MCPServer.call_tool directly)
+        return None
+    return None if request is None else dict(request.scope.get("state") or {})
+
+
+def caller_tenant(ctx: Context, default: str | None) -> str | None:
+    """The tenant of this call: set by the API-key middleware over HTTP, else the server's binding."""
+    state = _http_state(ctx)
+    if state is not None:  # over HTTP only the key decides, never a default
+        return state.get(TENANT_STATE)
+    return default
+
+
+def _tool(spec: ToolSpec, store_for: StoreFor, default_tenant: str | None) -> Tool:
+    op = spec.op
+
+    def call(ctx: Context, **arguments: Any) -> Any:
+        try:
+            command = _validate(spec, arguments)
+            tenant = caller_tenant(ctx, default_tenant)
+            if tenant is None:
+                raise Unauthenticated("an API key is required (X-API-Key or Authorization: Bearer)")
+            return spec.shape(_run(store_for(tenant), op, command))
+        except CredoError as exc:
+            return _error(exc, ctx)
+        except Exception as exc:  # a bug: logged here, answered as an internal problem without its text
+            log.exception("tool %s failed", op.mcp)
+            return _error(exc, ctx)
+
+    call.__name__ = op.mcp
+    call.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)], return_annotation=spec.result)
+    tool = Tool.from_function(call, name=op.mcp, description=spec.description, context_kwarg="ctx",
+                              annotations=ToolAnnotations(read_only_hint=not op.write,
+                                                          destructive_hint=False if not op.write else None))
+    tool.fn_metadata.arg_model = _PassThrough  # the command model validates, below, not the SDK
+    tool.parameters = _input_schema(spec)  # what the agent sees: the command model itself
+    return tool
+
+
+class _PassThrough(ArgModelBase):
+    """Tool arguments handed on untouched (unknown ones included), so the command model alone validates them and
+    its errors - a typo'd field too - come back as problem documents rather than the SDK's argument errors."""
+
+    model_config = ConfigDict(extra="allow", arbitrary_types_allowed=True)
+
+    def model_dump_one_level(self) -> dict[str, Any]:
+        """Every argument as given."""
+        return dict(self.model_extra or {})
+
+
+def _input_schema(spec: ToolSpec) -> dict[str, Any]:
+    schema = spec.op.command.model_json_schema()
+    for name in spec.fixed:
+        schema.get("properties", {}).pop(name, None)
+    return schema
+
+
+def _validate(spec: ToolSpec, arguments: dict[str, Any]) -> Command:
+    """The command, or InvalidInput naming the first offending field and the rule it broke."""
+    for name in spec.fixed:
+        if name in arguments:
+            raise InvalidInput(name, f"not an argument of this tool (it always sets {name}={spec.fixed[name]!r})")
+    given = dict(arguments) | spec.fixed
+    try:
+        return spec.op.command.model_validate(given)
+    except ValidationError as exc:
+        raise invalid_input(exc) from None
+
+
+def _error(exc: BaseException, ctx: Context) -> CallToolResult:
+    """A tool error: isError, the problem document (same code as over REST) as structured content and as text."""
+    request_id = (_http_state(ctx) or {}).get("request_id")  # set by the app's request-id middleware
+    document = problem_for(exc, request_id=request_id).model_dump(mode="json")
+    return CallToolResult(content=[TextContent(type="text", text=json.dumps(document, ensure_ascii=False))],
+                          structured_content=document, is_error=True)
+
+
+async def tool_names(server: MCPServer | None = None) -> list[str]:
+    """The names of the tools a server lists (the parity test compares them with the registry)."""
+    return [t.name for t in await (server or build_server(lambda tenant: None)).list_tools()]  # type: ignore[arg-type]
+
+
+def mount(app: Any, runtime: Any) -> Any:
+    """The `create_app(mounts=[...])` hook `credo serve` looks up: /mcp behind the app's API keys."""
+    from credo.api.mcp_http import mcp_mount
+
+    return mcp_mount(app, runtime)
