@@ -110,7 +110,7 @@ def test_every_path_of_a_mixed_timeline_leaves_every_believed_version_embedded_w
 
     # the write gate: remember, replaces, extraction, admission, acceptance
     clock.at("2025-03-01T10:00:00+00:00")
-    store.ingest_messages("s1", [
+    messages = store.ingest_messages("s1", [
         msg(0, "Let's talk about the ledger."),
         msg(1, "The ledger config names Postgres 15.", origin="agent", role="assistant", author="agent"),
         msg(2, "We deploy on Fridays. The ledger runs on Postgres 15. Agreed, that config is right."),
@@ -129,6 +129,7 @@ def test_every_path_of_a_mixed_timeline_leaves_every_believed_version_embedded_w
     store.admit(ledger_db.fact_id, by="alice")
     check("admit")
     plain = store.add_fact("billing API", "cache", "disabled", statement="The billing API cache is disabled")
+    store.cite(plain.fact_id, messages[1].source_id)  # the agent's conclusion, so a human message can accept it
     store.accept(plain.fact_id, {"session_id": "s1", "index": 2})
     check("accept")
 
