@@ -8,6 +8,7 @@ from typing import Any
 from credo.cypher import Query, load
 from credo.graph.db import Tx
 from credo.graph.records import FAR_FUTURE, fact_from_row, fact_props, readable
+from credo.graph.vectors import Vector
 from credo.schema.errors import ConflictError
 from credo.schema.facts import Fact, Listing
 
@@ -219,7 +220,7 @@ def nearest(tx: Tx, tenant: str, vector: list[float], k: int) -> list[tuple[str,
     """
     candidates = max(k * 10, 100)
     while True:
-        row = tx.one(SEARCH_FACT_VECTORS, tenant=tenant, vector=vector, candidates=candidates, k=k)
+        row = tx.one(SEARCH_FACT_VECTORS, tenant=tenant, vector=Vector(vector), candidates=candidates, k=k)
         found = row["found"] if row else []
         if len(found) >= k or not row or row["scanned"] < candidates:
             return [(f["version_id"], f["statement"], f["score"]) for f in found]

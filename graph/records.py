@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from credo.schema.facts import Fact, Listing, ObjectValue, Unreadable
+from credo.graph.vectors import vector
 
 
 def native(value: Any) -> Any:
@@ -138,7 +139,7 @@ def fact_props(fact: Fact, *, embedding: list[float] | None = None, norm_subject
         "bounded_by": fact.bounded_by,
         "stale_cause": fact.stale_cause,
         "lapse_reason": fact.lapse_reason,
-        "embedding": embedding,
+        "embedding": vector(embedding),
     }
     return {k: v for k, v in props.items() if v is not None}
 
