@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from pathlib import Path
@@ -39,6 +40,7 @@ class MiniLMEmbedder:
     """sentence-transformers all-MiniLM-L6-v2, offline, normalised vectors, batch encoding."""
 
     dimension = DIMENSION
+    batch_size = 64
 
     def __init__(self) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -57,18 +59,40 @@ class MiniLMEmbedder:
         """Embed a batch of texts into unit vectors."""
         if not texts:
             return []
-        vectors = self._model.encode(texts, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
+        vectors = self._model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False)
         return [list(map(float, v)) for v in vectors]
 
 
-_default: MiniLMEmbedder | None = None
+BACKENDS = ("onnx", "torch")
+_default: Embedder | None = None
 _lock = threading.Lock()
+log = logging.getLogger("credo")
 
 
-def default_embedder() -> MiniLMEmbedder:
-    """The process-wide default embedder (the model loads once per process)."""
+def backend_setting() -> str:
+    """CREDO_EMBEDDER_BACKEND: `onnx` (default: ONNX Runtime, ≈2× torch on this CPU, same vectors) or `torch`."""
+    choice = os.environ.get("CREDO_EMBEDDER_BACKEND", "onnx").strip().lower() or "onnx"
+    if choice not in BACKENDS:
+        raise ConfigError(f"CREDO_EMBEDDER_BACKEND must be one of {', '.join(BACKENDS)}, not {choice!r}")
+    return choice
+
+
+def load_embedder(backend: str) -> Embedder:
+    """The shipped model on `backend`; ONNX falls back to torch (with a warning) when onnxruntime is unavailable."""
+    if backend == "onnx":
+        try:
+            from credo.services.embedder_onnx import OnnxMiniLMEmbedder
+
+            return OnnxMiniLMEmbedder()
+        except (ImportError, ConfigError) as exc:
+            log.warning("ONNX embedder unavailable (%s); using torch", exc)
+    return MiniLMEmbedder()
+
+
+def default_embedder() -> Embedder:
+    """The process-wide default embedder on the configured backend (the model loads once per process)."""
     global _default
     with _lock:
         if _default is None:
-            _default = MiniLMEmbedder()
+            _default = load_embedder(backend_setting())
         return _default

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from credo.services.embeddings import DIMENSION, Embedder, default_embedder
+import math
+import sys
+
+import pytest
+
+from credo.schema.errors import ConfigError
+from credo.services.embeddings import DIMENSION, Embedder, backend_setting, default_embedder, load_embedder
 
 
 def _cos(a: list[float], b: list[float]) -> float:
@@ -19,6 +25,41 @@ def test_a_paraphrase_scores_closer_than_an_unrelated_sentence():
     ])
     assert len(base) == DIMENSION == 384
     assert _cos(base, paraphrase) > _cos(base, unrelated) + 0.2
+
+
+@pytest.mark.parametrize("backend, kind", [("torch", "MiniLMEmbedder"), ("onnx", "OnnxMiniLMEmbedder")])
+def test_each_backend_gives_unit_vectors_of_384_dims_that_capture_meaning(backend, kind):
+    # given the shipped model on this backend (ONNX exported offline from the shipped weights on first use)
+    model = load_embedder(backend)
+    assert type(model).__name__ == kind and isinstance(model, Embedder)
+    # when three sentences are embedded
+    vectors = model.embed(["Alice owns the Acme account.", "The Acme account belongs to Alice.",
+                           "The cafeteria serves soup on Fridays."])
+    # then each is a unit vector of 384 floats and the paraphrase is the closer one
+    assert all(len(v) == DIMENSION and math.isclose(math.fsum(x * x for x in v), 1.0, abs_tol=1e-5) for v in vectors)
+    base, paraphrase, unrelated = vectors
+    assert _cos(base, paraphrase) > _cos(base, unrelated) + 0.2
+
+
+def test_onnx_gives_the_torch_vectors():
+    texts = ["Getafe CF playsfor Spain", "Albert Einstein haswonprize Nobel Prize in Physics", "x", "a " * 400]
+    for a, b in zip(load_embedder("onnx").embed(texts), load_embedder("torch").embed(texts)):
+        assert _cos(a, b) > 0.999
+
+
+def test_the_default_backend_is_onnx_and_the_setting_chooses_or_refuses(monkeypatch):
+    monkeypatch.delenv("CREDO_EMBEDDER_BACKEND", raising=False)
+    assert backend_setting() == "onnx"
+    monkeypatch.setenv("CREDO_EMBEDDER_BACKEND", "Torch")
+    assert backend_setting() == "torch"
+    monkeypatch.setenv("CREDO_EMBEDDER_BACKEND", "tensorflow")
+    with pytest.raises(ConfigError):
+        backend_setting()
+
+
+def test_without_onnxruntime_the_onnx_backend_falls_back_to_torch(monkeypatch):
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # `import onnxruntime` raises ImportError
+    assert type(load_embedder("onnx")).__name__ == "MiniLMEmbedder"
 
 
 def test_facts_written_with_an_embedder_are_in_the_vector_index(neo4j_db, tenant):
