@@ -53,7 +53,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-import credo
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import credo  # noqa: E402
+import floor  # noqa: E402
 from credo.graph.entities import normalise
 from credo.schema.errors import InvalidInput
 from credo.schema.names import normalise_predicate
@@ -318,6 +321,10 @@ def main(argv: list[str] | None = None) -> int:
         batch_of, mid, half, elapsed = ingest(store, rows, args.batch)
         rate = len(rows) / elapsed
         print(f"ingest: {len(rows)} facts in {elapsed:.1f} s = {rate:,.0f} facts/s (batch {args.batch}; target >= 2,000)")
+        floor_tenant = f"{tenant}_floor"
+        floor_rate = len(rows) / floor.ingest(store._db, floor_tenant, rows, args.batch)
+        print(f"ingest floor (bench/floor.py, same run): {floor_rate:,.0f} facts/s; Credo is {floor_rate / rate:.2f}x "
+              f"the floor (target <= 1.5x)")
 
         oracle = Oracle(rows, batch_of)
         mismatches = check(store, rows, oracle, queries=args.queries, known_checks=args.known_checks, mid=mid,
@@ -331,12 +338,18 @@ def main(argv: list[str] | None = None) -> int:
         for name, samples in timings.items():
             print(f"latency {name:<9} p50 {percentile(samples, 50):6.2f} ms  p95 {percentile(samples, 95):6.2f} ms  "
                   f"mean {statistics.mean(samples) * 1000:6.2f} ms  (n={len(samples)}; target p95 <= 10 ms)")
+        floor_timings = floor.reads(store._db, floor_tenant, rows, args.latency, rng)
+        for name, samples in floor_timings.items():
+            p50, ratio = percentile(samples, 50), percentile(timings[name], 50) / percentile(samples, 50)
+            print(f"floor   {name:<9} p50 {p50:6.2f} ms  p95 {percentile(samples, 95):6.2f} ms  (Credo p50 is "
+                  f"{ratio:.2f}x the floor; target <= 1.5x)")
         every = [s for samples in timings.values() for s in samples]
         print(f"latency all       p50 {percentile(every, 50):6.2f} ms  p95 {percentile(every, 95):6.2f} ms")
     finally:
         if not args.keep:
             print("cleaning up the tenant ...", flush=True)
             cleanup(store)
+            floor.drop(store._db, f"{tenant}_floor")
         store.close()
     return 1 if mismatches else 0
 
