@@ -73,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=500, help="statements for the cosine gate")
     parser.add_argument("--queries", type=int, default=100, help="queries for the nearest-neighbour gate")
     parser.add_argument("--ingest", type=int, default=2000, help="rows ingested with the default embedder (0: skip)")
+    parser.add_argument("--rounds", type=int, default=3, help="alternated torch / onnx rounds for the speed ratio")
     parser.add_argument("--batch", type=int, default=1000, help="facts per add_facts call in the ingest part")
     args = parser.parse_args(argv)
     import torch
@@ -103,6 +104,13 @@ def main(argv: list[str] | None = None) -> int:
         verdict = "faithful" if low >= 0.99 and same == 1.0 else "NOT faithful"
         print(f"quality {name}: cosine vs torch min {low:.5f} mean {mean:.5f} on {len(sample)}; same nearest "
               f"neighbour {same:.0%} of {len(queries)} queries -> {verdict}")
+
+    fp32 = OnnxMiniLMEmbedder()
+    ratios = []
+    for _ in range(args.rounds):  # alternated, so a change of the machine's load hits both backends alike
+        ratios.append(rate(fp32, texts[:500]) / rate(torch_model, texts[:500]))
+    print(f"onnx fp32 / torch at batch 64, {args.rounds} alternated rounds of 500 statements: "
+          f"{', '.join(f'{r:.2f}' for r in ratios)} (median {sorted(ratios)[len(ratios) // 2]:.2f}x)")
 
     before, after = repr_cost()
     print(f"driver repr of 1,000 384-d vectors: plain lists {before * 1000:.0f} ms, Vector {after * 1000:.2f} ms")
