@@ -141,6 +141,19 @@ def ingest(db, tenant: str, rows, batch: int, vectors: list[list[float]] | None 
     return time.perf_counter() - started
 
 
+def fulltext_share(db, rows, batch: int = 1000, rounds: int = 3) -> list[tuple[float, float]]:
+    """(with, without) full-text index entries, facts/s, in `rounds` alternated ingests of `rows` at `batch`."""
+    out = []
+    for _ in range(rounds):
+        pair = []
+        for fulltext in (True, False):
+            tenant = f"floor_{uuid.uuid4().hex[:8]}"
+            pair.append(len(rows) / ingest(db, tenant, rows, batch, fulltext=fulltext))
+            drop(db, tenant)
+        out.append((pair[0], pair[1]))
+    return out
+
+
 def reads(db, tenant: str, rows, samples: int, rng: random.Random) -> dict[str, list[float]]:
     """Wall seconds of `samples` auto-commit as-of `facts` and `holders` point reads each (after a warm-up)."""
     from bench_bitemporal import pick_point
@@ -199,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--samples", type=int, default=500)
     parser.add_argument("--dependents", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=3, help="alternated rounds of the full-text comparison")
     parser.add_argument("--vectors", type=int, default=5000, help="rows ingested with (random unit) vectors given")
     args = parser.parse_args(argv)
     rows, _ = load_yago(YAGO, args.limit)
@@ -216,10 +230,10 @@ def main(argv: list[str] | None = None) -> int:
                 for name, samples in timings.items():
                     print(f"{name:<8} p50 {percentile(samples, 50):5.2f} ms  p95 {percentile(samples, 95):5.2f} ms")
             drop(db, tenant)
-        tenant = f"floor_{uuid.uuid4().hex[:8]}"
-        seconds = ingest(db, tenant, rows, 1000, fulltext=False)
-        print(f"ingest batch  1000, no full-text    : {len(rows) / seconds:8,.0f} facts/s (statement and names unindexed)")
-        drop(db, tenant)
+        pairs = fulltext_share(db, rows, 1000, args.rounds)
+        shares = sorted(1 - w / wo for w, wo in pairs)
+        print(f"full-text index share of ingest (batch 1000, {args.rounds} alternated rounds, with / without "
+              f"facts/s {', '.join(f'{w:,.0f}/{wo:,.0f}' for w, wo in pairs)}): median {shares[len(shares) // 2]:.0%}")
         some = rows[:args.vectors]
         vectors = [[x / 384 ** 0.5 for x in (rng.choice((-1.0, 1.0)) for _ in range(384))] for _ in some]
         for batch in (1000, 5000):
