@@ -70,7 +70,7 @@ log = logging.getLogger("credo")
 
 
 def backend_setting() -> str:
-    """CREDO_EMBEDDER_BACKEND: `onnx` (default: ONNX Runtime, ≈2× torch on this CPU, same vectors) or `torch`."""
+    """CREDO_EMBEDDER_BACKEND: `onnx` (default: ONNX Runtime, ≈1.35× torch on this CPU, same vectors) or `torch`."""
     choice = os.environ.get("CREDO_EMBEDDER_BACKEND", "onnx").strip().lower() or "onnx"
     if choice not in BACKENDS:
         raise ConfigError(f"CREDO_EMBEDDER_BACKEND must be one of {', '.join(BACKENDS)}, not {choice!r}")
