@@ -37,7 +37,7 @@ def exported(*, quantized: bool = False) -> Path:
         if quantized and not int8.exists():
             from onnxruntime.quantization import QuantType, quantize_dynamic
 
-            partial = int8.with_suffix(".partial")
+            partial = int8.with_suffix(f".{os.getpid()}.partial")
             quantize_dynamic(str(plain), str(partial), weight_type=QuantType.QInt8)
             os.replace(partial, int8)
     return int8 if quantized else plain
@@ -64,7 +64,7 @@ def _export(target: Path) -> None:
 
     names = ["input_ids", "attention_mask", "token_type_ids"]
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_suffix(".partial")
+    partial = target.with_suffix(f".{os.getpid()}.partial")  # processes may export at once
     with torch.no_grad():
         torch.onnx.export(Encoder(model), tuple(sample[n] for n in names), str(partial), input_names=names,
                           output_names=["last_hidden_state"], opset_version=17, dynamo=False,

@@ -78,13 +78,14 @@ def backend_setting() -> str:
 
 
 def load_embedder(backend: str) -> Embedder:
-    """The shipped model on `backend`; ONNX falls back to torch (with a warning) when onnxruntime is unavailable."""
+    """The shipped model on `backend`; ONNX falls back to torch (with a warning) when onnxruntime is missing or
+    the offline export cannot be made (e.g. an unwritable cache directory)."""
     if backend == "onnx":
         try:
             from credo.services.embedder_onnx import OnnxMiniLMEmbedder
 
             return OnnxMiniLMEmbedder()
-        except (ImportError, ConfigError) as exc:
+        except Exception as exc:  # noqa: BLE001 - any failure to build the ONNX path leaves torch working
             log.warning("ONNX embedder unavailable (%s); using torch", exc)
     return MiniLMEmbedder()
 
