@@ -1,0 +1,98 @@
+"""Issue 9 items 3 and 4: a slim conflict read, one audit event per batch, reads in one round trip."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from credo.graph import db as db_module
+
+
+class _Q:  # raw queries for the tests only (not shipped Cypher)
+    def __init__(self, text):
+        self.text = text
+
+
+_EVENTS = _Q("MATCH (e:AuditEvent {tenant: $tenant}) RETURN e.action AS action, e.subject_id AS subject_id, "
+             "e.detail AS detail ORDER BY e.at")
+
+
+def events(store):
+    """(action, subject_id, detail) of the tenant's audit events, oldest first."""
+    return [(r["action"], r["subject_id"], json.loads(r["detail"]))
+            for r in store._ctx.db.query(_EVENTS, tenant=store.tenant)]
+
+
+@pytest.fixture
+def round_trips(monkeypatch):
+    """The Cypher texts every query of the test ran, in order (the real driver, counted)."""
+    seen: list[str] = []
+    original = db_module.Tx.rows
+
+    def counted(self, query, **params):
+        seen.append(query.text)
+        return original(self, query, **params)
+
+    monkeypatch.setattr(db_module.Tx, "rows", counted)
+    return seen
+
+
+def test_a_batch_writes_one_audit_event_listing_every_fact_it_recorded(store, clock):
+    # given an established owner
+    clock.at("2025-02-01T00:00:00+00:00")
+    alice = store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01")
+    before = len(events(store))
+    # when a batch adds two new facts and restates the established one
+    clock.at("2025-02-02T00:00:00+00:00")
+    written = store.add_facts([
+        {"subject": "Bob", "predicate": "works_at", "object": "Acme", "valid_from": "2024-01-01"},
+        {"subject": "Carol", "predicate": "works_at", "object": "Acme", "valid_from": "2024-01-01"},
+        {"subject": "Acme account", "predicate": "owned_by", "object": "Alice", "valid_from": "2024-01-01"},
+    ])
+    # then the batch appended exactly one event, and it lists the three facts with what happened to each
+    after = events(store)[before:]
+    assert len(after) == 1, after
+    action, _subject, detail = after[0]
+    assert action == "add_facts"
+    listed = {(f["fact_id"], f["version_id"], f["outcome"]) for f in detail["facts"]}
+    assert listed == {(written[0].fact_id, written[0].version_id, "admit"),
+                      (written[1].fact_id, written[1].version_id, "admit"),
+                      (alice.fact_id, written[2].version_id, "reinforced")}
+
+
+def test_restating_an_established_value_of_a_multi_valued_predicate_reinforces_it(store, clock):
+    # given a multi-valued predicate with two established values
+    store.define_predicate("speaks", cardinality="multi")
+    clock.at("2025-02-01T00:00:00+00:00")
+    french = store.add_fact("Alice", "speaks", "French", valid_from="2020-01-01")
+    store.add_fact("Alice", "speaks", "German", valid_from="2020-01-01")
+    # when one of them is stated again, inside its interval
+    clock.at("2025-02-02T00:00:00+00:00")
+    again = store.add_fact("Alice", "speaks", "French", valid_from="2021-01-01")
+    # then it reinforces the established fact instead of adding a third value
+    assert again.fact_id == french.fact_id and again.state == "reinforced"
+    assert sorted(f.object_name for f in store.facts("Alice", "speaks")) == ["French", "German"]
+
+
+def test_a_different_value_of_a_single_valued_predicate_still_waits_as_conflicted(store, clock):
+    # given an established owner, and a batch that states another owner over the same time
+    clock.at("2025-02-01T00:00:00+00:00")
+    store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01")
+    clock.at("2025-02-02T00:00:00+00:00")
+    bob, = store.add_facts([{"subject": "Acme account", "predicate": "owned_by", "object": "Bob",
+                             "valid_from": "2024-06-01"}])
+    # then the new version is kept, not applied, and the served answer is unchanged
+    assert bob.state == "conflicted"
+    assert [f.object_name for f in store.facts("Acme account", "owned_by", valid_at="2024-07-01")] == ["Alice"]
+
+
+def test_a_batch_resolves_its_entities_in_one_query(store, clock, round_trips):
+    # given one known entity
+    store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01")
+    round_trips.clear()
+    # when a batch names it and two new ones
+    store.add_facts([{"subject": "Acme account", "predicate": "billed_to", "object": "Acme GmbH"},
+                     {"subject": "Bob", "predicate": "works_at", "object": "Alice"}])
+    # then one query found or created all of them
+    assert sum(text.startswith("// Find") and "entit" in text.split("\n")[0] for text in round_trips) == 1, round_trips
