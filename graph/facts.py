@@ -25,6 +25,8 @@ READ_FACTS_BY_SUBJECT = load("read_facts_by_subject")
 READ_FACTS_BY_OBJECT = load("read_facts_by_object")
 READ_FACTS_BY_PREDICATE = load("read_facts_by_predicate")
 READ_FACTS_ALL = load("read_facts_all")
+READ_FACTS_BY_SUBJECT_NAME = load("read_facts_by_subject_name")
+READ_FACTS_BY_OBJECT_NAME = load("read_facts_by_object_name")
 READ_NEIGHBOURS = load("read_neighbours")
 READ_RELATIONS = load("read_relations")
 CARRY_VERSION_EDGES = load("carry_version_edges")
@@ -209,6 +211,41 @@ def as_of(
     else:
         rows = tx.rows(READ_FACTS_ALL, **params)
     return seen([fact_from_row(r["fact"]) for r in rows])
+
+
+def as_of_named(
+    tx: Tx,
+    tenant: str,
+    *,
+    subject_norm: str | None = None,
+    object_norm: str | None = None,
+    predicate: str | None = None,
+    object_value: str | None = None,
+    scope_key: str | None = None,
+    valid_at: datetime,
+    known_at: datetime | None,
+    states: list[str],
+    include_undated: bool = False,
+    any_valid: bool = False,
+) -> tuple[Listing, set[str]]:
+    """`as_of` for a normalised subject (or, without one, object) name, resolved under the merges believed at
+    known_at inside the same query (one round trip; a name no entity has gives an empty Listing), and the ids of
+    the returned facts whose version rests on premises (the others are supported by themselves)."""
+    params: dict[str, Any] = {
+        "tenant": tenant, "predicate": predicate, "scope_key": scope_key, "valid_at": valid_at.isoformat(),
+        "known_at": (known_at or FAR_FUTURE).isoformat(), "states": states, "include_undated": include_undated,
+        "any_valid": any_valid,
+    }
+    if subject_norm is not None:
+        rows = tx.rows(READ_FACTS_BY_SUBJECT_NAME, norm=subject_norm, object_norm=object_norm,
+                       object_value=object_value, **params)
+    elif object_norm is not None:
+        rows = tx.rows(READ_FACTS_BY_OBJECT_NAME, norm=object_norm, **params)
+    else:
+        raise ValueError("as_of_named needs a subject or an object name")
+    good = readable([fact_from_row(r["fact"]) for r in rows], "facts as of a point")
+    premised = {r["fact"]["fact_id"] for r in rows if r["premised"]}
+    return Listing(_as_believed(good, known_at), good.unreadable), premised
 
 
 def _as_believed(found: list[Fact], known_at: datetime | None) -> list[Fact]:

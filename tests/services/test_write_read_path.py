@@ -96,3 +96,40 @@ def test_a_batch_resolves_its_entities_in_one_query(store, clock, round_trips):
                      {"subject": "Bob", "predicate": "works_at", "object": "Alice"}])
     # then one query found or created all of them
     assert sum(text.startswith("// Find") and "entit" in text.split("\n")[0] for text in round_trips) == 1, round_trips
+
+
+def test_facts_of_a_named_subject_are_read_in_one_round_trip(store, clock, round_trips):
+    # given a fact without premises
+    store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01")
+    round_trips.clear()
+    # when its subject's facts are read (and a name nobody knows)
+    found = store.facts("Acme account", "owned_by", valid_at="2024-06-01")
+    missing = store.facts("Nobody", "owned_by", valid_at="2024-06-01")
+    # then each read was one query, with the same answer as before
+    assert [f.object_name for f in found] == ["Alice"] and list(missing) == []
+    assert len(round_trips) == 2, round_trips
+
+
+def test_holders_of_a_named_object_are_read_in_one_round_trip(store, clock, round_trips):
+    # given a fact without premises
+    store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01")
+    round_trips.clear()
+    # when the holders of its object are read (and of a name nobody knows)
+    found = store.holders("owned_by", "Alice", valid_at="2024-06-01")
+    missing = store.holders("owned_by", "Nobody", valid_at="2024-06-01")
+    # then each read was one query
+    assert [f.subject for f in found] == ["Acme account"] and list(missing) == []
+    assert len(round_trips) == 2, round_trips
+
+
+def test_a_subject_and_an_object_name_are_read_in_one_round_trip(store, clock, round_trips):
+    # given two owners of different things
+    store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01")
+    store.add_fact("Beta account", "owned_by", "Bob", valid_from="2024-01-01")
+    round_trips.clear()
+    # when a subject's facts are read with an entity object
+    hit = store.facts("Acme account", "owned_by", "Alice", valid_at="2024-06-01")
+    miss = store.facts("Acme account", "owned_by", "Bob", valid_at="2024-06-01")
+    # then only the matching one comes back, one query each
+    assert [f.object_name for f in hit] == ["Alice"] and list(miss) == []
+    assert len(round_trips) == 2, round_trips
