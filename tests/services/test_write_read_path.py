@@ -133,3 +133,27 @@ def test_a_subject_and_an_object_name_are_read_in_one_round_trip(store, clock, r
     # then only the matching one comes back, one query each
     assert [f.object_name for f in hit] == ["Alice"] and list(miss) == []
     assert len(round_trips) == 2, round_trips
+
+
+def test_a_read_runs_as_auto_commit_queries_without_an_explicit_transaction(store, clock, monkeypatch):
+    # given a fact, and the driver's explicit transactions counted
+    import neo4j
+
+    store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01")
+    began: list[str] = []
+    original = neo4j.Session.begin_transaction
+
+    def counted(self, *args, **kwargs):
+        began.append("tx")
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(neo4j.Session, "begin_transaction", counted)
+    # when facts, holders and relations are read
+    assert [f.object_name for f in store.facts("Acme account", "owned_by", valid_at="2024-06-01")] == ["Alice"]
+    assert [f.subject for f in store.holders("owned_by", "Alice", valid_at="2024-06-01")] == ["Acme account"]
+    assert len(store.relations("Alice", valid_at="2024-06-01")) == 1
+    # then no explicit transaction was opened (a transaction buys a read nothing: BEGIN and COMMIT round trips)
+    assert began == []
+    # while a write still runs in one
+    store.add_fact("Beta account", "owned_by", "Bob", valid_from="2024-01-01")
+    assert began == ["tx"]
