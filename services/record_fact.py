@@ -13,7 +13,7 @@ from credo.graph import ledger
 from credo.graph import predicates as predicate_repo
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
-from credo.schema.errors import InvalidInput
+from credo.schema.errors import ConflictError, InvalidInput
 from credo.schema.facts import EndKind, Fact, FactCreate, ObjectValue, literal, validated
 from credo.schema.lifecycle import SERVED_VALUES, State, check_transition
 from credo.schema.names import clean_name
@@ -126,6 +126,9 @@ def record(
                                                         if p.outcome == "duplicate" and p.fact is None])
     for p in planned:
         if p.fact is None:
+            if p.against[0].version_id not in stored:  # its row fails validation: refuse, writing nothing
+                raise ConflictError(p.against[0].version_id, "this restates a stored version that is unreadable; "
+                                    "repair it first")
             p.fact = stored[p.against[0].version_id]
     create_versions(tx, [p.fact for p in planned if p.outcome != "duplicate"])
     results: list[Fact] = []

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from credo.graph import db as db_module
+from credo.schema.errors import ConflictError
 
 
 class _Q:  # raw queries for the tests only (not shipped Cypher)
@@ -16,6 +17,7 @@ class _Q:  # raw queries for the tests only (not shipped Cypher)
 
 _EVENTS = _Q("MATCH (e:AuditEvent {tenant: $tenant}) RETURN e.action AS action, e.subject_id AS subject_id, "
              "e.detail AS detail ORDER BY e.at")
+_DAMAGE = _Q("MATCH (f:Fact {tenant: $tenant, version_id: $version_id}) SET f[$field] = $value")
 
 
 def events(store):
@@ -157,3 +159,21 @@ def test_a_read_runs_as_auto_commit_queries_without_an_explicit_transaction(stor
     # while a write still runs in one
     store.add_fact("Beta account", "owned_by", "Bob", valid_from="2024-01-01")
     assert began == ["tx"]
+
+
+def test_restating_a_damaged_stored_version_is_refused_and_writes_nothing(store, clock):
+    # given an established fact whose stored row was damaged (its kind is no longer a kind)
+    clock.at("2025-02-01T00:00:00+00:00")
+    alice = store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01")
+    store._ctx.db.query(_DAMAGE, write=True, tenant=store.tenant, version_id=alice.version_id, field="kind",
+                        value="bogus")
+    before = len(events(store))
+    # when a batch restates it
+    clock.at("2025-02-02T00:00:00+00:00")
+    with pytest.raises(ConflictError) as refused:
+        store.add_facts([{"subject": "Bob", "predicate": "works_at", "object": "Acme"},
+                         {"subject": "Acme account", "predicate": "owned_by", "object": "Alice",
+                          "valid_from": "2024-01-01"}])
+    # then the write is refused naming the damaged version, and nothing of the batch was written
+    assert alice.version_id in str(refused.value)
+    assert len(events(store)) == before and list(store.facts("Bob")) == []
