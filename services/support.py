@@ -41,4 +41,5 @@ def served_at(
                     for group in v.justifications.values() for p in group}
         frontier = sorted(premises - set(views))
     supported = supported_at(views, valid_at)
-    return AsOf([i for i in found if not is_served(fact(i).state) or fact(i).fact_id in supported], unreadable)
+    checked = set(ids)
+    return AsOf([i for i in found if fact(i).fact_id not in checked or fact(i).fact_id in supported], unreadable)

@@ -177,3 +177,13 @@ def test_restating_a_damaged_stored_version_is_refused_and_writes_nothing(store,
     # then the write is refused naming the damaged version, and nothing of the batch was written
     assert alice.version_id in str(refused.value)
     assert len(events(store)) == before and list(store.facts("Bob")) == []
+
+
+def test_a_fact_resting_on_nothing_is_served_beside_one_that_rests_on_a_premise(store):
+    premise = store.add_fact("API v1 clients", "read", "column X", object_is_entity=False)
+    store.add_fact("orders-db", "owner", "Dana", valid_from="2024-01-01")
+    store.add_fact("orders-db", "keeps", "column X", object_is_entity=False, valid_from="2024-01-01",
+                   depends_on=[premise.fact_id])
+    found = store.facts("orders-db", valid_at="2024-06-01")
+    assert sorted(f.value for f in found) == ["Dana", "column X"]
+    assert sorted(f.value for f in store.holders("owner", "Dana", valid_at="2024-06-01")) == ["Dana"]
