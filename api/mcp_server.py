@@ -25,7 +25,7 @@ from credo.api.rest.routes import Written
 from credo.schema.cascade import StaleItem
 from credo.schema.commands import Command, fields_of, invalid_input
 from credo.schema.errors import CredoError, InvalidInput, Unauthenticated
-from credo.schema.facts import Conflict, Fact, Relation
+from credo.schema.facts import AsOf, Conflict, Fact, Relation, Unreadable
 from credo.schema.operations import BY_NAME, Operation
 from credo.schema.provenance import WhyTree
 from credo.schema.sources import Source
@@ -48,12 +48,15 @@ class Facts(BaseModel):
 
     facts: list[Fact]
     undated: list[Fact] = Field(default_factory=list)
+    unreadable: list[Unreadable] = Field(default_factory=list)  # stored versions skipped: their row fails validation
 
 
 class Relations(BaseModel):
-    """Every relation of an entity at the point, both directions."""
+    """Every relation of an entity at the point, both directions; undated ones apart (start unknown: they may hold)."""
 
     relations: list[Relation]
+    undated: list[Relation] = Field(default_factory=list)
+    unreadable: list[Unreadable] = Field(default_factory=list)
 
 
 class StaleItems(BaseModel):
@@ -90,8 +93,12 @@ class ToolSpec:
         return BY_NAME[self.operation]
 
 
-def _facts_as_of(found: list[Fact]) -> Facts:
-    return Facts(facts=[f for f in found if not f.undated], undated=[f for f in found if f.undated])
+def _facts_as_of(found: AsOf[Fact]) -> Facts:
+    return Facts(facts=found.dated, undated=found.undated, unreadable=found.unreadable)
+
+
+def _relations(found: AsOf[Relation]) -> Relations:
+    return Relations(relations=found.dated, undated=found.undated, unreadable=found.unreadable)
 
 
 TOOLS: tuple[ToolSpec, ...] = (
@@ -117,7 +124,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "they may hold at the point, nobody knows since when.",
         fixed={"include_undated": True}),  # undated facts come apart in the answer, never dropped
     ToolSpec(
-        "relations", Relations, lambda found: Relations(relations=found),
+        "relations", Relations, _relations,
         "Who is who at a point: every relation of `entity` in both directions (direction out: the entity is the "
         "subject; in: it is the object - e.g. the relations of Alice include 'Acme account owned_by Alice'). "
         "valid_at / known_at default to now; no evidence needed."),

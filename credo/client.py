@@ -20,10 +20,14 @@ from pydantic_core import to_jsonable_python
 from credo.api.problems import error_for
 from credo.schema.cascade import CascadeReport
 from credo.schema.errors import CredoError, DatabaseUnavailable
+from credo.schema.facts import AsOf, Unreadable
 from credo.schema.operations import OPERATIONS, Operation
 from credo.store import Store
 
 _SERVER_SIDE = {"extractor", "summarizer"}
+# operations whose Store method answers an AsOf (the Store's own annotation says so)
+_AS_OF = {op.name for op in OPERATIONS
+          if str(getattr(getattr(Store, op.store_method, None), "__annotations__", {}).get("return", "")).startswith("AsOf")}
 
 
 class Client:
@@ -71,20 +75,28 @@ class Client:
         adapter = TypeAdapter(op.returns)
         if op.http_method == "POST":
             answer = self._send("POST", path, json=data).json()
+            if not op.write:  # a POST that is no write (maintain) answers its result itself
+                return adapter.validate_python(answer)
             result = adapter.validate_python(answer["result"])
             return _with_cascade(result, answer.get("cascade"))
         params = {k: _query_value(k, v) for k, v in data.items() if v is not None}
         if not (op.paged and not op.write):
             return adapter.validate_python(self._send("GET", path, params=params).json())
         items: list[Any] = []
+        unreadable: list[Any] = []
         cursor = None
         while True:
             page = self._send("GET", path, params=params | {"limit": 200} | ({"cursor": cursor} if cursor else {}))
             body = page.json()
             items += body["items"]
+            unreadable = body.get("unreadable") or unreadable
             cursor = body.get("next_cursor")
             if not cursor:
-                return adapter.validate_python(items)
+                found = adapter.validate_python(items)
+                # as-of reads answer the Store's AsOf: dated first, undated apart, skipped rows named
+                if op.name in _AS_OF:
+                    return AsOf(found, [Unreadable.model_validate(u) for u in unreadable])
+                return found
 
 
 def _query_value(name: str, value: Any) -> Any:

@@ -50,9 +50,10 @@ def _translated(uri: str) -> Iterator[None]:
 
 
 class Tx:
-    """A transaction handed to repository functions; runs `Query` objects only."""
+    """A transaction handed to repository functions; runs `Query` objects only (for a read, each query may be an
+    auto-commit query of one session)."""
 
-    def __init__(self, tx: neo4j.Transaction | neo4j.ManagedTransaction) -> None:
+    def __init__(self, tx: neo4j.Transaction | neo4j.ManagedTransaction | neo4j.Session) -> None:
         self._tx = tx
 
     def rows(self, query: Query, **params: Any) -> list[dict[str, Any]]:
@@ -96,17 +97,22 @@ class Database:
                 raise DatabaseUnavailable(self.uri, "no server answered", detail=str(exc)) from exc
 
     def _run(self, work: Callable[[Tx], T], access_mode: str) -> T:
-        """Run `work` in one transaction, retried with a fresh Tx while the error is retryable: a server that
-        does not answer for `timeout_s` (CREDO_CONNECT_TIMEOUT), a lost race for RACE_RETRY_S."""
+        """Run `work` in one transaction (a read: in one session), retried with a fresh Tx while the error is
+        retryable: a server that does not answer for `timeout_s` (CREDO_CONNECT_TIMEOUT), a lost race for
+        RACE_RETRY_S."""
         began, delay = time.monotonic(), _FIRST_DELAY_S
         with _translated(self.uri):
             while True:
                 try:
-                    with self._driver.session(database=self.database, default_access_mode=access_mode) as session, \
-                            session.begin_transaction() as tx:
-                        result = work(Tx(tx))
-                        tx.commit()
-                        return result
+                    with self._driver.session(database=self.database, default_access_mode=access_mode) as session:
+                        if access_mode == neo4j.READ_ACCESS:
+                            # auto-commit queries: Neo4j reads committed data either way, so an explicit read
+                            # transaction buys nothing but its BEGIN and COMMIT round trips
+                            return work(Tx(session))
+                        with session.begin_transaction() as tx:
+                            result = work(Tx(tx))
+                            tx.commit()
+                            return result
                 except (neo4j_errors.DriverError, neo4j_errors.Neo4jError) as exc:
                     budget = self.timeout_s if _unreachable(exc) else RACE_RETRY_S
                     left = began + budget - time.monotonic()
@@ -116,7 +122,7 @@ class Database:
                 delay = min(delay * 2, _MAX_DELAY_S)
 
     def read(self, work: Callable[[Tx], T]) -> T:
-        """Run `work` in a read transaction routed to a reader."""
+        """Run `work` as auto-commit queries routed to a reader (retried like a transaction)."""
         return self._run(work, neo4j.READ_ACCESS)
 
     def write(self, work: Callable[[Tx], T]) -> T:

@@ -13,7 +13,6 @@ from credo.schema.entities import Entity
 from credo.schema.names import visible
 
 RESOLVE_ENTITIES = load("resolve_entities")
-READ_ENTITIES_BY_NORMS = load("read_entities_by_norms")
 READ_ENTITY = load("read_entity")
 READ_ENTITY_BY_ID = load("read_entity_by_id")
 READ_ENTITY_BY_NORM = load("read_entity_by_norm")
@@ -38,14 +37,10 @@ def resolve_created(
 ) -> tuple[dict[str, Entity], set[str]]:
     """`resolve`, plus the ids of the entities this call created (nothing can refer to them yet)."""
     unique = {normalise(n): visible(n).strip() for n in names}
-    # a plain read first (no locks); only the names it did not find go through the MERGE of resolve_entities,
-    # which still finds an entity another writer created meanwhile
-    found = tx.rows(READ_ENTITIES_BY_NORMS, tenant=tenant, norms=list(unique))
-    seen = {r["norm"] for r in found}
-    rows = [{"norm": norm, "name": name, "new_id": new_id("e"), "kind": kind}
-            for norm, name in unique.items() if norm not in seen]
+    # one query: resolve_entities reads each name first and MERGEs only the ones it did not find
+    rows = [{"norm": norm, "name": name, "new_id": new_id("e"), "kind": kind} for norm, name in unique.items()]
     made = tx.rows(RESOLVE_ENTITIES, tenant=tenant, known=known, rows=rows) if rows else []
-    by_norm = {r["norm"]: Entity(entity_id=r["entity_id"], name=r["name"], ids=r["ids"]) for r in found + made}
+    by_norm = {r["norm"]: Entity(entity_id=r["entity_id"], name=r["name"], ids=r["ids"]) for r in made}
     created = {row["new_id"] for row in rows} & {r["entity_id"] for r in made}
     return {n: by_norm[normalise(n)] for n in names}, created
 

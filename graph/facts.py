@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import logging
 from datetime import datetime
 from typing import Any
 
 from credo.cypher import Query, load
 from credo.graph.db import Tx
-from credo.graph.records import FAR_FUTURE, fact_from_row, fact_props, readable
+from credo.graph.records import FAR_FUTURE, fact_from_row, fact_props, instant, readable
 from credo.graph.vectors import Vector
 from credo.schema.errors import ConflictError
 from credo.schema.facts import Fact, Listing
@@ -18,10 +20,14 @@ LINK_SUPERSEDES = load("link_supersedes")
 READ_VERSION = load("read_version")
 READ_FACT_VERSIONS = load("read_fact_versions")
 READ_CURRENT_BY_SUBJECTS = load("read_current_by_subjects")
+READ_HELD_BY_SUBJECTS = load("read_held_by_subjects")
+READ_VERSIONS_BY_IDS = load("read_versions_by_ids")
 READ_FACTS_BY_SUBJECT = load("read_facts_by_subject")
 READ_FACTS_BY_OBJECT = load("read_facts_by_object")
 READ_FACTS_BY_PREDICATE = load("read_facts_by_predicate")
 READ_FACTS_ALL = load("read_facts_all")
+READ_FACTS_BY_SUBJECT_NAME = load("read_facts_by_subject_name")
+READ_FACTS_BY_OBJECT_NAME = load("read_facts_by_object_name")
 READ_NEIGHBOURS = load("read_neighbours")
 READ_RELATIONS = load("read_relations")
 CARRY_VERSION_EDGES = load("carry_version_edges")
@@ -117,6 +123,46 @@ def current_for(tx: Tx, tenant: str, keys: list[tuple[list[str], str]]) -> list[
     return [found.get((p, tuple(ids)), []) for ids, p in keys]
 
 
+HeldRow = tuple[str, str, tuple[str, str], dict[str, str], str, "datetime | None", "str | None", "datetime | None"]
+
+
+def held_for(
+    tx: Tx, tenant: str, keys: list[tuple[list[str], str, tuple[str, str, str | None] | None]], states: list[str],
+) -> list[list[HeldRow]]:
+    """The conflict rule's input for each (subject ids, predicate, object or None), in input order: served versions
+    believed now as (fact_id, version_id, object key, scope, state, valid_from, valid_from_precision, valid_to)
+    tuples; an (object_type, object_value, object_id) narrows the read to versions of that object."""
+    if not keys:
+        return []
+    rows = [{"subject_ids": ids, "predicate": p, "object_type": o[0] if o else None,
+             "object_value": o[1] if o else None, "object_id": o[2] if o else None} for ids, p, o in keys]
+    found: list[list[HeldRow]] = [[] for _ in keys]
+    for r in tx.rows(READ_HELD_BY_SUBJECTS, tenant=tenant, states=states, rows=rows):
+        found[r["at"]] = [held for h in r["held"] if (held := _held(h)) is not None]
+    return found
+
+
+def _held(h: list[Any]) -> HeldRow | None:
+    fact_id, version_id, otype, ovalue, oid, scope_key, state, vf, vfp, vt = h
+    try:
+        # an unreadable version is not served, so it does not hold the slot either (it is named in the log)
+        return (fact_id, version_id, ("entity", oid or "") if otype == "entity" else (otype, ovalue),
+                json.loads(scope_key or "{}"), state, None if vf is None else instant(vf), vfp,
+                None if vt is None else instant(vt))
+    except (TypeError, ValueError) as exc:
+        logging.getLogger("credo").warning("conflict rule skipped unreadable fact version %s: %s", version_id, exc)
+        return None
+
+
+def versions_by_ids(tx: Tx, tenant: str, version_ids: list[str]) -> dict[str, Fact]:
+    """Versions by id (those found), disputed as believed now."""
+    if not version_ids:
+        return {}
+    found = readable([fact_from_row(r["fact"]) for r in tx.rows(READ_VERSIONS_BY_IDS, tenant=tenant,
+                                                                version_ids=version_ids)], "reinforcement")
+    return {f.version_id: f for f in found}
+
+
 def as_of(
     tx: Tx,
     tenant: str,
@@ -166,6 +212,41 @@ def as_of(
     else:
         rows = tx.rows(READ_FACTS_ALL, **params)
     return seen([fact_from_row(r["fact"]) for r in rows])
+
+
+def as_of_named(
+    tx: Tx,
+    tenant: str,
+    *,
+    subject_norm: str | None = None,
+    object_norm: str | None = None,
+    predicate: str | None = None,
+    object_value: str | None = None,
+    scope_key: str | None = None,
+    valid_at: datetime,
+    known_at: datetime | None,
+    states: list[str],
+    include_undated: bool = False,
+    any_valid: bool = False,
+) -> tuple[Listing, set[str]]:
+    """`as_of` for a normalised subject (or, without one, object) name, resolved under the merges believed at
+    known_at inside the same query (one round trip; a name no entity has gives an empty Listing), and the ids of
+    the returned facts whose version rests on premises (the others are supported by themselves)."""
+    params: dict[str, Any] = {
+        "tenant": tenant, "predicate": predicate, "scope_key": scope_key, "valid_at": valid_at.isoformat(),
+        "known_at": (known_at or FAR_FUTURE).isoformat(), "states": states, "include_undated": include_undated,
+        "any_valid": any_valid,
+    }
+    if subject_norm is not None:
+        rows = tx.rows(READ_FACTS_BY_SUBJECT_NAME, norm=subject_norm, object_norm=object_norm,
+                       object_value=object_value, **params)
+    elif object_norm is not None:
+        rows = tx.rows(READ_FACTS_BY_OBJECT_NAME, norm=object_norm, **params)
+    else:
+        raise ValueError("as_of_named needs a subject or an object name")
+    good = readable([fact_from_row(r["fact"]) for r in rows], "facts as of a point")
+    premised = {r["fact"]["fact_id"] for r in rows if r["premised"]}
+    return Listing(_as_believed(good, known_at), good.unreadable), premised
 
 
 def _as_believed(found: list[Fact], known_at: datetime | None) -> list[Fact]:

@@ -273,6 +273,11 @@ class Fact(BaseModel):
         return value
 
     @property
+    def object_key(self) -> tuple[str, str]:
+        """The identity the conflict rule compares objects by (`ObjectValue.key`)."""
+        return self.object.key
+
+    @property
     def value(self) -> Any:
         """The object as a Python value (entity name for entities)."""
         return self.object_name if self.object.type == "entity" else self.object.typed()

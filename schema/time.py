@@ -21,7 +21,10 @@ def to_utc(value: datetime, field: str) -> datetime:
     """Normalise an aware datetime to UTC; a naive one is refused (one rule, applied everywhere)."""
     if value.tzinfo is None or value.tzinfo.utcoffset(value) is None:
         raise InvalidInput(field, "datetimes must be timezone-aware (add tzinfo, e.g. timezone.utc)", value=value)
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise InvalidInput(field, "lies outside the supported time range (years 1-9999 in UTC)", value=value) from None
 
 
 def parse_point(value: object, field: str) -> tuple[datetime, Precision]:

@@ -62,19 +62,22 @@ def facts(
     valid, known = points(ctx, valid_at, known_at)
     wanted = states_filter(states)
 
+    object_norm = entity_repo.normalise(object) if isinstance(object, str) else None
+    object_value = literal(object).value if object is not None and object_norm is None else None
+
     def work(tx: Tx) -> AsOf[Fact]:
-        subject_ids = entity_ids(tx, ctx.tenant, subject, known)
-        object_ids, object_value = None, None
-        if isinstance(object, str):
-            object_ids = entity_ids(tx, ctx.tenant, object, known)
-        elif object is not None:
-            object_value = literal(object).value
-        found = fact_repo.as_of(
-            tx, ctx.tenant, subject_ids=subject_ids, object_ids=object_ids, predicate=predicate,
-            object_value=object_value, scope_key=None if scope is None else scope_key(scope), valid_at=valid,
-            known_at=known, states=wanted, include_undated=include_undated,
-        )
-        return served_at(tx, ctx.tenant, found, valid_at=valid, known_at=known)  # premises valid at valid_at
+        point = {"predicate": predicate, "object_value": object_value, "valid_at": valid, "known_at": known,
+                 "scope_key": None if scope is None else scope_key(scope), "states": wanted,
+                 "include_undated": include_undated}
+        if subject is not None or object_norm is not None:
+            # the names are resolved inside the as-of query: one round trip
+            found, premised = fact_repo.as_of_named(
+                tx, ctx.tenant, object_norm=object_norm, **point,
+                subject_norm=None if subject is None else entity_repo.normalise(subject))
+        else:
+            found, premised = fact_repo.as_of(tx, ctx.tenant, **point), None
+        # premises valid at valid_at (queried only for versions that rest on some)
+        return served_at(tx, ctx.tenant, found, valid_at=valid, known_at=known, premised=premised)
 
     return ctx.read(work)
 

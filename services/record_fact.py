@@ -13,16 +13,16 @@ from credo.graph import ledger
 from credo.graph import predicates as predicate_repo
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
-from credo.schema.errors import InvalidInput
+from credo.schema.errors import ConflictError, InvalidInput
 from credo.schema.facts import EndKind, Fact, FactCreate, ObjectValue, literal, validated
-from credo.schema.lifecycle import State, check_transition
+from credo.schema.lifecycle import SERVED_VALUES, State, check_transition
 from credo.schema.names import clean_name
 from credo.schema.time import parse_point
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
 from credo.services.justify import check_premises
 from credo.services.justify import link_many as link_premises
-from credo.services.temporal_rules import decide_write, established
+from credo.services.temporal_rules import Held, decide_write, established
 from credo.services.versions import create as create_versions
 from credo.services.versions import carve, next_version, replace, retire
 
@@ -35,9 +35,9 @@ def validate(**fields: Any) -> FactCreate:
 @dataclass
 class _Planned:
     data: FactCreate
-    fact: Fact
+    fact: Fact | None  # None: a stored version restated, read whole before the write
     outcome: str
-    against: list[Fact]
+    against: list[Any]
 
 
 def _object_of(data: FactCreate) -> ObjectValue | str:
@@ -79,21 +79,13 @@ def record(
     names = [d.subject for d in batch] + [o for o in objects if isinstance(o, str)]
     resolved, created = entity_repo.resolve_created(tx, ctx.tenant, known, names)
     defined = predicate_service.registry(tx, ctx.tenant)
-    ids_of = {e.entity_id: e.ids for e in resolved.values()}
-    # a subject created just now has no versions yet: only the others need the conflict rule's read
-    keys = sorted({(resolved[d.subject].entity_id, d.predicate) for d in batch
-                   if apply_rules and resolved[d.subject].entity_id not in created})
-    current_lists = fact_repo.current_for(tx, ctx.tenant, [(ids_of[s], p) for s, p in keys])
-    current = dict(zip(keys, current_lists))
+    values = [_value(obj, resolved) for obj in objects]
+    current = _held(tx, ctx, batch, values, resolved, created, defined) if apply_rules else {}
+    planned_facts: dict[str, Fact] = {}  # versions planned by this batch that later rows may meet as established
 
     planned: list[_Planned] = []
-    for index, (data, obj) in enumerate(zip(batch, objects)):
+    for data, (value, entity_name) in zip(batch, values):
         vf, vfp, vt, vtp = data.bounds()
-        if isinstance(obj, str):
-            entity_id, entity_name = resolved[obj].entity_id, resolved[obj].name
-            value = ObjectValue(type="entity", value=entity_name, entity_id=entity_id)
-        else:
-            value, entity_name = obj, obj.value
         subject_id, subject_name = resolved[data.subject].entity_id, resolved[data.subject].name
         statement = data.statement or f"{subject_name} {data.predicate} {entity_name}"
         fact = Fact(
@@ -121,31 +113,75 @@ def record(
         elif decision.outcome == "conflict":
             fact = fact.model_copy(update={"state": State.CONFLICTED.value})
         elif decision.outcome == "duplicate":
-            planned.append(_Planned(data, decision.against[0], "duplicate", decision.against))
+            planned.append(_Planned(data, planned_facts.get(decision.against[0].version_id), "duplicate",
+                                    decision.against))
             continue
         planned.append(_Planned(data, fact, decision.outcome, decision.against))
         if fact.state in (State.ACTIVE, State.REINFORCED):
-            current.setdefault(key, []).append(fact)
+            current.setdefault(key, []).append(Held.of(fact))
+            planned_facts[fact.version_id] = fact
 
+    # a restated stored version is read whole only now, to write its reinforced copy
+    stored = fact_repo.versions_by_ids(tx, ctx.tenant, [p.against[0].version_id for p in planned
+                                                        if p.outcome == "duplicate" and p.fact is None])
+    for p in planned:
+        if p.fact is None:
+            if p.against[0].version_id not in stored:  # its row fails validation: refuse, writing nothing
+                raise ConflictError(p.against[0].version_id, "this restates a stored version that is unreadable; "
+                                    "repair it first")
+            p.fact = stored[p.against[0].version_id]
     create_versions(tx, [p.fact for p in planned if p.outcome != "duplicate"])
     results: list[Fact] = []
     conflicts: list[tuple[str, str, str]] = []
-    events: list[tuple[str, str, dict]] = []
+    listed: list[dict[str, Any]] = []
     for p in planned:
         if p.outcome == "duplicate":
             results.append(_reinforce(tx, known, p.fact))
-            events.append(("reinforce", p.fact.fact_id, {"version_id": results[-1].version_id}))
+            listed.append({"fact_id": p.fact.fact_id, "version_id": results[-1].version_id, "outcome": "reinforced"})
             continue
         if p.outcome == "conflict":
             cid = new_id("c")
             conflicts += [(cid, p.fact.version_id, e.version_id) for e in p.against]
             p.fact = p.fact.model_copy(update={"disputed": False})
-        events.append(("add_fact", p.fact.fact_id, {"version_id": p.fact.version_id, "outcome": p.outcome,
-                                                     "bounded_by": p.fact.bounded_by}))
+        listed.append({"fact_id": p.fact.fact_id, "version_id": p.fact.version_id, "outcome": p.outcome,
+                       "bounded_by": p.fact.bounded_by})
         results.append(p.fact)
     predicate_repo.open_conflicts(tx, known, conflicts)
-    ledger.audit(tx, ctx.tenant, known, events)
+    # one ledger entry per batch, listing every fact it recorded (a per-fact row was a measurable part of ingest)
+    ledger.audit(tx, ctx.tenant, known, [("add_facts", results[0].fact_id if len(results) == 1 else None,
+                                          {"facts": listed})])
     return results
+
+
+def _value(obj: ObjectValue | str, resolved: dict[str, Any]) -> tuple[ObjectValue, str]:
+    """The object as stored (entities by their resolved id) and its display name."""
+    if isinstance(obj, str):
+        entity = resolved[obj]
+        return ObjectValue(type="entity", value=entity.name, entity_id=entity.entity_id), entity.name
+    return obj, obj.value
+
+
+def _held(
+    tx: Tx, ctx: Context, batch: Sequence[FactCreate], values: list[tuple[ObjectValue, str]], resolved: dict[str, Any],
+    created: set[str], defined: Any,
+) -> dict[tuple[str, str], list[Held]]:
+    """What the conflict rule must respect, per (subject id, predicate): every served version believed now of a
+    single-valued predicate, only the same object's for a multi-valued one (it can only be a duplicate); a subject
+    created just now has no versions yet, so it is not read at all."""
+    asks: dict[tuple[str, str, tuple[str, str, str | None] | None], list[str]] = {}
+    for data, (value, _name) in zip(batch, values):
+        subject = resolved[data.subject]
+        if subject.entity_id in created:
+            continue
+        multi = predicate_service.lookup(defined, data.predicate).cardinality == "multi"
+        obj = (value.type, value.value, value.entity_id) if multi else None
+        asks[(subject.entity_id, data.predicate, obj)] = subject.ids
+    keys = list(asks)
+    found = fact_repo.held_for(tx, ctx.tenant, [(asks[k], k[1], k[2]) for k in keys], SERVED_VALUES)
+    current: dict[tuple[str, str], list[Held]] = {}
+    for (subject_id, predicate, _obj), rows in zip(keys, found):
+        current.setdefault((subject_id, predicate), []).extend(Held(*row) for row in rows)
+    return current
 
 
 def _reinforce(tx: Tx, known: datetime, fact: Fact) -> Fact:

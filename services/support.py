@@ -21,12 +21,15 @@ from credo.services.tms_rules import believed_now, supported_at
 
 def served_at(
     tx: Tx, tenant: str, found: list[Any], *, valid_at: datetime, known_at: datetime | None,
-    fact: Callable[[Any], Any] = lambda item: item,
+    fact: Callable[[Any], Any] = lambda item: item, premised: set[str] | None = None,
 ) -> AsOf:
     """`found` (facts, or items whose `fact(item)` is one) without the served versions no premise valid at
-    `valid_at` supports (as believed at known_at); dated and undated kept apart, unreadable rows still named."""
+    `valid_at` supports (as believed at known_at); dated and undated kept apart, unreadable rows still named.
+    `premised`, when the read knows it, names the facts whose returned version rests on premises: a version
+    resting on nothing supports itself, so only those are checked (no query when it is empty)."""
     unreadable = getattr(found, "unreadable", ())
-    ids = sorted({fact(i).fact_id for i in found if is_served(fact(i).state)})
+    ids = sorted({fact(i).fact_id for i in found if is_served(fact(i).state)
+                  and (premised is None or fact(i).fact_id in premised)})
     if not ids:
         return AsOf(found, unreadable)
     views: dict[str, list[Dependent]] = {}
@@ -38,4 +41,5 @@ def served_at(
                     for group in v.justifications.values() for p in group}
         frontier = sorted(premises - set(views))
     supported = supported_at(views, valid_at)
-    return AsOf([i for i in found if not is_served(fact(i).state) or fact(i).fact_id in supported], unreadable)
+    checked = set(ids)
+    return AsOf([i for i in found if fact(i).fact_id not in checked or fact(i).fact_id in supported], unreadable)

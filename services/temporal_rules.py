@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal, Protocol, TypeVar
 
 from credo.schema.facts import Fact
 from credo.schema.lifecycle import SERVED
@@ -23,17 +23,62 @@ def default_cardinality(predicate: str) -> Literal["single", "multi"]:
     return "multi" if predicate in MULTI_VALUED_DEFAULTS else "single"
 
 
+class Version(Protocol):
+    """What the conflict rule reads of a version: a `Fact`, or the slim `Held` of a bulk write."""
+
+    @property
+    def version_id(self) -> str: ...
+    @property
+    def object_key(self) -> tuple[str, str]: ...
+    @property
+    def scope(self) -> dict[str, str]: ...
+    @property
+    def state(self) -> str: ...
+    @property
+    def known_to(self) -> datetime | None: ...
+    @property
+    def valid_from(self) -> datetime | None: ...
+    @property
+    def valid_from_precision(self) -> str | None: ...
+    @property
+    def valid_to(self) -> datetime | None: ...
+
+
+V = TypeVar("V", bound=Version)
+
+
+@dataclass(frozen=True)
+class Held:
+    """The fields of a believed-now version the conflict rule needs, without the rest of the Fact."""
+
+    fact_id: str
+    version_id: str
+    object_key: tuple[str, str]
+    scope: dict[str, str]
+    state: str
+    valid_from: datetime | None
+    valid_from_precision: str | None
+    valid_to: datetime | None
+    known_to: datetime | None = None
+
+    @classmethod
+    def of(cls, fact: Fact) -> Held:
+        """The slim form of a Fact."""
+        return cls(fact.fact_id, fact.version_id, fact.object.key, fact.scope, fact.state, fact.valid_from,
+                   fact.valid_from_precision, fact.valid_to, fact.known_to)
+
+
 @dataclass(frozen=True)
 class WriteDecision:
-    """What a new version may do against what is established."""
+    """What a new version may do against what is established (`bounded_by` / `against` are the versions given)."""
 
     outcome: Literal["admit", "bound", "conflict", "duplicate"]
     bound_to: datetime | None = None
-    bounded_by: Fact | None = None
-    against: list[Fact] = field(default_factory=list)
+    bounded_by: Any = None
+    against: list[Any] = field(default_factory=list)
 
 
-def established(facts: list[Fact], scope: dict[str, str]) -> list[Fact]:
+def established(facts: list[V], scope: dict[str, str]) -> list[V]:
     """Believed-now served versions in the same scope: what a new write must respect."""
     return [f for f in facts if f.known_to is None and f.state in SERVED and f.scope == scope]
 
@@ -44,7 +89,7 @@ def decide_write(
     valid_from: datetime | None,
     valid_to: datetime | None,
     cardinality: Literal["single", "multi"],
-    current: list[Fact],
+    current: list[V],
 ) -> WriteDecision:
     """Apply DESIGN §4: add history freely; changing an established value needs an explicit act.
 
@@ -53,13 +98,13 @@ def decide_write(
     The same object over a covering interval is a duplicate (it reinforces, it does not add a version).
     """
     touching = [f for f in current if overlaps(valid_from, valid_to, f.valid_from, f.valid_to)]
-    same = [f for f in touching if f.object.key == object_key]
+    same = [f for f in touching if f.object_key == object_key]
     for f in same:
         if _covers(f, valid_from, valid_to):
             return WriteDecision("duplicate", against=[f])
     if cardinality == "multi":
         return WriteDecision("admit")
-    different = [f for f in touching if f.object.key != object_key]
+    different = [f for f in touching if f.object_key != object_key]
     if not different:
         return WriteDecision("admit")
     if valid_to is None and valid_from is not None:
@@ -70,7 +115,7 @@ def decide_write(
     return WriteDecision("conflict", against=different)
 
 
-def _covers(fact: Fact, valid_from: datetime | None, valid_to: datetime | None) -> bool:
+def _covers(fact: Version, valid_from: datetime | None, valid_to: datetime | None) -> bool:
     if valid_from is None:
         starts_ok = fact.valid_from is None
     else:

@@ -52,7 +52,6 @@ _HEDGE_ZH = re.compile("|".join(
     (f"(?<!{re.escape(_NOT_AFTER_ZH[h])})" if h in _NOT_AFTER_ZH else "") + re.escape(h)
     for h in sorted(HEDGES_ZH, key=len, reverse=True)))
 _WS = re.compile(r"\s+")
-_SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
 # a sentence ends at . ! ? followed by whitespace or the end ("v1.2" is no end), at 。！？, or at a line break
 _SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|[。！？]+|\n")
 DEFAULT_PREDICATE = "noted"
@@ -66,15 +65,21 @@ def hedges(quote: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def hedge_scope(text: str, span: Sequence[int]) -> str:
-    """The sentence(s) of `text` that overlap the [start, end) span: the words that qualify a quote there."""
-    start, end = span[0], max(span[1], span[0] + 1)
+def sentence_bounds(text: str) -> list[tuple[int, int]]:
+    """[start, end) of each sentence of `text` (the one sentence rule, for hedges and for questions)."""
     bounds, at = [], 0
     for m in _SENTENCE_END.finditer(text):
         bounds.append((at, m.end()))
         at = m.end()
     if at < len(text):
         bounds.append((at, len(text)))
+    return bounds
+
+
+def hedge_scope(text: str, span: Sequence[int]) -> str:
+    """The sentence(s) of `text` that overlap the [start, end) span: the words that qualify a quote there."""
+    start, end = span[0], max(span[1], span[0] + 1)
+    bounds = sentence_bounds(text)
     hit = [(s, e) for s, e in bounds if s < end and e > start]
     return text[hit[0][0]:hit[-1][1]].strip() if hit else ""
 
@@ -121,7 +126,7 @@ def match_quote(messages: Sequence[Source], quote: str) -> tuple[Source, list[in
 
 def is_pure_question(text: str) -> bool:
     """Whether a message only asks (every sentence ends with a question mark): a question accepts nothing."""
-    sentences = [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
+    sentences = [text[a:b].strip() for a, b in sentence_bounds(text) if text[a:b].strip()]
     return bool(sentences) and all(s.endswith(("?", "？")) or s.endswith("吗") for s in sentences)
 
 

@@ -59,15 +59,18 @@ def holders(ctx: Context, *, predicate: str, object: Any, valid_at: Any = None, 
 
     def work(tx: Tx) -> AsOf[Fact]:
         if isinstance(object, str):
-            target = entity_repo.find(tx, ctx.tenant, object, known)
-            if target is None:
-                return AsOf()
-            return AsOf(fact_repo.as_of(tx, ctx.tenant, object_ids=target.ids, predicate=predicate, valid_at=valid,
-                                        known_at=known, states=SERVED_VALUES, include_undated=True))
-        return AsOf(fact_repo.as_of(tx, ctx.tenant, predicate=predicate, object_value=literal(object).value,
-                                    valid_at=valid, known_at=known, states=SERVED_VALUES, include_undated=True))
+            # the name is resolved inside the as-of query: one round trip
+            found, premised = fact_repo.as_of_named(tx, ctx.tenant, object_norm=entity_repo.normalise(object),
+                                                    predicate=predicate, valid_at=valid, known_at=known,
+                                                    states=SERVED_VALUES, include_undated=True)
+        else:
+            found, premised = fact_repo.as_of(
+                tx, ctx.tenant, predicate=predicate, object_value=literal(object).value, valid_at=valid,
+                known_at=known, states=SERVED_VALUES, include_undated=True), None
+        # premises valid at valid_at (queried only for versions that rest on some)
+        return served_at(tx, ctx.tenant, found, valid_at=valid, known_at=known, premised=premised)
 
-    return ctx.read(lambda tx: served_at(tx, ctx.tenant, work(tx), valid_at=valid, known_at=known))
+    return ctx.read(work)
 
 
 def path(ctx: Context, *, a: str, b: str, valid_at: Any = None, known_at: Any = None, max_hops: int = 4) -> list[PathStep] | None:

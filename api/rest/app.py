@@ -12,6 +12,7 @@ For a mounted surface: `api_keys.authenticate(runtime.db, key)` gives the Princi
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -179,6 +180,42 @@ class RequestIdMiddleware:
         await self.app(scope, receive, send_with_id)
 
 
+def host_allowed(host: str, patterns: Sequence[str]) -> bool:
+    """Whether a Host header matches one of the allowed patterns (`name:*` admits any port, and no port)."""
+    for pattern in patterns:
+        if pattern.endswith(":*"):
+            base = pattern[:-2]
+            if host == base or host.startswith(base + ":"):
+                return True
+        elif host == pattern:
+            return True
+    return False
+
+
+class AllowedHostMiddleware:
+    """Pure ASGI: without auth, refuse (421) a Host header outside the allow-list, so a web page that rebinds its
+    name to 127.0.0.1 cannot use a key-less development server (DNS rebinding); /mcp applies the same list."""
+
+    def __init__(self, app: Any, patterns: Sequence[str]) -> None:
+        self.app = app
+        self.patterns = list(patterns)
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
+        if host_allowed(host, self.patterns):
+            await self.app(scope, receive, send)
+            return
+        body = json.dumps({"type": "urn:credo:problem:host_not_allowed", "title": "Host not allowed",
+                           "status": 421, "code": "host_not_allowed",
+                           "detail": f"Host {host!r} is not in CREDO_MCP_ALLOWED_HOSTS (required while CREDO_AUTH=off)"})
+        await send({"type": "http.response.start", "status": 421,
+                    "headers": [(b"content-type", b"application/problem+json")]})
+        await send({"type": "http.response.body", "body": body.encode()})
+
+
 def create_app(
     settings: Settings | None = None, *, db: Database | None = None, embedder: Any = "default",
     extractor: Any = None, summarizer: Any = None, mounts: Sequence[Mount] = (),
@@ -207,6 +244,8 @@ def create_app(
     app.state.runtime = runtime
     install_error_handlers(app)
     app.add_middleware(RequestIdMiddleware)
+    if not runtime.settings.auth:
+        app.add_middleware(AllowedHostMiddleware, patterns=runtime.settings.mcp_allowed_hosts)
 
     @app.get("/health", response_model=Health, tags=["health"], responses=problem_responses(503))
     def health() -> Health:

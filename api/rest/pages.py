@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel
 
 from credo.schema.errors import InvalidInput
+from credo.schema.facts import Unreadable
 
 T = TypeVar("T")
 DEFAULT_LIMIT = 50
@@ -28,6 +29,7 @@ class Page(BaseModel, Generic[T]):
 
     items: list[T]
     next_cursor: str | None = None
+    unreadable: list[Unreadable] = []  # stored versions the read skipped because their row fails validation
 
 
 def query_hash(fields: dict[str, Any]) -> str:
@@ -41,7 +43,7 @@ def decode(cursor: str, fingerprint: str) -> tuple[int, str | None]:
     try:
         data = json.loads(base64.urlsafe_b64decode(cursor.encode() + b"=" * (-len(cursor) % 4)))
         offset, pinned, owner = int(data["o"]), data.get("k"), data["q"]
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, OverflowError) as exc:
         raise InvalidInput("cursor", "is not a cursor this server issued") from exc
     if owner != fingerprint or offset < 0:
         raise InvalidInput("cursor", "belongs to another query; pass the same parameters as the first page")
@@ -66,4 +68,5 @@ def page(items: Sequence[Any], *, offset: int, limit: int, pinned: str | None, f
     """The slice [offset, offset+limit) and the cursor of the next one, if any."""
     chunk = list(items[offset:offset + limit])
     more = offset + limit < len(items)
-    return Page(items=chunk, next_cursor=encode(offset + limit, pinned, fingerprint) if more else None)
+    return Page(items=chunk, next_cursor=encode(offset + limit, pinned, fingerprint) if more else None,
+                unreadable=list(getattr(items, "unreadable", ())))

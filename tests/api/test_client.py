@@ -77,3 +77,17 @@ def test_long_lists_come_back_whole_across_pages(handle):
     handle.add_facts([{"subject": f"n{i}", "predicate": "note", "object": f"v{i}", "object_is_entity": False,
                        "valid_from": "2024-01-01"} for i in range(230)])
     assert len(handle.facts(predicate="note")) == 230
+
+
+def test_as_of_reads_answer_dated_and_undated_apart_on_both(handle):
+    handle.add_fact("orders-db", "schema_version", "v7", object_is_entity=False)
+    handle.add_fact("orders-db", "owner", "Dana", valid_from="2024-01-01")
+    found = handle.facts("orders-db", valid_at="2024-06-01")
+    assert [f.value for f in found.dated] == ["Dana"] and [f.value for f in found.undated] == ["v7"]
+    assert found.unreadable == []
+    assert [r.other for r in handle.relations("orders-db", valid_at="2024-06-01").dated] == ["Dana"]
+
+
+def test_maintain_answers_its_cascade_report_on_both(handle):
+    report = handle.maintain()
+    assert report.facts == [] and report.summaries == []

@@ -78,7 +78,7 @@ def test_citing_another_tenants_source_is_404_and_writes_nothing(api, tenant_a, 
 
 def test_the_tenant_comes_from_the_key_and_lists_show_only_its_own_data(api, tenant_a, tenant_b, tenant_b_data):
     listed = api.get("/v1/facts", params={"subject": "Acme"}, headers=tenant_a.headers).json()
-    assert listed == {"items": [], "next_cursor": None}
+    assert listed == {"items": [], "next_cursor": None, "unreadable": []}
     theirs = api.get("/v1/facts", params={"subject": "Acme"}, headers=tenant_b.headers).json()["items"]
     assert [f["object_name"] for f in theirs] == ["Alice"]
     smuggled = api.post("/v1/facts", json={"subject": "X", "predicate": "p", "object": "Y", "tenant": tenant_b.name},
@@ -106,7 +106,24 @@ def test_auth_off_acts_in_the_configured_tenant_and_says_so_loudly(neo4j_db, ten
     from credo.settings import Settings
 
     with caplog.at_level("WARNING", logger="credo.api"):
-        with TestClient(create_app(Settings(auth=False, tenant=tenant), db=neo4j_db, embedder=None)) as api:
+        with TestClient(create_app(Settings(auth=False, tenant=tenant), db=neo4j_db, embedder=None),
+                        base_url="http://127.0.0.1:8080") as api:
             made = api.post("/v1/facts", json={"subject": "Dev", "predicate": "uses", "object": "laptop"})
             assert made.status_code == 201 and made.json()["result"]["tenant"] == tenant
     assert any("CREDO_AUTH=off" in r.getMessage() for r in caplog.records)
+
+
+def test_a_keyless_development_server_refuses_a_host_outside_the_allow_list(neo4j_db, tenant):
+    """DNS rebinding: a page whose name now points at 127.0.0.1 must not drive a CREDO_AUTH=off server."""
+    from fastapi.testclient import TestClient
+
+    from credo.api.rest import create_app
+    from credo.settings import Settings
+
+    app = create_app(Settings(auth=False, tenant=tenant), db=neo4j_db, embedder=None)
+    with TestClient(app, base_url="http://attacker.example:8080") as api:
+        refused = api.post("/v1/facts", json={"subject": "Dev", "predicate": "uses", "object": "laptop"})
+        assert refused.status_code == 421 and refused.json()["code"] == "host_not_allowed"
+        assert api.get("/v1/facts").status_code == 421
+    with TestClient(app, base_url="http://localhost:8080") as api:
+        assert api.get("/v1/facts").status_code == 200

@@ -35,3 +35,17 @@ def test_a_cursor_of_another_query_and_a_limit_over_200_are_bad_input(api, tenan
     assert broken.status_code == 422 and broken.json()["field"] == "cursor"
     too_many = api.get("/v1/facts", params={"limit": 201}, headers=tenant_a.headers)
     assert too_many.status_code == 422 and too_many.json()["field"] == "limit"
+
+
+def test_a_cursor_holding_an_overflowing_number_is_bad_input_not_a_500():
+    import base64
+
+    import pytest
+
+    from credo.api.rest import pages
+    from credo.schema.errors import InvalidInput
+
+    cursor = base64.urlsafe_b64encode(b'{"o":1e999,"q":"x"}').decode().rstrip("=")
+    with pytest.raises(InvalidInput) as refused:
+        pages.decode(cursor, "x")
+    assert refused.value.field == "cursor"

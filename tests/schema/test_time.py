@@ -78,3 +78,10 @@ def test_bounds_render_at_their_own_precision():
     assert render(D(2019, 1, 1), "year") == "2019"
     assert render(D(2019, 11, 1), "month") == "2019-11"
     assert render(None) == "…"
+
+
+@pytest.mark.parametrize("text", ["9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00+14:00"])
+def test_an_instant_outside_the_utc_range_is_invalid_input_naming_the_field(text):
+    with pytest.raises(InvalidInput) as refused:
+        parse_point(text, "valid_at")
+    assert refused.value.field == "valid_at" and "range" in refused.value.rule

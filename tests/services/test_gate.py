@@ -227,6 +227,7 @@ def test_a_conclusion_that_names_no_conversation_cannot_be_accepted(store, clock
 def test_pure_question_rule_table():
     assert is_pure_question("should we disable the cache?")
     assert is_pure_question("要关掉缓存吗？")
+    assert is_pure_question("Did we ship v3.5 to example.com yet?")  # a dot inside a version is no sentence end
     assert not is_pure_question("Yes. Should we also log it?")
     assert not is_pure_question("Agreed, disable it.")
 

@@ -11,6 +11,11 @@ from credo.schema.errors import ConflictError, InvalidInput, NotFound
 MB = "x" * 1_000_000
 
 
+def names(reported: str, field: str) -> bool:
+    """The error names the field, or an element of it (`scope.env`, `fact_ids.0` name the offending entry)."""
+    return reported == field or reported.startswith(field + ".")
+
+
 class _Q:  # raw Cypher for the tests only (not shipped Cypher)
     def __init__(self, text):
         self.text = text
@@ -54,7 +59,7 @@ def test_correct_fact_refuses_what_add_fact_refuses_and_writes_nothing(store, ch
     # when a correction sets a bad value, then it is refused naming the field
     with pytest.raises(InvalidInput) as refused:
         store.correct_fact(fact.fact_id, **change)
-    assert refused.value.field == field
+    assert names(refused.value.field, field)
     # and nothing was written: the fact still reads, with one version
     assert versions(store, fact.fact_id) == 1
     assert [f.fact_id for f in store.facts("Acme account")] == [fact.fact_id]
@@ -68,7 +73,7 @@ ADD_CONTENT = [(c, f) for c, f in BAD_CONTENT if "quote" not in c and c.get("sta
 def test_add_fact_refuses_bad_content_naming_the_field(store, change, field):
     with pytest.raises(InvalidInput) as refused:
         store.add_fact("Acme account", "owned_by", "Alice", **change)
-    assert refused.value.field == field
+    assert names(refused.value.field, field)
     assert store.facts("Acme account") == []
 
 
@@ -77,7 +82,7 @@ def test_succeed_fact_refuses_bad_successor_content(store, change, field):
     fact = store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01")
     with pytest.raises(InvalidInput) as refused:
         store.succeed_fact(fact.fact_id, object="Bob", at="2024-06-01", **change)
-    assert refused.value.field == field
+    assert names(refused.value.field, field)
     assert versions(store, fact.fact_id) == 1
 
 
@@ -90,7 +95,7 @@ def test_oversized_values_are_refused_with_the_limit(store, field, value):
     # when a caller sends more, then the refusal names the field and the limit, not Neo4j's index error
     with pytest.raises(InvalidInput) as refused:
         store.add_fact(**row)
-    assert refused.value.field == field
+    assert names(refused.value.field, field)
     assert "at most" in refused.value.rule
     assert store.facts() == []
 
@@ -231,7 +236,7 @@ def test_bad_input_is_invalid_input_naming_the_field(store, call, field):
     fact = _fact(store)
     with pytest.raises(InvalidInput) as refused:
         call(store, fact)
-    assert refused.value.field == field
+    assert names(refused.value.field, field)
     # a refused write wrote nothing
     assert [v.version_id for v in store.history(fact.fact_id)] == [fact.version_id]
 

@@ -1,0 +1,69 @@
+// Fact versions of a named subject as of a (valid, known) point, in one round trip: the name is resolved as
+// read_entity.cypher resolves it (normalised name or alias, the merges believed at known_at, every id merged into
+// it then), then filtered by state and the optional fields as read_facts_by_subject.cypher does.
+// $tenant         tenant id
+// $norm           normalised subject name
+// $object_norm    normalised object entity name or null (an object name nobody has gives no fact)
+// $object_value   literal object text or null
+// $predicate      predicate name or null
+// $scope_key      canonical scope text or null (any scope)
+// $valid_at       valid-time point (ISO 8601 text with offset)
+// $known_at       known-time point (ISO 8601 text with offset; far future = believed now)
+// $states         states to return
+// $include_undated  also return versions whose valid_from is unknown
+// $any_valid      ignore valid time (history reads)
+// returns: fact (instants as ISO 8601 text), premised (the version rests on premises: its support must be
+//          checked); no row when the name resolves to no entity
+// the points travel as text: the driver's pure-Python datetime packing cost more than the query
+WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
+CALL (known_at) {
+  OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: $norm})
+  OPTIONAL MATCH (:Alias {tenant: $tenant, norm: $norm})-[:ALIAS_OF]->(aliased:Entity)
+  WITH known_at, coalesce(direct, aliased) AS e
+  // merges chain (Kay -> K. -> Katherine): follow every believed MERGED_INTO hop to the end of the chain
+  OPTIONAL MATCH (e)-[ms:MERGED_INTO*1..]->(keep:Entity)
+    WHERE all(m IN ms WHERE m.known_from <= known_at AND (m.known_to IS NULL OR m.known_to > known_at))
+      AND NOT EXISTS { MATCH (keep)-[n:MERGED_INTO]->() WHERE n.known_from <= known_at
+                                                           AND (n.known_to IS NULL OR n.known_to > known_at) }
+  WITH known_at, coalesce(keep, e) AS c
+  OPTIONAL MATCH (other:Entity)-[ms2:MERGED_INTO*1..]->(c)
+    WHERE all(m IN ms2 WHERE m.known_from <= known_at AND (m.known_to IS NULL OR m.known_to > known_at))
+  WITH c, collect(DISTINCT other.entity_id) AS merged
+  RETURN CASE WHEN c IS NULL THEN [] ELSE [c.entity_id] + merged END AS ids
+}
+CALL (known_at) {
+  OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: $object_norm})
+  OPTIONAL MATCH (:Alias {tenant: $tenant, norm: $object_norm})-[:ALIAS_OF]->(aliased:Entity)
+  WITH known_at, coalesce(direct, aliased) AS e
+  // merges chain (Kay -> K. -> Katherine): follow every believed MERGED_INTO hop to the end of the chain
+  OPTIONAL MATCH (e)-[ms:MERGED_INTO*1..]->(keep:Entity)
+    WHERE all(m IN ms WHERE m.known_from <= known_at AND (m.known_to IS NULL OR m.known_to > known_at))
+      AND NOT EXISTS { MATCH (keep)-[n:MERGED_INTO]->() WHERE n.known_from <= known_at
+                                                           AND (n.known_to IS NULL OR n.known_to > known_at) }
+  WITH known_at, coalesce(keep, e) AS c
+  OPTIONAL MATCH (other:Entity)-[ms2:MERGED_INTO*1..]->(c)
+    WHERE all(m IN ms2 WHERE m.known_from <= known_at AND (m.known_to IS NULL OR m.known_to > known_at))
+  WITH c, collect(DISTINCT other.entity_id) AS merged
+  RETURN CASE WHEN c IS NULL THEN [] ELSE [c.entity_id] + merged END AS object_ids
+}
+WITH valid_at, known_at, ids, object_ids WHERE size(ids) > 0
+MATCH (f:Fact)
+USING INDEX f:Fact(subject_id)
+WHERE f.subject_id IN ids AND f.tenant = $tenant
+  AND ($predicate IS NULL OR f.predicate = $predicate)
+  AND ($object_norm IS NULL OR f.object_id IN object_ids)
+  AND ($object_value IS NULL OR f.object_value = $object_value)
+  AND ($scope_key IS NULL OR f.scope_key = $scope_key)
+  AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
+  AND f.state IN $states
+  AND ($any_valid
+       OR (f.valid_from IS NOT NULL AND f.valid_from <= valid_at AND (f.valid_to IS NULL OR f.valid_to > valid_at))
+       OR ($include_undated AND f.valid_from IS NULL AND (f.valid_to IS NULL OR f.valid_to > valid_at)))
+// instants as ISO text: the driver's pure-Python temporal decoding was the largest cost of a read
+RETURN f {.*, embedding: null,
+          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
+          known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
+          disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f)
+                             WHERE c.known_from <= known_at AND (c.known_to IS NULL OR c.known_to > known_at) }} AS fact,
+       EXISTS { (f)-[:DEPENDS_ON]->(:Fact) } AS premised
+ORDER BY f.valid_from, f.known_from
