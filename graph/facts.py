@@ -180,22 +180,12 @@ def as_of(
 ) -> Listing:
     """Versions whose valid and known intervals contain the point, picking the query an index serves (a
     Listing: unreadable stored versions are skipped and named in `.unreadable`)."""
-    params: dict[str, Any] = {
-        "tenant": tenant,
-        "predicate": predicate,
-        "object_id": None,
-        "object_value": object_value,
-        "scope_key": scope_key,
-        # the points travel as ISO text (datetime() in Cypher): the driver's datetime packing is pure Python
-        "valid_at": valid_at.isoformat(),
-        "known_at": (known_at or FAR_FUTURE).isoformat(),
-        "states": states,
-        "include_undated": include_undated,
-        "any_valid": any_valid,
-    }
+    params = _point_params(tenant, predicate=predicate, scope_key=scope_key, valid_at=valid_at, known_at=known_at,
+                           states=states, include_undated=include_undated, any_valid=any_valid)
+    params.update(object_id=None, object_value=object_value)
+
     def seen(found: list[Fact]) -> Listing:
-        good = readable(found, "facts as of a point")
-        return Listing(_as_believed(good, known_at), good.unreadable)
+        return _believed_listing(found, known_at)
 
     if subject_ids is not None:
         if object_ids is not None:
@@ -232,11 +222,8 @@ def as_of_named(
     """`as_of` for a normalised subject (or, without one, object) name, resolved under the merges believed at
     known_at inside the same query (one round trip; a name no entity has gives an empty Listing), and the ids of
     the returned facts whose version rests on premises (the others are supported by themselves)."""
-    params: dict[str, Any] = {
-        "tenant": tenant, "predicate": predicate, "scope_key": scope_key, "valid_at": valid_at.isoformat(),
-        "known_at": (known_at or FAR_FUTURE).isoformat(), "states": states, "include_undated": include_undated,
-        "any_valid": any_valid,
-    }
+    params = _point_params(tenant, predicate=predicate, scope_key=scope_key, valid_at=valid_at, known_at=known_at,
+                           states=states, include_undated=include_undated, any_valid=any_valid)
     if subject_norm is not None:
         rows = tx.rows(READ_FACTS_BY_SUBJECT_NAME, norm=subject_norm, object_norm=object_norm,
                        object_value=object_value, **params)
@@ -244,9 +231,23 @@ def as_of_named(
         rows = tx.rows(READ_FACTS_BY_OBJECT_NAME, norm=object_norm, **params)
     else:
         raise ValueError("as_of_named needs a subject or an object name")
-    good = readable([fact_from_row(r["fact"]) for r in rows], "facts as of a point")
     premised = {r["fact"]["fact_id"] for r in rows if r["premised"]}
-    return Listing(_as_believed(good, known_at), good.unreadable), premised
+    return _believed_listing([fact_from_row(r["fact"]) for r in rows], known_at), premised
+
+
+def _point_params(tenant: str, *, predicate: str | None, scope_key: str | None, valid_at: datetime,
+                  known_at: datetime | None, states: list[str], include_undated: bool, any_valid: bool) -> dict[str, Any]:
+    """The parameters every as-of query shares; the points travel as ISO text (datetime() in Cypher), since the
+    driver's datetime packing is pure Python."""
+    return {"tenant": tenant, "predicate": predicate, "scope_key": scope_key, "valid_at": valid_at.isoformat(),
+            "known_at": (known_at or FAR_FUTURE).isoformat(), "states": states, "include_undated": include_undated,
+            "any_valid": any_valid}
+
+
+def _believed_listing(found: list[Fact], known_at: datetime | None) -> Listing:
+    """Readable versions as believed at known_at, the unreadable ones named."""
+    good = readable(found, "facts as of a point")
+    return Listing(_as_believed(good, known_at), good.unreadable)
 
 
 def _as_believed(found: list[Fact], known_at: datetime | None) -> list[Fact]:
