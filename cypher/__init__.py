@@ -8,6 +8,9 @@ from importlib import resources
 
 _PARAM = re.compile(r"(?<![\w$])\$([A-Za-z_][A-Za-z0-9_]*)")
 _DECLARED = re.compile(r"^//\s*\$([A-Za-z_][A-Za-z0-9_]*)\b", re.MULTILINE)
+# `@state_at(f, known_at)` / `@flag_at(f, known_at)`: a fragment of cypher/fragments/ applied to a version variable
+# and a known point (a variable, a $parameter or null = believed now), so a rule read everywhere is written once
+_FRAGMENT = re.compile(r"@(\w+)\((\w+),\s*(\$?\w+)\)")
 
 LOADED: dict[str, "Query"] = {}
 
@@ -30,9 +33,21 @@ def used_parameters(text: str) -> frozenset[str]:
     return frozenset(_PARAM.findall(body))
 
 
+def fragment(name: str) -> str:
+    """The body of `cypher/fragments/<name>.cypher` (comment lines dropped); VERSION and POINT are its operands."""
+    text = resources.files(__name__).joinpath("fragments", f"{name}.cypher").read_text(encoding="utf-8")
+    return " ".join(line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("//"))
+
+
+def expand(text: str) -> str:
+    """Replace every `@fragment(version, point)` by the fragment's text (static text only: identifiers of the file)."""
+    return _FRAGMENT.sub(
+        lambda m: expand(fragment(m.group(1)).replace("VERSION", m.group(2)).replace("POINT", m.group(3))), text)
+
+
 def load(name: str) -> Query:
-    """Read `cypher/<name>.cypher` from the installed package; a missing file fails at import."""
-    text = resources.files(__name__).joinpath(f"{name}.cypher").read_text(encoding="utf-8")
+    """Read `cypher/<name>.cypher` from the installed package, fragments expanded; a missing file fails at import."""
+    text = expand(resources.files(__name__).joinpath(f"{name}.cypher").read_text(encoding="utf-8"))
     query = Query(name=name, text=text, declared=frozenset(_DECLARED.findall(text)))
     LOADED[name] = query
     return query

@@ -11,6 +11,6 @@ WHERE c.tenant = $tenant
   AND (NOT $open_only OR r.known_to IS NULL)
 RETURN r.conflict_id AS conflict_id, r.status AS status, r.decision AS decision,
        coalesce(r.opened_at, r.known_from) AS opened_at,
-       c {.*, embedding: null, disputed: false} AS challenger,
-       e {.*, embedding: null, disputed: r.known_to IS NULL} AS established
+       c {.*, embedding: null, flag: @flag_at(c, null), disputed: false} AS challenger,
+       e {.*, embedding: null, flag: @flag_at(e, null), disputed: r.known_to IS NULL} AS established
 ORDER BY opened_at

@@ -17,7 +17,7 @@ CALL () {
   WHERE d.known_to IS NULL AND dep.known_to IS NULL AND dep.tenant = $tenant
   WITH DISTINCT dep
   RETURN collect({
-    fact_id: dep.fact_id, version_id: dep.version_id, state: dep.state, statement: dep.statement,
+    fact_id: dep.fact_id, version_id: dep.version_id, state: @state_at(dep, null), statement: dep.statement,
     valid_from: toString(dep.valid_from), valid_to: toString(dep.valid_to),
     premises: [(dep)-[j:DEPENDS_ON WHERE j.known_to IS NULL]->(p:Fact) | [j.justification, p.fact_id]],
     has_dependents: EXISTS {
@@ -43,7 +43,7 @@ CALL () {
   UNWIND CASE WHEN $with_given THEN $fact_ids ELSE [] END AS id
   MATCH (f:Fact {fact_id: id})
   WHERE f.known_to IS NULL AND f.tenant = $tenant
-  RETURN collect({fact_id: f.fact_id, version_id: f.version_id, state: f.state, statement: f.statement,
+  RETURN collect({fact_id: f.fact_id, version_id: f.version_id, state: @state_at(f, null), statement: f.statement,
                   valid_from: toString(f.valid_from), valid_to: toString(f.valid_to)}) AS given
 }
 RETURN dependents, summarized, given

@@ -5,11 +5,11 @@
 // $states  the served states
 // returns: fact (the premise's current version)
 MATCH (p:Fact)
-WHERE p.tenant = $tenant AND p.state IN $states AND p.known_to IS NULL
+WHERE p.tenant = $tenant AND @state_at(p, null) IN $states AND p.known_to IS NULL
   AND p.valid_to IS NOT NULL AND p.valid_to <= $at
   AND EXISTS {
     MATCH (:Fact {fact_id: p.fact_id})<-[d:DEPENDS_ON]-(x:Fact)
-    WHERE d.known_to IS NULL AND x.known_to IS NULL AND x.tenant = $tenant AND x.state IN $states
+    WHERE d.known_to IS NULL AND x.known_to IS NULL AND x.tenant = $tenant AND @state_at(x, null) IN $states
   }
-RETURN p {.*, embedding: null, disputed: false} AS fact
+RETURN p {.*, embedding: null, flag: @flag_at(p, null), disputed: false} AS fact
 ORDER BY p.fact_id

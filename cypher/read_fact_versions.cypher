@@ -5,6 +5,6 @@
 // returns: fact
 MATCH (f:Fact {fact_id: $fact_id})
 WHERE f.tenant = $tenant
-RETURN f {.*, embedding: null, disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f)
+RETURN f {.*, embedding: null, flag: @flag_at(f, $known_at), disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f)
                                             WHERE c.known_from <= $known_at AND (c.known_to IS NULL OR c.known_to > $known_at) }} AS fact
 ORDER BY f.known_from, f.valid_from

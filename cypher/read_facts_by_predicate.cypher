@@ -18,12 +18,12 @@ WHERE f.tenant = $tenant AND f.predicate = $predicate
   AND ($object_value IS NULL OR f.object_value = $object_value)
   AND ($scope_key IS NULL OR f.scope_key = $scope_key)
   AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
-  AND f.state IN $states
+  AND @state_at(f, known_at) IN $states
   AND ($any_valid
        OR (f.valid_from IS NOT NULL AND f.valid_from <= valid_at AND (f.valid_to IS NULL OR f.valid_to > valid_at))
        OR ($include_undated AND f.valid_from IS NULL AND (f.valid_to IS NULL OR f.valid_to > valid_at)))
 // instants as ISO text: the driver's pure-Python temporal decoding was the largest cost of a read
-RETURN f {.*, embedding: null,
+RETURN f {.*, embedding: null, flag: @flag_at(f, known_at),
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
           disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f)

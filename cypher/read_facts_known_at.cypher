@@ -6,4 +6,4 @@
 UNWIND $fact_ids AS id
 MATCH (f:Fact {fact_id: id})
 WHERE f.tenant = $tenant AND f.known_from <= $known_at AND (f.known_to IS NULL OR f.known_to > $known_at)
-RETURN f {.*, embedding: null, disputed: false} AS fact
+RETURN f {.*, embedding: null, flag: @flag_at(f, $known_at), disputed: false} AS fact

@@ -13,9 +13,9 @@ WITH at, $rows[at] AS row
 MATCH (f:Fact)
 USING INDEX f:Fact(subject_id)
 WHERE f.subject_id IN row.subject_ids AND f.predicate = row.predicate AND f.tenant = $tenant
-  AND f.known_to IS NULL AND f.state IN $states
+  AND f.known_to IS NULL AND @state_at(f, null) IN $states
   AND (row.object_type IS NULL
        OR (row.object_id IS NOT NULL AND f.object_id = row.object_id)
        OR (row.object_id IS NULL AND f.object_type = row.object_type AND f.object_value = row.object_value))
-RETURN at, collect([f.fact_id, f.version_id, f.object_type, f.object_value, f.object_id, f.scope_key, f.state,
+RETURN at, collect([f.fact_id, f.version_id, f.object_type, f.object_value, f.object_id, f.scope_key, @state_at(f, null),
                     toString(f.valid_from), f.valid_from_precision, toString(f.valid_to)]) AS held

@@ -28,11 +28,11 @@ CALL (ids, valid_at, known_at) {
   USING INDEX f:Fact(subject_id)
   WHERE f.subject_id IN ids AND f.tenant = $tenant
     AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
-    AND f.state IN $states
+    AND @state_at(f, known_at) IN $states
     // undated (valid_from unknown) too, unless ended by the point: the caller keeps them apart, marked
     AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
   WITH f ORDER BY f.valid_from, f.known_from
-  RETURN collect(f {.*, embedding: null,
+  RETURN collect(f {.*, embedding: null, flag: @flag_at(f, known_at),
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
           disputed: EXISTS { (:Fact)-[x:CONFLICTS_WITH]->(f)
@@ -43,12 +43,12 @@ CALL (ids, valid_at, known_at) {
   USING INDEX f:Fact(object_id)
   WHERE f.object_id IN ids AND f.tenant = $tenant
     AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
-    AND f.state IN $states
+    AND @state_at(f, known_at) IN $states
     // undated (valid_from unknown) too, unless ended by the point: the caller keeps them apart, marked
     AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
   OPTIONAL MATCH (p:Predicate {tenant: $tenant, name: f.predicate})
   WITH f, p ORDER BY f.valid_from, f.known_from
-  RETURN collect({inverse: p.inverse, fact: f {.*, embedding: null,
+  RETURN collect({inverse: p.inverse, fact: f {.*, embedding: null, flag: @flag_at(f, known_at),
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
           disputed: EXISTS { (:Fact)-[x:CONFLICTS_WITH]->(f)

@@ -13,5 +13,5 @@ CALL (f) {
   WHERE all(r IN relationships(p) WHERE r.known_from <= $known_at)
   RETURN 'superseded_by' AS direction, length(p) AS hops, head(relationships(p)) AS rel, n AS other
 }
-RETURN direction, hops, rel.kind AS kind, rel.at AS at, other {.*, embedding: null, disputed: false} AS fact
+RETURN direction, hops, rel.kind AS kind, rel.at AS at, other {.*, embedding: null, flag: @flag_at(other, $known_at), disputed: false} AS fact
 ORDER BY direction, hops

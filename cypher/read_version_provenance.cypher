@@ -22,11 +22,11 @@ CALL (f) {
   MATCH (f)-[r:DEPENDS_ON]->(p:Fact)
   WHERE $any_time OR (r.known_from <= $known_at AND (r.known_to IS NULL OR r.known_to > $known_at))
   WITH r, p ORDER BY r.justification, p.fact_id
-  RETURN collect({justification: r.justification, premise: p {.*, embedding: null, disputed: false},
+  RETURN collect({justification: r.justification, premise: p {.*, embedding: null, flag: @flag_at(p, $known_at), disputed: false},
                   believed: COLLECT { MATCH (q:Fact {fact_id: p.fact_id})
                                       WHERE q.tenant = p.tenant AND q.known_from <= $known_at
                                         AND (q.known_to IS NULL OR q.known_to > $known_at)
-                                      RETURN q {.*, embedding: null, disputed: false} }})
+                                      RETURN q {.*, embedding: null, flag: @flag_at(q, $known_at), disputed: false} }})
     AS premises
 }
 RETURN sources, accepted, premises

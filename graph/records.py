@@ -44,6 +44,21 @@ def instant(text: str) -> datetime:
     return datetime.fromisoformat(text).astimezone(timezone.utc)
 
 
+def with_flag(row: dict[str, Any]) -> dict[str, Any]:
+    """A version's row as its state flag believed at the read's known time says (`flag` from the flag_at fragment):
+    the flag's state, its stale cause and its verification time replace the version's own."""
+    if "flag" not in row:
+        return row
+    row = dict(row)
+    flag = row.pop("flag")
+    if flag:
+        row["state"] = flag["state"]
+        row["stale_cause"] = flag.get("cause")
+        if flag.get("verified_at") is not None:
+            row["verified_at"] = flag["verified_at"]
+    return row
+
+
 def fact_from_row(row: dict[str, Any]) -> Fact:
     """A Fact model from a map projection of a :Fact node (instants as driver values or ISO text).
 
@@ -52,6 +67,7 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
     (`readable`) while a repairing write (correct_fact, retract_fact) can still address it."""
     problems: list[tuple[str, str]] = []
     data: dict[str, Any] = {}
+    row = with_flag(row)
     for key, value in row.items():
         try:
             data[key] = instant(value) if key in INSTANT_FIELDS and isinstance(value, str) else native(value)

@@ -20,7 +20,8 @@ from credo.schema.cascade import CascadeReport, FlaggedFact, FlaggedSummary, Sta
 from credo.schema.facts import EndKind, Fact
 from credo.schema.lifecycle import State, check_transition, is_served
 from credo.services.tms_rules import believed_now, fact_hash, revision, select_stale, text_hash, trace_breaks
-from credo.services.versions import changes, restate
+from credo.services.flags import flag_states
+from credo.services.versions import changes
 
 MAX_SUMMARY_VISITS = 3
 
@@ -51,7 +52,7 @@ def cascade(tx: Tx, tenant: str, known: datetime) -> CascadeReport | None:
     report = CascadeReport(at=known, changed=changed, checked=sorted(region), facts=flagged, summaries=stale,
                            restored=restored)
     if flagged or stale or restored:
-        # one ledger entry per cascade: what it flagged, each fact's new version, depth, path and cause
+        # one ledger entry per cascade: what it flagged, each flagged version, depth, path and cause
         causes = {f.cause.premise_fact_id: f.cause for f in flagged}
         index = {premise: i for i, premise in enumerate(causes)}
         detail = {"flagged": sorted(report.flagged_ids), "restored": [s.summary_id for s in restored],
@@ -126,7 +127,7 @@ def _flag_facts(
     losses = select_stale(changed=set(changed), justifications=justifications, believed_outside=believed_outside,
                           served=served, revised=set(revised))
     causes: dict[str, StaleCause] = {}
-    moves: list[tuple[str, str | None]] = []
+    moves: list[tuple[Dependent, str, str | None]] = []
     pending: list[tuple[Dependent, StaleCause, tuple[str, ...], int]] = []
     for loss in losses:
         root = loss.path[0]
@@ -136,13 +137,13 @@ def _flag_facts(
         for old in region[loss.fact_id][0]:
             if not is_served(old.state):
                 continue
-            check_transition(old.fact_id, old.state, State.STALE)
-            moves.append((old.version_id, text))
+            moves.append((old, State.STALE.value, text))
             pending.append((old, cause, loss.path, loss.depth))
-    new_ids = restate(tx, known, moves, state=State.STALE.value, how=EndKind.STATE_CHANGE.value,
-                      why="stale: lost all support")
-    return [FlaggedFact(fact_id=old.fact_id, version_id=new_id, statement=old.statement, cause=cause, path=list(path),
-                        depth=depth) for (old, cause, path, depth), new_id in zip(pending, new_ids)]
+    # one flag edge per dependent; the flagged version stays the version (FlaggedFact.version_id names it)
+    flag_states(tx, tenant, known, moves, kind="cascade", actor="cascade",  # type: ignore[arg-type]
+                reason="stale: lost all support", notify=False)
+    return [FlaggedFact(fact_id=old.fact_id, version_id=old.version_id, statement=old.statement, cause=cause,
+                        path=list(path), depth=depth) for old, cause, path, depth in pending]
 
 
 def _cause(

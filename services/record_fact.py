@@ -15,16 +15,17 @@ from credo.graph.db import Tx
 from credo.graph.ledger import new_id
 from credo.schema.errors import ConflictError, InvalidInput
 from credo.schema.facts import EndKind, Fact, FactCreate, ObjectValue, literal, validated
-from credo.schema.lifecycle import SERVED_VALUES, State, check_transition
+from credo.schema.lifecycle import SERVED_VALUES, State
 from credo.schema.names import clean_name
 from credo.schema.time import parse_point
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
+from credo.services.flags import flag_states
 from credo.services.justify import check_premises
 from credo.services.justify import link_many as link_premises
 from credo.services.temporal_rules import Held, decide_write, established
 from credo.services.versions import create as create_versions
-from credo.services.versions import carve, next_version, replace, retire
+from credo.services.versions import carve
 
 
 def validate(**fields: Any) -> FactCreate:
@@ -185,14 +186,13 @@ def _held(
 
 
 def _reinforce(tx: Tx, known: datetime, fact: Fact) -> Fact:
-    """A restatement of what is established reinforces it (a new version in state reinforced)."""
+    """A restatement of what is established reinforces it (a flag: state reinforced, verified now; the version
+    stays); a conflicted version is refused by the transition table (a dispute needs a decision first)."""
     if fact.state == State.REINFORCED:
         return fact
-    check_transition(fact.fact_id, fact.state, State.REINFORCED)
-    newer = next_version(fact, known, state=State.REINFORCED.value, verified_at=known)
-    retire(tx, known, [(fact, EndKind.STATE_CHANGE.value, "reinforced by a restatement")])
-    replace(tx, known, [(fact, newer)])
-    return newer
+    flag_states(tx, fact.tenant, known, [(fact, State.REINFORCED.value, None)], kind="reinforcement",
+                reason="reinforced by a restatement", verified_at=known)
+    return fact.model_copy(update={"state": State.REINFORCED.value, "verified_at": known})
 
 
 def add_facts(

@@ -15,6 +15,7 @@ from credo.schema.errors import InvalidInput
 from credo.schema.facts import EndKind, Epistemic, Fact
 from credo.schema.lifecycle import SERVED, State, check_transition
 from credo.services.context import Context
+from credo.services.flags import flag_states
 from credo.services.justify import link
 from credo.services.versions import current_versions, next_version, replace, retire, the_current
 
@@ -71,21 +72,30 @@ def reverify(ctx: Context, *, fact_id: str, outcome: str, evidence: Any = None, 
             ledger.audit(tx, ctx.tenant, known, [("reverify", old.fact_id, detail)])
             return old.model_copy(update={"known_to": known, "ended_by": EndKind.RETRACTION, "end_reason": reason})
         if outcome == "holds":
-            if old.state != State.ACTIVE:
-                check_transition(old.fact_id, old.state, State.ACTIVE)
-            confirm = {"epistemic": Epistemic.CONFIRMED} if (premises or sources or text) else {}
-            new = next_version(old, known, state=State.ACTIVE.value, stale_cause=None, verified_at=known, **confirm)
-            why = "re-verified: holds"
+            confirm = (premises or sources or text) and old.epistemic != Epistemic.CONFIRMED
+            if confirm:
+                # the claim becomes confirmed: what it says changes, so a new version (then flagged active below)
+                new = next_version(old, known, epistemic=Epistemic.CONFIRMED, stale_cause=None)
+                retire(tx, known, [(old, EndKind.STATE_CHANGE.value, "re-verified: holds (confirmed)")])
+                replace(tx, known, [(old, new)])
+            else:
+                new = old
+            flag_states(tx, ctx.tenant, known, [(new, State.ACTIVE.value, None)], kind="reverify", actor=None,
+                        reason="re-verified: holds", verified_at=known, refresh=True, notify=False)
+            new = new.model_copy(update={"state": State.ACTIVE.value, "stale_cause": None, "verified_at": known})
         else:
-            check_transition(old.fact_id, old.state, State.DEPRECATED)
             because = note or text or old.stale_cause or "its premise changed"
             update: dict[str, Any] = {"lapse_reason": f"no longer applies because {because}", "stale_cause": None}
             if (old.valid_to is None or old.valid_to > known) and (old.valid_from is None or old.valid_from < known):
                 update.update(valid_to=known, valid_to_precision="instant", bounded_by=None)
-            new = next_version(old, known, state=State.DEPRECATED.value, **update)
-            why = "re-verified: lapsed"
-        retire(tx, known, [(old, EndKind.STATE_CHANGE.value, why)])
-        replace(tx, known, [(old, new)])
+            check_transition(old.fact_id, old.state, State.DEPRECATED)
+            # the lapse bounds the valid time and says why (a new version); the state change is its flag
+            new = next_version(old, known, **update)
+            retire(tx, known, [(old, EndKind.STATE_CHANGE.value, "re-verified: lapsed")])
+            replace(tx, known, [(old, new)])
+            flag_states(tx, ctx.tenant, known, [(new, State.DEPRECATED.value, None)], kind="reverify",
+                        actor=None, reason="re-verified: lapsed", notify=False)
+            new = new.model_copy(update={"state": State.DEPRECATED.value})
         if premises:
             detail["justification"] = link(tx, ctx, known, [new], premises)
         if sources:

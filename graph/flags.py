@@ -1,0 +1,58 @@
+"""State flags in the graph: a lifecycle state change of a fact version, recorded beside the immutable version.
+
+Shape: `(:Fact version)-[:FLAGGED {state, from_state, cause, actor, reason, verified_at, known_from, known_to}]->
+(:StateChange {tenant, change_id, kind, actor, reason, at})`. The edge is the flag: it has its own known interval,
+so a read at any known time takes the flag believed then (cypher/fragments/flag_at.cypher), else the version's own
+state. One StateChange node per flagging write (a cascade, a deprecation, a quarantine) groups its flags and says
+who did it and why; the per-version cost is one edge (no new node, no full-text or vector index entry, no copied
+SOURCED_FROM / DEPENDS_ON / ABOUT edges), which is what makes a cascade of 10,000 dependents cheap. At most one
+flag of a version is open (known_to null); writing a new one closes the previous one in the same query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from credo.cypher import load
+from credo.graph.db import Tx
+from credo.graph.ledger import new_id
+from credo.graph.records import fact_from_row, readable
+from credo.schema.errors import ConflictError
+from credo.schema.facts import Fact
+
+CREATE_STATE_FLAGS = load("create_state_flags")
+READ_FACTS_BY_SOURCE = load("read_facts_by_source")
+
+
+@dataclass(frozen=True)
+class FlagRow:
+    """One version to flag: its id, the state it moves to, the state it leaves, why (the stale cause) and, for a
+    re-verification, when it was verified."""
+
+    version_id: str
+    state: str
+    from_state: str
+    cause: str | None = None
+    verified_at: datetime | None = None
+
+
+def write(tx: Tx, tenant: str, known: datetime, rows: list[FlagRow], *, kind: str, actor: str | None,
+          reason: str | None) -> None:
+    """Flag the versions in one UNWIND query; refuse if any stopped being believed meanwhile."""
+    if not rows:
+        return
+    change = {"change_id": new_id("sc"), "kind": kind, "actor": actor, "reason": reason}
+    params = [{"version_id": r.version_id, "state": r.state, "from_state": r.from_state, "cause": r.cause,
+               "verified_at": r.verified_at} for r in rows]
+    row = tx.one(CREATE_STATE_FLAGS, tenant=tenant, known=known, change=change, rows=params)
+    flagged = set(row["flagged"]) if row else set()
+    missing = [r.version_id for r in rows if r.version_id not in flagged]
+    if missing:
+        raise ConflictError(missing[0], "this version is no longer current (another write changed it first)")
+
+
+def by_source(tx: Tx, tenant: str, source_id: str) -> list[Fact]:
+    """Current versions of the facts a source is evidence for, in their state believed now."""
+    return list(readable([fact_from_row(r["fact"]) for r in tx.rows(READ_FACTS_BY_SOURCE, tenant=tenant,
+                                                                     source_id=source_id)], "quarantine"))

@@ -1,0 +1,37 @@
+"""Lifecycle state changes of fact versions, as flags: the one step every state change of a fact takes.
+
+A state change that does not change what a claim says (stale, re-verified, reinforced, deprecated, quarantined,
+released) is checked against the one transition table (schema/lifecycle.py) and written as a flag with its own
+known interval (graph/flags.py draws the shape and says why); the version itself stays as it was written. A move
+out of the served states is noted on the transaction, so the cascade re-checks what rested on it before commit.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from credo.graph import flags as flag_repo
+from credo.graph.db import Tx
+from credo.graph.flags import FlagRow
+from credo.schema.facts import EndKind, Fact
+from credo.schema.lifecycle import check_transition, is_served
+from credo.services.versions import changes
+
+
+def flag_states(
+    tx: Tx, tenant: str, known: datetime, moves: list[tuple[Fact, str, str | None]], *, kind: str,
+    actor: str | None = None, reason: str | None = None, verified_at: datetime | None = None, notify: bool = True,
+    refresh: bool = False,
+) -> None:
+    """Move (version, target state, cause) current versions to their targets by the transition table, as flags in
+    one query; TransitionRefused (naming both states) before anything is written if any move is not allowed.
+    With `notify`, versions leaving the served states are handed to the cascade (the cascade itself passes False:
+    its walk has already gone past them). With `refresh`, a move to the state a version is already in is allowed
+    (a re-confirmation: it records the verification, it changes no state)."""
+    rows = [FlagRow(version_id=f.version_id, from_state=f.state, cause=cause, verified_at=verified_at,
+                    state=target if refresh and target == f.state else check_transition(f.fact_id, f.state, target).value)
+            for f, target, cause in moves]
+    flag_repo.write(tx, tenant, known, rows, kind=kind, actor=actor, reason=reason)
+    if notify:
+        changes(tx).facts.extend((f, EndKind.STATE_CHANGE.value, reason) for f, target, _cause in moves
+                                 if is_served(f.state) and not is_served(target))
