@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from credo.schema import commands as c
+from credo.schema import commands_lifecycle as lc
 from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summary
 from credo.schema.entities import Entity
 from credo.schema.facts import Conflict, Fact, PathStep, PredicateDef, Relation
@@ -45,6 +46,7 @@ class Operation:
 
 
 _ADMIN = "an administrative or curatorial act; agents use remember, the write gate, instead"
+_CURATE = "a curator's decision with a named actor and reason, not an agent's act"
 _SDK = "covered by the Python API, REST and credo.Client; no CLI command yet"
 
 OPERATIONS: list[Operation] = [
@@ -129,6 +131,13 @@ OPERATIONS: list[Operation] = [
     Operation("stale", c.StaleQuery, "stale", "GET", "/v1/stale", list[StaleItem], mcp="stale", cli="stale"),
     Operation("maintain", c.Maintain, "maintain", "POST", "/v1/maintain", CascadeReport,
               mcp_reason="a scheduled sweep an operator runs (credo maintain), not an agent's act", cli="maintain"),
+    # lifecycle
+    Operation("deprecate", lc.Deprecate, "deprecate", "POST", "/v1/facts/{fact_id}/deprecate", Fact, write=True,
+              mcp_reason=_CURATE, cli="deprecate"),
+    Operation("quarantine", lc.Quarantine, "quarantine", "POST", "/v1/quarantine", list[Fact], write=True,
+              mcp_reason=_CURATE, cli="quarantine"),
+    Operation("release", lc.Release, "release", "POST", "/v1/release", list[Fact], write=True,
+              mcp_reason=_CURATE, cli="release"),
 ]
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}

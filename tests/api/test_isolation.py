@@ -17,7 +17,7 @@ BODIES = {
     "cite": {"source_id": "s_unknown"}, "accept": {"message": {"session_id": "d", "index": 0}},
     "admit": {"by": "policy"}, "reject": {"reason": "no"}, "reverify": {"outcome": "holds", "note": "checked again"},
     "justify": {"premises": ["f_unknown"]}, "remember": {"quote": "Agreed, disable it.", "content": "disable cache"},
-    "ingest_messages": None, "extract": {},
+    "ingest_messages": None, "extract": {}, "deprecate": {"reason": "outdated", "actor": "ops"},
 }
 ID_ROUTES = [op for op in OPERATIONS if op.path_params and op.name != "ingest_messages"]
 
