@@ -31,7 +31,6 @@ READ_FACTS_BY_OBJECT_NAME = load("read_facts_by_object_name")
 READ_NEIGHBOURS = load("read_neighbours")
 READ_RELATIONS = load("read_relations")
 CARRY_VERSION_EDGES = load("carry_version_edges")
-RESTATE_FACT_VERSIONS = load("restate_fact_versions")
 SEARCH_FACT_VECTORS = load("search_fact_vectors")
 
 
@@ -74,21 +73,6 @@ def carry_edges(tx: Tx, known: datetime, pairs: list[tuple[str, str]]) -> None:
     """Copy the believed SOURCED_FROM / ACCEPTED_IN / DEPENDS_ON edges of old versions to their new versions."""
     if pairs:
         tx.one(CARRY_VERSION_EDGES, known=known, rows=[{"old_id": o, "new_id": n} for o, n in pairs])
-
-
-def restate_versions(
-    tx: Tx, known: datetime, *, state: str, ended_by: str, reason: str, rows: list[tuple[str, str, str | None]],
-) -> None:
-    """Replace (old_id, new_id, stale_cause) current versions by copies in `state`, edges carried, in one query;
-    refuse if any was closed meanwhile."""
-    if not rows:
-        return
-    params = [{"old_id": o, "new_id": n, "cause": c} for o, n, c in rows]
-    row = tx.one(RESTATE_FACT_VERSIONS, known=known, state=state, ended_by=ended_by, reason=reason, rows=params)
-    moved = set(row["moved"]) if row else set()
-    missing = [o for o, _, _ in rows if o not in moved]
-    if missing:
-        raise ConflictError(missing[0], "this version is no longer current (another write changed it first)")
 
 
 def link_supersedes(tx: Tx, known: datetime, links: list[tuple[str, str, str, datetime | None]]) -> None:

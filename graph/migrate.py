@@ -11,6 +11,13 @@ from credo.graph.queries import READ_INDEXES, READ_MIGRATIONS, RECORD_MIGRATION
 from credo.schema.errors import MigrationError
 
 
+def _data_steps() -> dict[int, Callable[[Database], object]]:
+    """Data conversions run right after a schema file's statements (by migration number)."""
+    from credo.graph.migrate_flags import convert_state_versions
+
+    return {5: convert_state_versions}
+
+
 def statements(text: str) -> list[str]:
     """Split a migration file into statements: comment lines dropped, ';' ends a statement."""
     body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
@@ -46,6 +53,9 @@ def migrate(db: Database, *, progress: Callable[[str], None] = lambda _msg: None
                 db.run_schema(statement)
             except Exception as exc:  # the driver's error, translated here with its statement
                 raise MigrationError(f"migration {version:04d}_{name} failed: {exc}") from exc
+        step = _data_steps().get(version)
+        if step is not None:
+            step(db)
         db.query(RECORD_MIGRATION, write=True, version=version, name=name, checksum=_checksum(text))
         ran.append(version)
     return ran

@@ -78,16 +78,6 @@ def retire(tx: Tx, known: datetime, closing: list[tuple[Fact, str, str | None]])
     changes(tx).facts.extend(closing)
 
 
-def restate(tx: Tx, known: datetime, moves: list[tuple[str, str | None]], *, state: str, how: str, why: str) -> list[str]:
-    """Successors in another state for (current version id, stale cause) pairs, same claim and edges, the old
-    versions retired with how/why, in one query; returns the new version ids. The cascade's own path: it does not
-    log the change, the cascade that calls it has already walked past these facts."""
-    new_ids = [new_id("v") for _ in moves]
-    fact_repo.restate_versions(tx, known, state=state, ended_by=how, reason=why,
-                               rows=[(old, new, cause) for (old, cause), new in zip(moves, new_ids)])
-    return new_ids
-
-
 @dataclass
 class Changes:
     """What this write transaction stopped believing; Context.write runs the cascade from it before commit."""
