@@ -20,5 +20,5 @@ CALL () {
   WHERE s.known_to IS NULL AND s.tenant = $tenant
   RETURN s
 }
-RETURN s {.*} AS summary,
+RETURN s {.*, flag: @flag_at(s, null)} AS summary,
        [(s)-[d:DERIVED_FROM]->() | d {.kind, .ref_id, .version_id, .hash}] AS trace

@@ -22,6 +22,7 @@ from credo.schema.errors import ConflictError
 from credo.schema.facts import Fact
 
 CREATE_STATE_FLAGS = load("create_state_flags")
+CREATE_SUMMARY_FLAGS = load("create_summary_flags")
 READ_FACTS_BY_SOURCE = load("read_facts_by_source")
 
 
@@ -38,14 +39,16 @@ class FlagRow:
 
 
 def write(tx: Tx, tenant: str, known: datetime, rows: list[FlagRow], *, kind: str, actor: str | None,
-          reason: str | None) -> None:
-    """Flag the versions in one UNWIND query; refuse if any stopped being believed meanwhile."""
+          reason: str | None, summaries: bool = False) -> None:
+    """Flag the fact (or, with `summaries`, summary) versions in one UNWIND query; refuse if any stopped being
+    believed meanwhile."""
     if not rows:
         return
     change = {"change_id": new_id("sc"), "kind": kind, "actor": actor, "reason": reason}
-    params = [{"version_id": r.version_id, "state": r.state, "from_state": r.from_state, "cause": r.cause,
-               "verified_at": r.verified_at} for r in rows]
-    row = tx.one(CREATE_STATE_FLAGS, tenant=tenant, known=known, change=change, rows=params)
+    params = [{"version_id": r.version_id, "state": r.state, "from_state": r.from_state, "cause": r.cause}
+              | ({} if summaries else {"verified_at": r.verified_at}) for r in rows]
+    query = CREATE_SUMMARY_FLAGS if summaries else CREATE_STATE_FLAGS
+    row = tx.one(query, tenant=tenant, known=known, change=change, rows=params)
     flagged = set(row["flagged"]) if row else set()
     missing = [r.version_id for r in rows if r.version_id not in flagged]
     if missing:

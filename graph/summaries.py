@@ -8,7 +8,7 @@ from typing import Any
 from credo.cypher import load
 from credo.graph.db import Tx
 from credo.graph.facts import close_checked
-from credo.graph.records import FAR_FUTURE, native
+from credo.graph.records import FAR_FUTURE, native, with_flag
 from credo.schema.cascade import Summary, TraceItem
 
 CREATE_SUMMARY_VERSIONS = load("create_summary_versions")
@@ -23,7 +23,8 @@ _STORED = ("tenant", "summary_id", "version_id", "topic", "text", "text_hash", "
 
 
 def summary_from_row(row: dict[str, Any], trace: list[dict[str, Any]]) -> Summary:
-    """A Summary model from a map projection and its trace edges."""
+    """A Summary model from a map projection (its state flag applied) and its trace edges."""
+    row = with_flag(row)
     data = {key: native(row.get(key)) for key in _STORED}
     items = sorted((TraceItem(**t) for t in trace), key=lambda t: (t.kind, t.ref_id, t.version_id))
     return Summary(**{k: v for k, v in data.items() if v is not None}, trace=items)

@@ -13,7 +13,9 @@ from typing import Any
 
 from credo.graph import dependencies as dep_repo
 from credo.graph.dependencies import Dependent
+from credo.graph import flags as flag_repo
 from credo.graph import ledger
+from credo.graph.flags import FlagRow
 from credo.graph import summaries as summary_repo
 from credo.graph.db import Tx
 from credo.schema.cascade import CascadeReport, FlaggedFact, FlaggedSummary, StaleCause, Summary
@@ -232,14 +234,14 @@ def _flag(summary: Summary, reason: str) -> FlaggedSummary:
 
 
 def set_state(tx: Tx, known: datetime, summary: Summary, state: str, cause: str | None) -> Summary:
-    """A new version of a summary in another state (or the same state with a new cause), same text and trace; the
-    old version stops being believed."""
+    """Move a summary to another state (or the same state with a new cause) by the transition table, as a flag on
+    its version (same text, trace and version id); the ledger records it."""
     if state != summary.state:
         check_transition(summary.summary_id, summary.state, state)
-    new = summary.model_copy(update={"version_id": ledger.new_id("sv"), "state": state, "known_from": known,
-                                     "known_to": None, "ended_by": None, "end_reason": None, "stale_cause": cause})
-    summary_repo.close(tx, known, [(summary.version_id, EndKind.STATE_CHANGE.value, cause or "trace holds again")])
-    summary_repo.create(tx, [new])
+    flag_repo.write(tx, summary.tenant, known, [FlagRow(version_id=summary.version_id, state=state,
+                                                        from_state=summary.state, cause=cause)],
+                    kind="summary_trace", actor="cascade", reason=cause or "trace holds again", summaries=True)
+    new = summary.model_copy(update={"state": state, "stale_cause": cause})
     ledger.audit(tx, new.tenant, known, [(f"summary_{state}", summary.summary_id,
                                           {"version_id": new.version_id, "cause": cause})])
     return new

@@ -145,3 +145,23 @@ def test_lifecycle_acts_need_a_reason_an_actor_and_one_target(store):
         store.quarantine("s_x", fact_id="f_x", reason="r", actor="a")
     with pytest.raises(InvalidInput):
         store.release(reason="r", actor="a")
+
+
+_SUMMARY_VERSIONS = _Q("MATCH (s:Summary {tenant: $tenant}) RETURN count(s) AS n")
+
+
+def test_a_summary_going_stale_and_green_again_is_flagged_not_versioned(store, clock):
+    # given a summary of a served fact
+    clock.at("2025-01-01")
+    f = store.add_fact("Deploys", "happen_on", "Mondays", statement="We deploy on Mondays", valid_from="2024-01-01")
+    s = store.add_summary("deployment notes", derived_from=[f.fact_id])
+    before = clock.at("2025-02-01")
+    # when its input is quarantined, then released and admitted again
+    clock.at("2025-03-01")
+    store.quarantine(fact_id=f.fact_id, reason="unverified", actor="security")
+    stale = store.summary(s.summary_id)
+    # then the summary is stale by a flag on its one version, and the earlier read still shows it green
+    assert (stale.state, stale.version_id) == ("stale", s.version_id)
+    assert store.summary(s.summary_id, known_at=before).state == "active"
+    assert store._ctx.db.query(_SUMMARY_VERSIONS, tenant=store.tenant)[0]["n"] == 1
+    assert s.summary_id in {i.id for i in store.stale()}
