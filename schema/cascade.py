@@ -63,7 +63,7 @@ class FlaggedFact(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     fact_id: str
-    version_id: str
+    version_id: str  # the version flagged stale (a state flag on it; no new version is written)
     statement: str
     cause: StaleCause
     path: list[str]

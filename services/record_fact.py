@@ -122,7 +122,7 @@ def record(
             current.setdefault(key, []).append(Held.of(fact))
             planned_facts[fact.version_id] = fact
 
-    # a restated stored version is read whole only now, to write its reinforced copy
+    # a restated stored version is read whole only now, to flag it reinforced
     stored = fact_repo.versions_by_ids(tx, ctx.tenant, [p.against[0].version_id for p in planned
                                                         if p.outcome == "duplicate" and p.fact is None])
     for p in planned:
