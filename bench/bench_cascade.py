@@ -17,19 +17,28 @@ pay the planning;
 (b) a premise with 10 dependents, in a store of `--small` facts and in the big one: median and max over
 `--trials` premises of `store.retract_fact(premise)` including its cascade, next to the same write on a premise
 with no dependents (the write's own cost).
+The floor (`bench/floor.py`'s `cascade`: one path query returning the ids, one `FLAGGED` edge per dependent in one
+transaction) is measured in the same run, on the same server, for 10,000 (8 levels) and 10 (one level) dependents,
+median of `--trials`, and each Credo figure is printed with its ratio to it.
 Wall time in this process (driver round trips included). Both tenants are deleted at the end unless `--keep`.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import sys
 import time
 import uuid
+from pathlib import Path
 
 import credo
 from credo.cypher import Query
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import floor  # noqa: E402
 
 LEVELS = [10, 40, 150, 400, 900, 1800, 2900, 3800]
 
@@ -114,6 +123,38 @@ def cleanup(store: credo.Store) -> None:
         pass
 
 
+def floor_cascade(store: credo.Store, dependents: int, shape: tuple[int, ...], trials: int) -> tuple[float, float]:
+    """Median seconds of the floor's collect + flag, and of its collect alone, over `trials` fresh graphs of
+    `dependents` (own tenants)."""
+    totals, collects = [], []
+    for _ in range(trials):
+        tenant = f"floor_{uuid.uuid4().hex[:8]}"
+        result = floor.cascade(store._db, tenant, dependents, shape)
+        totals.append(result["collect"] + result["flag"])
+        collects.append(result["collect"])
+        floor.drop(store._db, tenant)
+    return statistics.median(totals), statistics.median(collects)
+
+
+WALKS: list[float] = []
+
+
+def time_walks() -> None:
+    """Record the wall time of every cascade walk (`services.cascade._walk`) of this process in WALKS."""
+    from credo.services import cascade as cascade_service
+
+    walk = cascade_service._walk
+
+    def timed(*args, **kwargs):
+        t0 = time.perf_counter()
+        try:
+            return walk(*args, **kwargs)
+        finally:
+            WALKS.append(time.perf_counter() - t0)
+
+    cascade_service._walk = timed
+
+
 def ms(values: list[float]) -> str:
     return f"median {statistics.median(values) * 1000:.1f} ms, max {max(values) * 1000:.1f} ms"
 
@@ -143,17 +184,27 @@ def main(argv: list[str] | None = None) -> int:
         pairs_small = small_premises(small, args.trials)
         fill(small, args.small - 22 * args.trials, args.batch, "small")
 
+        print(f"floor (bench/floor.py, same server, median of {args.trials}), load average {os.getloadavg()[0]:.2f}")
+        floor_small, _ = floor_cascade(big, 10, (10,), args.trials)
+        floor_big, floor_collect = floor_cascade(big, args.dependents, floor.LEVELS, max(1, args.trials // 2))
+        print(f"  10 dependents: collect ids + one flag edge each {floor_small * 1000:.1f} ms")
+        print(f"  {args.dependents} dependents: collect ids + one flag edge each {floor_big:.2f} s "
+              f"(collect alone {floor_collect:.3f} s)")
+        time_walks()
+
         print("(b) premise with 10 dependents")
         for label, store, pairs in (("small", small, pairs_small), ("big", big, pairs_big)):
             timings = time_small(store, pairs)
             for key, values in timings.items():
-                print(f"  {label} store ({args.small if label == 'small' else args.facts} facts), {key}: {ms(values)}")
+                print(f"  {label} store ({args.small if label == 'small' else args.facts} facts), {key}: {ms(values)}"
+                      + (f"; {statistics.median(values) / floor_small:.1f}x the floor" if "10" in key else ""))
 
         print("(a) premise with transitive dependents")
         t0 = time.perf_counter()
         ended = big.end_fact(first, at="2025-01-01")
         print(f"  first cascade of this size on this server (plans compiled): {time.perf_counter() - t0:.2f} s, "
               f"flagged {len(ended.cascade.facts)}")
+        WALKS.clear()
         t0 = time.perf_counter()
         ended = big.end_fact(premise, at="2025-01-01")
         elapsed = time.perf_counter() - t0
@@ -161,7 +212,10 @@ def main(argv: list[str] | None = None) -> int:
         depths = [f.depth for f in report.facts]
         print(f"  end_fact + cascade: {elapsed:.2f} s; checked {len(report.checked)}, flagged {len(report.facts)} "
               f"(max depth {max(depths) if depths else 0}), kept by alternative support "
-              f"{len(report.checked) - len(report.facts)}")
+              f"{len(report.checked) - len(report.facts)}; {elapsed / floor_big:.1f}x the floor")
+        print(f"  of which the walk (collecting the dependents): {sum(WALKS):.3f} s; "
+              f"{sum(WALKS) / floor_collect:.1f}x the floor's path query")
+        print(f"load average {os.getloadavg()[0]:.2f}")
     finally:
         if not args.keep:
             cleanup(big)
