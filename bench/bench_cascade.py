@@ -1,6 +1,6 @@
 """Issue 5 benchmark: the cost of the cascade inside the write that changes a premise.
 
-    .venv/bin/python bench/bench_cascade.py [--facts 100000] [--dependents 10000] [--small 10000] [--trials 5]
+    .venv/bin/python bench/bench_cascade.py [--facts 100000] [--dependents 10000] [--small 10000] [--trials 5] [--direct]
 
 Builds, through the public API only, a store of `--facts` facts in a fresh tenant: filler facts via
 `store.add_facts` in batches of `--batch` (one distinct subject each, a multi-valued predicate, literal objects, so
@@ -8,7 +8,8 @@ no conflicts), and a dependency graph hanging from one premise P: `--dependents`
 40, 150, 400, 900, 1800, 2900, 3800 scaled to the total), each resting on a random fact of the level above (mixed fan-out); 20% add a
 second premise from the level above (ANDed), and 3% get an alternative justification (`store.justify`) on an
 anchor fact that stays believed, so they and what rests only on them keep their support. Dependents are written
-with `add_facts(rows with depends_on)` in the same batches.
+with `add_facts(rows with depends_on)` in the same batches (with `--direct`: `add_facts` without premises, then
+the same DEPENDS_ON edges drawn by `graph.dependencies.link` in one write per batch, much faster to build).
 
 (a) time of `store.end_fact(P)` including its cascade (flags everything that lost all support), after the same
 write on a second graph of the same shape (PW, another seed) is timed first: Neo4j plans a query once per text and
@@ -17,19 +18,29 @@ pay the planning;
 (b) a premise with 10 dependents, in a store of `--small` facts and in the big one: median and max over
 `--trials` premises of `store.retract_fact(premise)` including its cascade, next to the same write on a premise
 with no dependents (the write's own cost).
+The floor (`bench/floor.py`'s `cascade`: one path query returning the ids, one `FLAGGED` edge per dependent in one
+transaction) is measured in the same run, on the same server, for 10,000 (8 levels) and 10 (one level) dependents,
+median of `--trials`, and each Credo figure is printed with its ratio to it.
 Wall time in this process (driver round trips included). Both tenants are deleted at the end unless `--keep`.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import sys
 import time
 import uuid
+from datetime import datetime, timezone
+from pathlib import Path
 
 import credo
 from credo.cypher import Query
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import floor  # noqa: E402
 
 LEVELS = [10, 40, 150, 400, 900, 1800, 2900, 3800]
 
@@ -52,14 +63,33 @@ def rule_rows(names: list[str], premises: list[list[str]]) -> list[dict]:
             for name, deps in zip(names, premises)]
 
 
-def build_tree(store: credo.Store, total: int, batch: int, rng: random.Random, tag: str = "") -> tuple[str, int]:
-    """P with `total` transitive dependents on 8 levels; returns (P's fact id, facts written, anchor included)."""
+def draw_premises(store: credo.Store, facts: list, deps: list[list[str]], versions: dict[str, str]) -> None:
+    """Draw each fact's DEPENDS_ON edges (one justification ANDing its premises) with the repository function
+    `justify` uses (`graph.dependencies.link`), in one write: the same edges, without a write per rule."""
+    from credo.graph.dependencies import link
+    from credo.graph.ledger import new_id
+
+    rows = []
+    for fact, premises in zip(facts, deps):
+        justification = new_id("j")
+        rows += [{"from_id": fact.version_id, "to_id": versions[p], "justification": justification,
+                  "valid_from": None, "valid_to": None} for p in premises]
+    known = datetime.now(timezone.utc)
+    store._db.write(lambda tx: link(tx, known, rows))
+
+
+def build_tree(store: credo.Store, total: int, batch: int, rng: random.Random, tag: str = "",
+               direct: bool = False) -> tuple[str, int]:
+    """P with `total` transitive dependents on 8 levels; returns (P's fact id, facts written, anchor included).
+    With `direct`, the rules are written by `add_facts` without premises and their edges drawn by `draw_premises`
+    (a loaded machine writes rules with premises at ≈16/s through `add_facts`)."""
     scale = total / sum(LEVELS)
     sizes = [max(1, round(n * scale)) for n in LEVELS]
     sizes[-1] += total - sum(sizes)
     premise = store.add_fact(f"P{tag}", "holds", "yes", valid_from="2024-01-01", statement=f"premise P{tag}")
     anchor = store.add_fact(f"anchor{tag}", "holds", "yes", valid_from="2024-01-01", statement="anchor")
     above, written, alternatives = [premise.fact_id], 2, []
+    versions = {premise.fact_id: premise.version_id}
     started = time.perf_counter()
     for level, size in enumerate(sizes, 1):
         names = [f"{tag}L{level}_{i}" for i in range(size)]
@@ -71,7 +101,12 @@ def build_tree(store: credo.Store, total: int, batch: int, rng: random.Random, t
             deps.append(sorted(chosen))
         current: list[str] = []
         for start in range(0, size, batch):
-            facts = store.add_facts(rule_rows(names[start:start + batch], deps[start:start + batch]))
+            if direct:
+                facts = store.add_facts(rule_rows(names[start:start + batch], [[]] * len(names[start:start + batch])))
+                draw_premises(store, facts, deps[start:start + batch], versions)
+                versions.update((f.fact_id, f.version_id) for f in facts)
+            else:
+                facts = store.add_facts(rule_rows(names[start:start + batch], deps[start:start + batch]))
             current += [f.fact_id for f in facts]
         alternatives += [fid for fid in current if rng.random() < 0.03]
         above = current
@@ -114,6 +149,38 @@ def cleanup(store: credo.Store) -> None:
         pass
 
 
+def floor_cascade(store: credo.Store, dependents: int, shape: tuple[int, ...], trials: int) -> tuple[float, float]:
+    """Median seconds of the floor's collect + flag, and of its collect alone, over `trials` fresh graphs of
+    `dependents` (own tenants)."""
+    totals, collects = [], []
+    for _ in range(trials):
+        tenant = f"floor_{uuid.uuid4().hex[:8]}"
+        result = floor.cascade(store._db, tenant, dependents, shape)
+        totals.append(result["collect"] + result["flag"])
+        collects.append(result["collect"])
+        floor.drop(store._db, tenant)
+    return statistics.median(totals), statistics.median(collects)
+
+
+WALKS: list[float] = []
+
+
+def time_walks() -> None:
+    """Record the wall time of every cascade walk (`services.cascade._walk`) of this process in WALKS."""
+    from credo.services import cascade as cascade_service
+
+    walk = cascade_service._walk
+
+    def timed(*args, **kwargs):
+        t0 = time.perf_counter()
+        try:
+            return walk(*args, **kwargs)
+        finally:
+            WALKS.append(time.perf_counter() - t0)
+
+    cascade_service._walk = timed
+
+
 def ms(values: list[float]) -> str:
     return f"median {statistics.median(values) * 1000:.1f} ms, max {max(values) * 1000:.1f} ms"
 
@@ -128,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--direct", action="store_true", help="draw the rules' premise edges in one write per batch")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     run = uuid.uuid4().hex[:8]
@@ -135,25 +203,36 @@ def main(argv: list[str] | None = None) -> int:
     small = big.for_tenant(f"bench_cascade_small_{run}")
     try:
         print(f"building the big store ({args.facts} facts) ...")
-        premise, tree = build_tree(big, args.dependents, args.batch, rng)
-        first, tree2 = build_tree(big, args.dependents, args.batch, random.Random(args.seed + 1), tag="W")
+        premise, tree = build_tree(big, args.dependents, args.batch, rng, direct=args.direct)
+        first, tree2 = build_tree(big, args.dependents, args.batch, random.Random(args.seed + 1), tag="W",
+                                  direct=args.direct)
         pairs_big = small_premises(big, args.trials)
         fill(big, args.facts - tree - tree2 - 22 * args.trials, args.batch, "big")
         print(f"building the small store ({args.small} facts) ...")
         pairs_small = small_premises(small, args.trials)
         fill(small, args.small - 22 * args.trials, args.batch, "small")
 
+        print(f"floor (bench/floor.py, same server, median of {args.trials}), load average {os.getloadavg()[0]:.2f}")
+        floor_small, _ = floor_cascade(big, 10, (10,), args.trials)
+        floor_big, floor_collect = floor_cascade(big, args.dependents, floor.LEVELS, max(1, args.trials // 2))
+        print(f"  10 dependents: collect ids + one flag edge each {floor_small * 1000:.1f} ms")
+        print(f"  {args.dependents} dependents: collect ids + one flag edge each {floor_big:.2f} s "
+              f"(collect alone {floor_collect:.3f} s)")
+        time_walks()
+
         print("(b) premise with 10 dependents")
         for label, store, pairs in (("small", small, pairs_small), ("big", big, pairs_big)):
             timings = time_small(store, pairs)
             for key, values in timings.items():
-                print(f"  {label} store ({args.small if label == 'small' else args.facts} facts), {key}: {ms(values)}")
+                print(f"  {label} store ({args.small if label == 'small' else args.facts} facts), {key}: {ms(values)}"
+                      + (f"; {statistics.median(values) / floor_small:.1f}x the floor" if "10" in key else ""))
 
         print("(a) premise with transitive dependents")
         t0 = time.perf_counter()
         ended = big.end_fact(first, at="2025-01-01")
         print(f"  first cascade of this size on this server (plans compiled): {time.perf_counter() - t0:.2f} s, "
               f"flagged {len(ended.cascade.facts)}")
+        WALKS.clear()
         t0 = time.perf_counter()
         ended = big.end_fact(premise, at="2025-01-01")
         elapsed = time.perf_counter() - t0
@@ -161,7 +240,10 @@ def main(argv: list[str] | None = None) -> int:
         depths = [f.depth for f in report.facts]
         print(f"  end_fact + cascade: {elapsed:.2f} s; checked {len(report.checked)}, flagged {len(report.facts)} "
               f"(max depth {max(depths) if depths else 0}), kept by alternative support "
-              f"{len(report.checked) - len(report.facts)}")
+              f"{len(report.checked) - len(report.facts)}; {elapsed / floor_big:.1f}x the floor")
+        print(f"  of which the walk (collecting the dependents): {sum(WALKS):.3f} s; "
+              f"{sum(WALKS) / floor_collect:.1f}x the floor's path query")
+        print(f"load average {os.getloadavg()[0]:.2f}")
     finally:
         if not args.keep:
             cleanup(big)

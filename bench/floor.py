@@ -11,9 +11,9 @@ no clock, no pydantic models. Importable, so the other benches print floor and r
   its two `ABOUT` edges; with `vectors` (one 384-d list per row) each version carries its `embedding`.
 - `reads(db, tenant, rows, samples, rng)` -> {"facts": [s, …], "holders": [s, …]}: auto-commit as-of point reads by
   index seek (entity by `(tenant, norm)`, then `Fact(subject_id)` / `Fact(object_id)`), returning four fields.
-- `cascade(db, tenant, dependents)` -> {"collect": s, "flag": s}: builds a premise with `dependents` transitive
-  dependents on 8 levels (DEPENDS_ON, as bench_cascade.py shapes them), then times one path query returning
-  their ids and one transaction writing one `FLAGGED` edge per dependent to a `:Cascade` node.
+- `cascade(db, tenant, dependents, shape=LEVELS)` -> {"collect": s, "flag": s}: builds a premise with
+  `dependents` transitive dependents on 8 levels (DEPENDS_ON, as bench_cascade.py shapes them; `shape=(10,)`:
+  one level), then times one path query returning their ids and one transaction writing one `FLAGGED` edge per dependent to a `:Cascade` node.
 
 Rows are `bench_bitemporal.Row`s (subject, predicate, object, valid_from, valid_to texts).
 """
@@ -173,10 +173,11 @@ def reads(db, tenant: str, rows, samples: int, rng: random.Random) -> dict[str, 
     return timings
 
 
-def cascade(db, tenant: str, dependents: int = 10_000) -> dict[str, float]:
-    """Build a premise with `dependents` transitive dependents; time collecting their ids and flagging each."""
-    scale = dependents / sum(LEVELS)
-    levels = [[_id("v") for _ in range(max(1, round(n * scale)))] for n in LEVELS]
+def cascade(db, tenant: str, dependents: int = 10_000, shape: tuple[int, ...] = LEVELS) -> dict[str, float]:
+    """Build a premise with `dependents` transitive dependents (levels sized as `shape`, scaled); time collecting
+    their ids and flagging each."""
+    scale = dependents / sum(shape)
+    levels = [[_id("v") for _ in range(max(1, round(n * scale)))] for n in shape]
     premise = _id("v")
     rng = random.Random(5)
     pairs = [[d, premise] for d in levels[0]]

@@ -1,32 +1,39 @@
-// One step of the cascade's backward walk, seeking by fact id (no label scan): the current versions that depend
-// (by a believed DEPENDS_ON edge) on any version of the given facts, with only what the support rule and the report
-// need (instants as ISO text: the driver's datetime decoding dominated a large walk), whether each has current
-// dependents of its own (so leaves are not walked again), and which facts current summaries derive from (so the
-// summary re-check runs only when one does); for the first step, also the given facts' current versions (the
-// support rule's view of the changed premises, without another query). One row.
+// The cascade's backward walk in one traversal, seeking the given facts by fact id (no label scan): every current
+// version reachable backwards from any version of the given facts along believed DEPENDS_ON edges through current
+// served versions (a quantified path, planned as a pruning breadth-first expand: each version once, cycles end),
+// with only what the support rule needs: ids, state, valid interval (ISO text), justification -> premise fact ids;
+// no statements (the report fetches those for what it flags). For a served one, `missed` says whether a current
+// version depends on another of its fact's versions (one not current or not served, which the traversal does not
+// enter), so the caller walks on from that fact; `summarized` whether a current summary derives from its fact.
+// Also which of the given facts current summaries derive from, and (with $with_given) their current versions.
 // $tenant      tenant id
-// $fact_ids    premise fact ids
+// $fact_ids    fact ids whose change starts the walk
+// $served      the served state values
 // $with_given  whether to return the given facts' current versions
-// returns: dependents (list of {fact_id, version_id, state, statement, valid_from, valid_to (ISO text or null),
-//          premises (list of [justification, premise fact id]), has_dependents, summarized}),
+// returns: dependents (list of {fact_id, version_id, state, valid_from, valid_to (ISO text or null),
+//          premises (list of [justification, premise fact id]), missed, summarized}),
 //          summarized (those of the given fact ids that a current summary derives from),
 //          given (list of {fact_id, version_id, state, statement, valid_from, valid_to}, empty unless $with_given)
 CALL () {
-  UNWIND $fact_ids AS id
-  MATCH (:Fact {fact_id: id})<-[d:DEPENDS_ON]-(dep:Fact)
-  WHERE d.known_to IS NULL AND dep.known_to IS NULL AND dep.tenant = $tenant
+  MATCH (s:Fact)
+  WHERE s.fact_id IN $fact_ids
+  MATCH (s)(()<-[r:DEPENDS_ON]-(n:Fact) WHERE r.known_to IS NULL AND n.known_to IS NULL AND @state_at(n, null) IN $served){0,}(m)
+  WITH DISTINCT m
+  MATCH (m)<-[e:DEPENDS_ON]-(dep:Fact)
+  WHERE e.known_to IS NULL AND dep.known_to IS NULL AND dep.tenant = $tenant
   WITH DISTINCT dep
   RETURN collect({
-    fact_id: dep.fact_id, version_id: dep.version_id, state: @state_at(dep, null), statement: dep.statement,
+    fact_id: dep.fact_id, version_id: dep.version_id, state: @state_at(dep, null),
     valid_from: toString(dep.valid_from), valid_to: toString(dep.valid_to),
     premises: [(dep)-[j:DEPENDS_ON WHERE j.known_to IS NULL]->(p:Fact) | [j.justification, p.fact_id]],
-    has_dependents: EXISTS {
-      MATCH (:Fact {fact_id: dep.fact_id})<-[e:DEPENDS_ON]-(x:Fact)
-      WHERE e.known_to IS NULL AND x.known_to IS NULL AND x.tenant = $tenant
+    missed: @state_at(dep, null) IN $served AND EXISTS {
+      MATCH (v:Fact {fact_id: dep.fact_id})<-[x:DEPENDS_ON]-(y:Fact)
+      WHERE NOT (v.known_to IS NULL AND @state_at(v, null) IN $served) AND x.known_to IS NULL AND y.known_to IS NULL
+        AND y.tenant = $tenant
     },
     summarized: EXISTS {
-      MATCH (:Fact {fact_id: dep.fact_id})<-[:DERIVED_FROM]-(s:Summary)
-      WHERE s.known_to IS NULL AND s.tenant = $tenant
+      MATCH (:Fact {fact_id: dep.fact_id})<-[:DERIVED_FROM]-(sm:Summary)
+      WHERE sm.known_to IS NULL AND sm.tenant = $tenant
     }
   }) AS dependents
 }
@@ -34,8 +41,8 @@ CALL () {
   UNWIND $fact_ids AS id
   WITH DISTINCT id
   WHERE EXISTS {
-    MATCH (:Fact {fact_id: id})<-[:DERIVED_FROM]-(s:Summary)
-    WHERE s.known_to IS NULL AND s.tenant = $tenant
+    MATCH (:Fact {fact_id: id})<-[:DERIVED_FROM]-(sm:Summary)
+    WHERE sm.known_to IS NULL AND sm.tenant = $tenant
   }
   RETURN collect(id) AS summarized
 }

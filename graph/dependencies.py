@@ -18,6 +18,7 @@ READ_JUSTIFICATIONS = load("read_justifications")
 READ_STALE_FACTS = load("read_stale_facts")
 READ_SUPPORT_KNOWN_AT = load("read_support_known_at")
 READ_ENDED_PREMISES = load("read_ended_premises")
+READ_STATEMENTS_BY_VERSION_IDS = load("read_statements_by_version_ids")
 
 
 def link(tx: Tx, known: datetime, rows: list[dict[str, Any]]) -> None:
@@ -28,8 +29,10 @@ def link(tx: Tx, known: datetime, rows: list[dict[str, Any]]) -> None:
 
 @dataclass(frozen=True)
 class Dependent:
-    """A current version met by the cascade's walk: what the support rule and the report read of a Fact (a full
-    Fact model per visited version was most of a large walk's cost), its justifications, and two look-aheads."""
+    """A current version met by the cascade's walk: what the support rule reads of a Fact (a full Fact model per
+    visited version was most of a large walk's cost; the walk returns no statement), its justifications, whether
+    current versions depend on another version of its fact that the walk's traversal did not enter (`missed`), and
+    whether a current summary derives from its fact."""
 
     fact_id: str
     version_id: str
@@ -38,19 +41,20 @@ class Dependent:
     valid_from: datetime | None
     valid_to: datetime | None
     justifications: dict[str, frozenset[str]]
-    has_dependents: bool
+    missed: bool
     summarized: bool
     known_to: None = None
 
 
 def dependents(
-    tx: Tx, tenant: str, fact_ids: list[str], *, with_given: bool = False,
+    tx: Tx, tenant: str, fact_ids: list[str], served: list[str], *, with_given: bool = False,
 ) -> tuple[list[Dependent], set[str], dict[str, list[Dependent]]]:
-    """Current versions depending on any of the facts, which of the facts current summaries derive from, and (when
-    `with_given`) the facts' own current versions by fact id (no justifications)."""
+    """In one query, every current version reachable backwards from any version of the facts through current
+    `served` ones (no statements), which of the facts current summaries derive from, and (when `with_given`) the
+    facts' own current versions by fact id (with statements, no justifications)."""
     if not fact_ids:
         return [], set(), {}
-    row = tx.one(READ_DEPENDENTS, tenant=tenant, fact_ids=fact_ids, with_given=with_given)
+    row = tx.one(READ_DEPENDENTS, tenant=tenant, fact_ids=fact_ids, served=served, with_given=with_given)
     if row is None:
         return [], set(), {}
     found = []
@@ -58,20 +62,28 @@ def dependents(
         groups: dict[str, set[str]] = {}
         for justification, premise in d["premises"]:
             groups.setdefault(justification, set()).add(premise)
-        found.append(_dependent(d, {j: frozenset(p) for j, p in groups.items()}, d["has_dependents"], d["summarized"]))
+        found.append(_dependent(d, {j: frozenset(p) for j, p in groups.items()}, d["missed"], d["summarized"]))
     given: dict[str, list[Dependent]] = {fid: [] for fid in fact_ids} if with_given else {}
     for g in row["given"]:
         given.setdefault(g["fact_id"], []).append(_dependent(g, {}, False, False))
     return found, set(row["summarized"]), given
 
 
-def _dependent(d: dict[str, Any], justifications: dict[str, frozenset[str]], has_dependents: bool,
+def statements(tx: Tx, tenant: str, version_ids: list[str]) -> dict[str, str]:
+    """The statement of each given version (by version id)."""
+    if not version_ids:
+        return {}
+    rows = tx.rows(READ_STATEMENTS_BY_VERSION_IDS, tenant=tenant, version_ids=sorted(set(version_ids)))
+    return {r["version_id"]: r["statement"] or "" for r in rows}
+
+
+def _dependent(d: dict[str, Any], justifications: dict[str, frozenset[str]], missed: bool,
                summarized: bool) -> Dependent:
     return Dependent(
-        fact_id=d["fact_id"], version_id=d["version_id"], state=d["state"], statement=d["statement"] or "",
+        fact_id=d["fact_id"], version_id=d["version_id"], state=d["state"], statement=d.get("statement") or "",
         valid_from=instant(d["valid_from"]) if d["valid_from"] else None,
         valid_to=instant(d["valid_to"]) if d["valid_to"] else None,
-        justifications=justifications, has_dependents=has_dependents, summarized=summarized,
+        justifications=justifications, missed=missed, summarized=summarized,
     )
 
 

@@ -2,8 +2,10 @@
 
 `Context.write` calls `cascade(...)` after the work function and before commit, so no write path can forget it:
 `versions.retire()` (the one path that stops believing a fact version) and the summary writes note what changed
-on the transaction. The walk seeks by fact id along believed DEPENDS_ON edges, level by level, so its cost grows
-with the affected part of the graph, not with the store.
+on the transaction. The walk is one traversal from the changed facts (seeking by fact id) along believed DEPENDS_ON
+edges, returning ids and support data only, so its cost grows with the affected part of the graph, not with the
+store; the support rule runs in Python over those ids (`tms_rules`), and statements are read only for what is
+flagged.
 """
 
 from __future__ import annotations
@@ -14,14 +16,15 @@ from typing import Any
 from credo.graph import dependencies as dep_repo
 from credo.graph.dependencies import Dependent
 from credo.graph import flags as flag_repo
-from credo.graph import ledger
 from credo.graph.flags import FlagRow
+from credo.graph import ledger
 from credo.graph import summaries as summary_repo
 from credo.graph.db import Tx
 from credo.schema.cascade import CascadeReport, FlaggedFact, FlaggedSummary, StaleCause, Summary
 from credo.schema.facts import EndKind, Fact
-from credo.schema.lifecycle import State, check_transition, is_served
-from credo.services.tms_rules import believed_now, fact_hash, revision, select_stale, text_hash, trace_breaks
+from credo.schema.lifecycle import SERVED_VALUES, State, check_transition, is_served
+from credo.services.tms_rules import (believed_now, fact_hash, reach, revision, select_stale, text_hash,
+                                      trace_breaks)
 from credo.services.flags import flag_states
 from credo.services.versions import changes
 
@@ -83,32 +86,34 @@ def _revisions(tx: Tx, tenant: str, first: dict[str, tuple[Fact, str]]) -> dict[
 
 def _walk(tx: Tx, tenant: str, changed: list[str]) -> tuple[Region, set[str], dict[str, list[Dependent]]]:
     """Every current dependent reachable backwards from the changed facts through served dependents, the visited
-    facts (changed ones included) that current summaries derive from, and the changed facts' current versions."""
-    region: Region = {}
+    facts (changed ones included) that current summaries derive from, and the changed facts' current versions.
+
+    One traversal query returns the ids and support data; the walk itself runs over ids (`tms_rules.reach`). A
+    fact some dependent rests on through a version the traversal does not enter (not current, or not served) is
+    walked on from by another query, once."""
+    found: dict[str, Dependent] = {}
     summarized: set[str] = set()
     given: dict[str, list[Dependent]] = {}
-    expanded = set(changed)
-    frontier = changed
-    while frontier:
-        following: list[str] = []
-        found, traced, seen = dep_repo.dependents(tx, tenant, frontier, with_given=frontier is changed)
+    met: dict[str, list[Dependent]] = {}
+    queried: set[str] = set()
+    starts = changed
+    while starts:
+        queried.update(starts)
+        versions, traced, seen = dep_repo.dependents(tx, tenant, starts, SERVED_VALUES, with_given=starts is changed)
         given.update(seen)
         summarized |= traced
-        for fact in found:
-            versions, alternatives = region.setdefault(fact.fact_id, ([], []))
-            if any(v.version_id == fact.version_id for v in versions):
-                continue
-            versions.append(fact)
-            if fact.summarized:
-                summarized.add(fact.fact_id)
-            for premises in fact.justifications.values():
-                if premises not in alternatives:
-                    alternatives.append(premises)
-            # a version with no current dependents has nothing to walk: its level query would come back empty
-            if is_served(fact.state) and fact.fact_id not in expanded and fact.has_dependents:
-                expanded.add(fact.fact_id)
-                following.append(fact.fact_id)
-        frontier = following
+        for version in versions:
+            found.setdefault(version.version_id, version)
+        met, walked = reach(changed, found.values())
+        starts = sorted(fid for fid in walked - queried if any(v.missed for v in met.get(fid, ())))
+    region: Region = {}
+    for fact_id, met_versions in met.items():
+        alternatives: list[frozenset[str]] = []
+        for version in met_versions:
+            alternatives += [p for p in version.justifications.values() if p not in alternatives]
+        region[fact_id] = (met_versions, alternatives)
+        if any(v.summarized for v in met_versions):
+            summarized.add(fact_id)
     return region, summarized, given
 
 
@@ -141,11 +146,12 @@ def _flag_facts(
                 continue
             moves.append((old, State.STALE.value, text))
             pending.append((old, cause, loss.path, loss.depth))
+    texts = dep_repo.statements(tx, tenant, [old.version_id for old, _cause, _path, _depth in pending])
     # one flag edge per dependent; the flagged version stays the version (FlaggedFact.version_id names it)
     flag_states(tx, tenant, known, moves, kind="cascade", actor="cascade",  # type: ignore[arg-type]
                 reason="stale: lost all support", notify=False)
-    return [FlaggedFact(fact_id=old.fact_id, version_id=old.version_id, statement=old.statement, cause=cause,
-                        path=list(path), depth=depth) for old, cause, path, depth in pending]
+    return [FlaggedFact(fact_id=old.fact_id, version_id=old.version_id, statement=texts.get(old.version_id, ""),
+                        cause=cause, path=list(path), depth=depth) for old, cause, path, depth in pending]
 
 
 def _cause(

@@ -50,6 +50,34 @@ def supported(
     return result
 
 
+def reach(changed: Iterable[str], versions: Iterable[Any]) -> tuple[dict[str, list[Any]], set[str]]:
+    """The cascade's walk over ids, breadth-first from the changed facts: every version (with `fact_id`,
+    `version_id`, `state`, `justifications`) one of whose justifications names a fact walked through, each once, by
+    fact id in the order met; and the facts walked through: the changed ones, and each fact met with a served
+    version. Non-served versions are met but not walked through; a walked fact is never walked again (cycles end)."""
+    users: dict[str, list[Any]] = {}
+    for version in versions:
+        for premise in {p for premises in version.justifications.values() for p in premises}:
+            users.setdefault(premise, []).append(version)
+    met: dict[str, list[Any]] = {}
+    seen: set[str] = set()
+    walked = set(changed)
+    frontier = sorted(walked)
+    while frontier:
+        following: list[str] = []
+        for premise in frontier:
+            for version in users.get(premise, ()):
+                if version.version_id in seen:
+                    continue
+                seen.add(version.version_id)
+                met.setdefault(version.fact_id, []).append(version)
+                if is_served(version.state) and version.fact_id not in walked:
+                    walked.add(version.fact_id)
+                    following.append(version.fact_id)
+        frontier = following
+    return met, walked
+
+
 @dataclass(frozen=True)
 class Loss:
     """A dependent that lost all support: the shortest path from a changed fact to it, and its depth."""

@@ -1,0 +1,82 @@
+"""Issue 9 item 2: the cascade walk is one id-returning traversal; the support rule runs in Python over ids."""
+
+from __future__ import annotations
+
+import pytest
+
+from credo.graph.db import Tx
+
+
+def rule(store, name, *, depends_on=None):
+    return store.add_fact(name, "is", "rule", statement=f"rule {name}", depends_on=depends_on,
+                          valid_from="2025-01-01")
+
+
+@pytest.fixture
+def queries(monkeypatch):
+    """Names of the Cypher queries run from now on (observed on our own Tx, Neo4j still answers)."""
+    seen: list[str] = []
+    rows = Tx.rows
+
+    def counted(self, query, **params):
+        seen.append(query.name)
+        return rows(self, query, **params)
+
+    monkeypatch.setattr(Tx, "rows", counted)
+    return seen
+
+
+def test_a_six_level_walk_with_a_diamond_and_a_cycle_collects_its_dependents_in_one_query(store, clock, queries):
+    # given a chain p <- c1 <- ... <- c6, a diamond (join rests on left and c3) and a cycle c6 <-> loop
+    p = rule(store, "p")
+    chain, prev = [], p
+    for i in range(1, 7):
+        prev = rule(store, f"c{i}", depends_on=[prev.fact_id])
+        chain.append(prev)
+    left = rule(store, "left", depends_on=[p.fact_id])
+    join = rule(store, "join", depends_on=[left.fact_id, chain[2].fact_id])
+    loop = rule(store, "loop", depends_on=[chain[5].fact_id])
+    store.justify(chain[5].fact_id, premises=[loop.fact_id])
+    clock.at("2025-03-01")
+    queries.clear()
+    # when p is retracted
+    [gone] = store.retract_fact(p.fact_id, reason="p was wrong")
+    # then every dependent is flagged once, the walk ran one query, and the report still names each statement
+    report = gone.cascade
+    assert sorted(f.fact_id for f in report.facts) == sorted(f.fact_id for f in [*chain, left, join, loop])
+    assert queries.count("read_dependents") == 1
+    assert report.fact(join.fact_id).path == [p.fact_id, left.fact_id, join.fact_id]
+    assert report.fact(loop.fact_id).depth == 7
+    assert {f.fact_id: f.statement for f in report.facts}[chain[3].fact_id] == "rule c4"
+
+
+def test_a_dependent_resting_on_an_earlier_version_of_a_dependent_is_still_reached(store, clock):
+    # given p <- g <- h, then g gets a new version (its valid time corrected): h's edge names g's first version
+    p = rule(store, "p")
+    g = rule(store, "g", depends_on=[p.fact_id])
+    h = rule(store, "h", depends_on=[g.fact_id])
+    clock.at("2025-02-01")
+    store.correct_fact(g.fact_id, valid_from="2024-06-01")
+    clock.at("2025-03-01")
+    # when p is retracted
+    [gone] = store.retract_fact(p.fact_id, reason="p was wrong")
+    # then h lost its support through g and is flagged, with its path through g
+    assert [(f.fact_id, f.path) for f in gone.cascade.facts] == [
+        (g.fact_id, [p.fact_id, g.fact_id]), (h.fact_id, [p.fact_id, g.fact_id, h.fact_id])]
+    assert sorted(gone.cascade.checked) == sorted([g.fact_id, h.fact_id])
+
+
+def test_a_stale_dependent_is_checked_but_not_walked_through(store, clock):
+    # given p <- a <- b, and a second premise q <- a; a and b already stale after q's retraction
+    p = rule(store, "p")
+    q = rule(store, "q")
+    a = rule(store, "a", depends_on=[p.fact_id, q.fact_id])
+    b = rule(store, "b", depends_on=[a.fact_id])
+    clock.at("2025-02-01")
+    store.retract_fact(q.fact_id, reason="q was wrong")
+    clock.at("2025-03-01")
+    # when p is retracted too
+    [gone] = store.retract_fact(p.fact_id, reason="p was wrong")
+    # then a is checked (and not flagged again); b, behind a stale fact, is not walked
+    assert gone.cascade.checked == [a.fact_id] and gone.cascade.facts == []
+    assert b.fact_id not in gone.cascade.checked
