@@ -1,6 +1,7 @@
 """Issue 5 benchmark: the cost of the cascade inside the write that changes a premise.
 
-    .venv/bin/python bench/bench_cascade.py [--facts 100000] [--dependents 10000] [--small 10000] [--trials 5] [--direct]
+    .venv/bin/python bench/bench_cascade.py [--facts 100000] [--dependents 10000] [--small 10000] [--trials 5]
+                                            [--direct]
 
 Builds, through the public API only, a store of `--facts` facts in a fresh tenant: filler facts via
 `store.add_facts` in batches of `--batch` (one distinct subject each, a multi-valued predicate, literal objects, so

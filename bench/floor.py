@@ -13,7 +13,8 @@ no clock, no pydantic models. Importable, so the other benches print floor and r
   index seek (entity by `(tenant, norm)`, then `Fact(subject_id)` / `Fact(object_id)`), returning four fields.
 - `cascade(db, tenant, dependents, shape=LEVELS)` -> {"collect": s, "flag": s}: builds a premise with
   `dependents` transitive dependents on 8 levels (DEPENDS_ON, as bench_cascade.py shapes them; `shape=(10,)`:
-  one level), then times one path query returning their ids and one transaction writing one `FLAGGED` edge per dependent to a `:Cascade` node.
+  one level), then times one path query returning their ids and one transaction writing one `FLAGGED` edge per
+  dependent to a `:Cascade` node.
 
 Rows are `bench_bitemporal.Row`s (subject, predicate, object, valid_from, valid_to texts).
 """
