@@ -10,10 +10,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from credo.schema import commands as c
+from credo.schema import commands_search as cs
 from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summary
 from credo.schema.entities import Entity
 from credo.schema.facts import Conflict, Fact, PathStep, PredicateDef, Relation
 from credo.schema.provenance import ExtractionResult, WhyTree
+from credo.schema.search import SearchResult
 from credo.schema.sources import Source
 
 
@@ -129,6 +131,8 @@ OPERATIONS: list[Operation] = [
     Operation("stale", c.StaleQuery, "stale", "GET", "/v1/stale", list[StaleItem], mcp="stale", cli="stale"),
     Operation("maintain", c.Maintain, "maintain", "POST", "/v1/maintain", CascadeReport,
               mcp_reason="a scheduled sweep an operator runs (credo maintain), not an agent's act", cli="maintain"),
+    # search
+    Operation("search", cs.SearchQuery, "search", "GET", "/v1/search", SearchResult, mcp="search", cli="search"),
 ]
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}
