@@ -2,9 +2,9 @@
 // every id merged into it (so the graph path reaches facts recorded under a merged name).
 // $lucene  Lucene query for the entity_text index (tenant clause included)
 // $tenant  tenant id
-// $pool    how many entities to return
+// $pool    how many entities to return (twice as many index candidates are read: merged-away ones drop out)
 // returns: entity_id, name, kind, aliases, ids, norm, score (best first)
-CALL db.index.fulltext.queryNodes('entity_text', $lucene) YIELD node AS e, score
+CALL db.index.fulltext.queryNodes('entity_text', $lucene, {limit: $pool * 2}) YIELD node AS e, score
 WITH e, score
 WHERE e.tenant = $tenant
   AND NOT EXISTS { MATCH (e)-[m:MERGED_INTO]->() WHERE m.known_to IS NULL }

@@ -70,14 +70,14 @@ def search(
         rankings: dict[str, list[tuple[str, float]]] = {}
         items: dict[str, dict[str, Any]] = {}
         if "fact" in hit_kinds:
-            by_path = search_repo.facts(
+            by_path, premised = search_repo.facts(
                 tx, ctx.tenant, lucene=rules.lucene(text, FACT_FIELDS, ctx.tenant), vector=vector,
                 vector_index=search_partition.index_for(tx, ctx.tenant),
                 entity_ids=sorted({i for e in mentioned for i in e.ids}), words=rules.predicate_words(text),
                 valid_at=valid, known_at=known, states=wanted, kinds=memory_kinds,
                 scope_key=None if scope is None else scope_key(scope), levels=levels, unlabelled=unlabelled,
-                pool=pool)
-            supported = _supported(tx, ctx.tenant, by_path, valid, known)
+                pool=pool, need=limit)
+            supported = _supported(tx, ctx.tenant, by_path, valid, known, premised)
             for path, ranked in by_path.items():
                 rankings[path] = []
                 for fact, score in ranked:
@@ -111,8 +111,10 @@ def search(
     return ctx.read(work)
 
 
-def _supported(tx: Tx, tenant: str, by_path: dict[str, list[tuple[Fact, float]]], valid: Any, known: Any) -> set[str]:
-    """Version ids among the found ones that premises valid at `valid` support (served_at's rule, DESIGN §5)."""
+def _supported(tx: Tx, tenant: str, by_path: dict[str, list[tuple[Fact, float]]], valid: Any, known: Any,
+               premised: set[str]) -> set[str]:
+    """Version ids among the found ones that premises valid at `valid` support (served_at's rule, DESIGN §5); only
+    the facts resting on premises are checked (no query when none does)."""
     distinct = {f.version_id: f for ranked in by_path.values() for f, _ in ranked}
-    kept = served_at(tx, tenant, list(distinct.values()), valid_at=valid, known_at=known)
+    kept = served_at(tx, tenant, list(distinct.values()), valid_at=valid, known_at=known, premised=premised)
     return {f.version_id for f in kept}
