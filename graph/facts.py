@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from credo.cypher import Query, load
+from credo.graph import search_partition
 from credo.graph.db import Tx
 from credo.graph.records import FAR_FUTURE, fact_from_row, fact_props, instant, readable
 from credo.schema.errors import ConflictError
@@ -46,6 +47,7 @@ def create_versions(tx: Tx, facts: list[Fact], embeddings: dict[str, list[float]
         instants = {k: props.pop(k).isoformat() for k in _INSTANTS if k in props}
         rows.append({"props": props, "instants": instants, "subject_id": f.subject_id, "object_id": f.object.entity_id})
     tx.one(CREATE_FACT_VERSIONS, rows=rows)
+    search_partition.label_new(tx, [f.version_id for f in facts])
 
 
 _INSTANTS = ("valid_from", "valid_to", "known_from", "known_to", "verified_at")
@@ -84,6 +86,7 @@ def restate_versions(
     params = [{"old_id": o, "new_id": n, "cause": c} for o, n, c in rows]
     row = tx.one(RESTATE_FACT_VERSIONS, known=known, state=state, ended_by=ended_by, reason=reason, rows=params)
     moved = set(row["moved"]) if row else set()
+    search_partition.label_new(tx, [n for _, n, _ in rows])
     missing = [o for o, _, _ in rows if o not in moved]
     if missing:
         raise ConflictError(missing[0], "this version is no longer current (another write changed it first)")
