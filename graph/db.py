@@ -138,6 +138,11 @@ class Database:
         with _translated(self.uri), self._driver.session(database=self.database) as session:
             session.run(statement).consume()
 
+    def run_schema_query(self, query: Query, **params: Any) -> None:
+        """Run one query that batches its own transactions (CALL ... IN TRANSACTIONS) as an auto-commit query."""
+        with _translated(self.uri), self._driver.session(database=self.database) as session:
+            session.run(query.text, params).consume()
+
     def server_info(self) -> dict[str, str]:
         """Server agent, version and edition."""
         row = self.read(lambda tx: tx.one(READ_SERVER_INFO))

@@ -11,10 +11,12 @@ from typing import Any
 
 from credo.schema import commands as c
 from credo.schema import commands_lifecycle as lc
+from credo.schema import commands_search as cs
 from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summary
 from credo.schema.entities import Entity
 from credo.schema.facts import Conflict, Fact, PathStep, PredicateDef, Relation
 from credo.schema.provenance import ExtractionResult, WhyTree
+from credo.schema.search import SearchResult
 from credo.schema.sources import Source
 
 
@@ -138,6 +140,8 @@ OPERATIONS: list[Operation] = [
               mcp_reason=_CURATE, cli="quarantine"),
     Operation("release", lc.Release, "release", "POST", "/v1/release", list[Fact], write=True,
               mcp_reason=_CURATE, cli="release"),
+    # search
+    Operation("search", cs.SearchQuery, "search", "GET", "/v1/search", SearchResult, mcp="search", cli="search"),
 ]
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}

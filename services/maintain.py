@@ -1,7 +1,8 @@
 """`maintain`: turn into `stale` what rests on premises whose valid time has ended by now.
 
 Reads already stop serving such dependents from the premise's end on (services/support.py); this sweep makes it
-an explicit state change with its cause, so `stale()` lists them for re-verification. Run it on a schedule
+an explicit state change with its cause, so `stale()` lists them for re-verification. It also gives a tenant grown
+past `search_partition.THRESHOLD` fact versions its own search partition (label + vector index). Run it on a schedule
 (`credo maintain`); it is idempotent, and its now is the write's known time (the store's clock).
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from credo.graph import dependencies as dep_repo
-from credo.graph import ledger
+from credo.graph import ledger, search_partition
 from credo.graph.db import Tx
 from credo.schema.cascade import CascadeReport
 from credo.schema.lifecycle import SERVED_VALUES
@@ -32,4 +33,8 @@ def maintain(ctx: Context) -> CascadeReport:
             ledger.audit(tx, ctx.tenant, known, [("maintain", ctx.tenant, {"premises": [p.fact_id for p in ended]})])
         return report or CascadeReport(at=known)
 
-    return ctx.write(work)
+    report = ctx.write(work)
+    # a tenant grown past the threshold gets its own vector index (a tenant migration; DDL runs outside the write)
+    if search_partition.needs_partition(ctx.db, ctx.tenant):
+        search_partition.partition(ctx.db, ctx.tenant)
+    return report

@@ -1,0 +1,66 @@
+"""Per-tenant vector partitions: a large tenant's fact versions get a label and a vector index of their own.
+
+Neo4j 5.26's vector index is global and can only be filtered after its top-k, so a small tenant searching a
+shared index would get emptier (its hits pushed out by others') or slower (a wider k) as others grow. Instead:
+a tenant below THRESHOLD versions is scanned exactly (tenant-and-state index seek + cosine over its own
+vectors: leak-free, exact, a few ms at that size), and `partition()` — a tenant migration `maintain()` runs when
+a tenant passes THRESHOLD — labels the tenant's versions `SearchT_<digest>` and creates a vector index on that
+label only, so its queries never read another tenant's vectors. The label and index name come from the digest of
+the tenant id (hex), never from input text; they are the one DDL Credo builds at run time. Indexes are created
+only for tenants that grow (the test suite's thousands of tiny tenants never get one).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from credo.cypher import load
+from credo.graph.db import Database, Tx
+
+READ_SEARCH_PARTITION = load("read_search_partition")
+CREATE_SEARCH_PARTITION = load("create_search_partition")
+LABEL_SEARCH_PARTITION = load("label_search_partition")
+LABEL_NEW_VERSIONS = load("label_new_versions")
+READY_SEARCH_PARTITION = load("ready_search_partition")
+
+THRESHOLD = 20_000  # fact versions; measured in bench/RESULTS.md (exact scan vs own index)
+
+
+def names(tenant: str) -> tuple[str, str]:
+    """(label, vector index name) of a tenant's partition, from the digest of its id."""
+    digest = hashlib.sha256(tenant.encode("utf-8")).hexdigest()[:20]
+    return f"SearchT_{digest}", f"fact_embedding_t_{digest}"
+
+
+def index_for(tx: Tx, tenant: str) -> str | None:
+    """The name of the tenant's own ready vector index, or None (search scans the tenant's versions exactly)."""
+    row = tx.one(READ_SEARCH_PARTITION, tenant=tenant, kind="index")
+    return row["index"] if row and row["ready"] else None
+
+
+def label_new(tx: Tx, version_ids: list[str]) -> None:
+    """Label new versions with their tenant's partition label (a no-op for tenants without a partition)."""
+    if version_ids:
+        tx.one(LABEL_NEW_VERSIONS, version_ids=version_ids)
+
+
+def needs_partition(db: Database, tenant: str, threshold: int = THRESHOLD) -> bool:
+    """Whether the tenant has grown past `threshold` versions without a ready partition."""
+    row = db.read(lambda tx: tx.one(READ_SEARCH_PARTITION, tenant=tenant, kind="size"))
+    return bool(row) and not row["ready"] and (row["versions"] or 0) >= threshold
+
+
+def partition(db: Database, tenant: str, *, timeout_s: int = 600) -> str:
+    """Give the tenant its own label and vector index (idempotent); returns the index name once it is online.
+
+    Order matters: the partition node exists (so every new version gets the label) before existing versions are
+    labelled, and search uses the index only once it is online and marked ready."""
+    label, index = names(tenant)
+    db.write(lambda tx: tx.one(CREATE_SEARCH_PARTITION, tenant=tenant, label=label, index=index))
+    db.run_schema_query(LABEL_SEARCH_PARTITION, tenant=tenant, label=label)
+    # DDL takes no parameters: the label and name are hex digests of the tenant id (see the module docstring)
+    db.run_schema(f"CREATE VECTOR INDEX {index} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
+                  "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}")
+    db.run_schema(f"CALL db.awaitIndex('{index}', {int(timeout_s)})")
+    db.write(lambda tx: tx.one(READY_SEARCH_PARTITION, tenant=tenant))
+    return index
