@@ -15,5 +15,5 @@ WHERE s.tenant = $tenant AND @state_at(s, known_at) IN $states
   AND s.known_from <= known_at AND (s.known_to IS NULL OR s.known_to > known_at)
   AND ($levels IS NULL OR all(f IN [(s)-[:DERIVED_FROM]->(x:Fact) | x]
                               WHERE (f.sensitivity IS NULL AND $unlabelled) OR toLower(f.sensitivity) IN $levels))
-WITH s, score ORDER BY score DESC, s.version_id LIMIT $pool
+WITH s, score, known_at ORDER BY score DESC, s.version_id LIMIT $pool
 RETURN s {.*, flag: @flag_at(s, known_at)} AS summary, [(s)-[d:DERIVED_FROM]->() | d {.kind, .ref_id, .version_id, .hash}] AS trace, score
