@@ -124,7 +124,7 @@ def main() -> int:
             s = ingest(small, rows(rng, args.small))
             print(f"ingested {args.small} facts in {s:.1f} s", flush=True)
             report(f"{args.small} facts, alone", small)
-            write = (lambda st, n: bulk(db, st.tenant, rows(rng, n), run + st.tenant[-3:])) if args.bulk else (
+            write = (lambda st, n: bulk(db, st.tenant, rows(rng, n), run + st.tenant.split("-")[1])) if args.bulk else (
                 lambda st, n: ingest(st, rows(rng, n)))
             s = write(mid, args.mid)
             print(f"ingested {args.mid} facts in {s:.1f} s ({args.mid / s:,.0f}/s)", flush=True)
