@@ -20,9 +20,10 @@ from credo.services.context import Context, system_clock
 from credo.services.embeddings import Embedder
 from credo.store_cascade import CascadeMixin
 from credo.store_provenance import ProvenanceMixin
+from credo.store_recall import RecallMixin
 
 
-class Store(ProvenanceMixin, CascadeMixin):
+class Store(ProvenanceMixin, CascadeMixin, RecallMixin):
     """A tenant-bound handle on a Credo graph. Build it with `credo.connect()`; close it when done."""
 
     def __init__(
