@@ -33,6 +33,7 @@ class RecallMixin:
         """What a task was served (what the agent knew when it acted): its read receipts, oldest first."""
         return receipt_service.served_to(self._ctx, **fields_of(build(r.ServedToQuery, task=task)))
 
-    def tasks_served(self, ref: str) -> list[ReadReceipt]:
-        """Which tasks were served a fact (any version) or one version: the receipts, with only those versions."""
-        return receipt_service.tasks_served(self._ctx, **fields_of(build(r.TasksServedQuery, ref=ref)))
+    def tasks_served(self, fact_id: str) -> list[ReadReceipt]:
+        """Which tasks were served a fact (any version) or one version (a version id): the receipts, each with only
+        those versions."""
+        return receipt_service.tasks_served(self._ctx, **fields_of(build(r.TasksServedQuery, fact_id=fact_id)))

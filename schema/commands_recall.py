@@ -29,4 +29,4 @@ class ServedToQuery(Command):
 class TasksServedQuery(Command):
     """Which tasks were served a fact (any of its versions) or one version."""
 
-    ref: Id
+    fact_id: Id = Field(description="a fact id (f_...) or a version id (v_...)")

@@ -55,9 +55,9 @@ def served_to(ctx: Context, *, task: str) -> list[ReadReceipt]:
     return found
 
 
-def tasks_served(ctx: Context, *, ref: str) -> list[ReadReceipt]:
+def tasks_served(ctx: Context, *, fact_id: str) -> list[ReadReceipt]:
     """Which tasks were served a fact (any version) or one version: the receipts, each with only those versions."""
-    ref = check_ref(ref, "ref")
+    ref = check_ref(fact_id)
 
     def work(tx) -> list[ReadReceipt]:
         if not receipt_repo.fact_exists(tx, ctx.tenant, ref):
