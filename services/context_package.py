@@ -1,7 +1,9 @@
 """The context package for a question or an entity (DESIGN §8, issue 11 item 3): current, historical, open.
 
 For an entity the package is built from the as-of reads of the facts about it (as subject and as object); for a
-question, from the entities the question names (the longest word runs that name an entity or an alias). Each
+question, from the entities the question names (the longest word runs that name an entity or an alias); a question
+naming none is answered from the best fact hits of the hybrid search (services/search.py): the package of their
+subjects and objects (search matches any word, so beside named entities its loose hits would only add noise). Only what the caller's clearance may see is placed (schema/search.py `can_see`). Each
 version is placed by `context_rules.place`; the rendering for a prompt is `context_rules.render`. Given a `task`,
 the served versions are recorded as a read receipt (services/receipts.py) in one write after the read.
 """
@@ -22,8 +24,10 @@ from credo.schema.errors import InvalidInput
 from credo.schema.facts import Fact, scope_key
 from credo.schema.lifecycle import State, is_served
 from credo.schema.names import check_scope, clean_name
+from credo.schema.search import can_see
 from credo.services import context_rules as rules
 from credo.services import receipts
+from credo.services import search as search_service
 from credo.services.context import Context
 from credo.services.read_facts import points
 from credo.services.support import served_at
@@ -47,7 +51,9 @@ def context(
         raise InvalidInput("budget_tokens", f"must be at least {MIN_BUDGET} (room for the truncation note)")
     scope = None if scope is None else check_scope(scope)
     valid, known = points(ctx, valid_at, known_at)
-    package = ctx.read(lambda tx: _package(tx, ctx.tenant, query, valid, known, scope))
+    named = ctx.read(lambda tx: named_entities(tx, ctx.tenant, query, known))
+    found = [] if named else _searched(ctx, query, valid_at=valid_at, known_at=known_at, scope=scope)
+    package = ctx.read(lambda tx: _package(tx, ctx.tenant, query, valid, known, scope, found, ctx.clearance))
     text, count, truncated, omitted = rules.render(package, budget_tokens)
     package = package.model_copy(update={"markdown": text, "tokens": count, "budget_tokens": budget_tokens,
                                           "truncated": truncated, "omitted": omitted})
@@ -60,11 +66,29 @@ def context(
 
 
 MIN_BUDGET = 64
+SEARCH_HITS = 5  # the best search hits whose entities join a question's package
+
+
+def _searched(ctx: Context, query: str, *, valid_at: Any, known_at: Any, scope: dict[str, str] | None) -> list[str]:
+    """Entity ids of the subjects and objects of the best fact hits of the hybrid search for a question."""
+    result = search_service.search(ctx, query=query, valid_at=valid_at, known_at=known_at, scope=scope,
+                                   kinds=["fact"], limit=SEARCH_HITS)
+    ids: list[str] = []
+    for hit in result.hits:
+        if hit.fact is not None:
+            ids += [hit.fact.subject_id] + ([hit.fact.object.entity_id] if hit.fact.object.entity_id else [])
+    return list(dict.fromkeys(ids))
 
 
 def _package(tx: Tx, tenant: str, query: str, valid: datetime, known: datetime | None,
-             scope: dict[str, str] | None) -> ContextPackage:
+             scope: dict[str, str] | None, searched: list[str], clearance: str) -> ContextPackage:
     entities = named_entities(tx, tenant, query, known)
+    for entity_id in searched:
+        entity = entity_repo.by_id(tx, tenant, entity_id)
+        if entity is not None and entity.entity_id not in {e.entity_id for e in entities}:
+            resolved = entity_repo.find(tx, tenant, entity.name, known) or entity
+            if resolved.entity_id not in {e.entity_id for e in entities}:
+                entities.append(resolved)
     ids = sorted({i for e in entities for i in e.ids})
     point = dict(valid_at=valid, known_at=known, states=VISIBLE, include_undated=True, any_valid=True,
                  scope_key=None if scope is None else scope_key(scope))
@@ -73,7 +97,8 @@ def _package(tx: Tx, tenant: str, query: str, valid: datetime, known: datetime |
         for f in [*fact_repo.as_of(tx, tenant, subject_ids=ids, **point),
                   *fact_repo.as_of(tx, tenant, object_ids=ids, **point),
                   *context_reads.closed(tx, tenant, ids, known, list(rules.CLOSED_KINDS))]:
-            if scope is None or f.scope == scope:
+            # filters before placing: scope, and what the caller's clearance may see (DESIGN §8)
+            if (scope is None or f.scope == scope) and can_see(clearance, f.sensitivity):
                 found.setdefault(f.version_id, f)
     facts = list(found.values())
     supported = _supported(tx, tenant, facts, valid, known)

@@ -214,3 +214,33 @@ def test_another_tenants_entity_gives_an_empty_package(store, clock):
     store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01")
     other = store.for_tenant(store.tenant + "_x").context("Acme account")
     assert other.entities == [] and other.current == other.historical == other.open == []
+
+
+def test_a_question_naming_no_entity_is_answered_from_what_search_finds(store, clock):
+    # given a rule about an entity the question does not name
+    clock.at("2024-01-05")
+    store.add_fact("refund policy", "approved_by", "Maria", valid_from="2024-01-01",
+                   statement="Maria approves every refund above 500 EUR")
+    store.add_fact("search rewrite", "owned_by", "Team Nova", valid_from="2024-01-01",
+                   statement="Team Nova owns the search rewrite")
+    # when the question only shares words with the rule's statement
+    package = store.context("who approves a refund?", valid_at="2024-02-01")
+    # then search found the rule, and the package is built from its entities (as subject and as object)
+    assert "refund policy" in package.entities
+    assert "Maria approves every refund above 500 EUR" in statements(package.current)
+    assert "Team Nova owns the search rewrite" not in statements(package.current)
+
+
+def test_a_package_serves_only_what_the_callers_clearance_may_see(store, clock):
+    # given a public and a secret fact about one entity
+    clock.at("2024-01-05")
+    store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01", statement="Alice owns Acme",
+                   sensitivity="public")
+    store.add_fact("Acme account", "discount", "40 %", valid_from="2024-01-01", statement="Acme gets a 40 % discount",
+                   sensitivity="secret", object_is_entity=False)
+    # when a caller cleared for public data reads the package, then the secret fact is in no part
+    public = store.for_tenant(store.tenant, clearance="public").context("Acme account", valid_at="2024-02-01")
+    seen = statements(public.current) + statements(public.historical) + statements(public.open)
+    assert seen == ["Alice owns Acme"] and "40 %" not in public.markdown
+    # and a caller cleared for everything sees both
+    assert len(store.context("Acme account", valid_at="2024-02-01").current) == 2
