@@ -3,9 +3,9 @@
 For an entity the package is built from the as-of reads of the facts about it (as subject and as object); for a
 question, from the entities the question names (the longest word runs that name an entity or an alias); a question
 naming none is answered from the best fact hits of the hybrid search (services/search.py): the package of their
-subjects and objects (search matches any word, so beside named entities its loose hits would only add noise). Only what the caller's clearance may see is placed (schema/search.py `can_see`). Each
-version is placed by `context_rules.place`; the rendering for a prompt is `context_rules.render`. Given a `task`,
-the served versions are recorded as a read receipt (services/receipts.py) in one write after the read.
+subjects and objects (search matches any word, so beside named entities its loose hits would only add noise). Only
+what the caller's clearance may see is placed (schema/search.py `can_see`). Each version is placed by
+`context_rules.place`; the rendering for a prompt is `context_rules.render`. Given a `task`, the served versions are recorded as a read receipt (services/receipts.py) in one write after the read.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def context(
     valid, known = points(ctx, valid_at, known_at)
     named = ctx.read(lambda tx: named_entities(tx, ctx.tenant, query, known))
     found = [] if named else _searched(ctx, query, valid_at=valid_at, known_at=known_at, scope=scope)
-    package = ctx.read(lambda tx: _package(tx, ctx.tenant, query, valid, known, scope, found, ctx.clearance))
+    package = ctx.read(lambda tx: _package(tx, ctx.tenant, query, valid, known, scope, named, found, ctx.clearance))
     text, count, truncated, omitted = rules.render(package, budget_tokens)
     package = package.model_copy(update={"markdown": text, "tokens": count, "budget_tokens": budget_tokens,
                                           "truncated": truncated, "omitted": omitted})
@@ -81,8 +81,8 @@ def _searched(ctx: Context, query: str, *, valid_at: Any, known_at: Any, scope: 
 
 
 def _package(tx: Tx, tenant: str, query: str, valid: datetime, known: datetime | None,
-             scope: dict[str, str] | None, searched: list[str], clearance: str) -> ContextPackage:
-    entities = named_entities(tx, tenant, query, known)
+             scope: dict[str, str] | None, named: list[Entity], searched: list[str], clearance: str) -> ContextPackage:
+    entities = list(named)
     for entity_id in searched:
         entity = entity_repo.by_id(tx, tenant, entity_id)
         if entity is not None and entity.entity_id not in {e.entity_id for e in entities}:
