@@ -24,6 +24,7 @@ from credo.api.problems import problem_for
 from credo.api.rest.routes import Written
 from credo.schema.cascade import StaleItem
 from credo.schema.commands import Command, fields_of, invalid_input
+from credo.schema.context_package import ContextPackage
 from credo.schema.errors import CredoError, InvalidInput, Unauthenticated
 from credo.schema.facts import AsOf, Conflict, Fact, Relation, Unreadable
 from credo.schema.operations import BY_NAME, Operation
@@ -39,8 +40,8 @@ CLEARANCE_STATE = "credo_clearance"  # the API key's clearance, beside the tenan
 
 INSTRUCTIONS = (
     "Credo is a temporal knowledge store. Ingest each conversation turn with add_messages, then remember claims "
-    "the human stated, quoting them verbatim. Read with facts_as_of and who; ask why a fact is held; keep "
-    "knowledge honest with conflicts/resolve_conflict and stale/reverify."
+    "the human stated, quoting them verbatim. Read with context (current / historical / open), facts_as_of "
+    "and who; ask why a fact is held; keep knowledge honest with conflicts/resolve_conflict and stale/reverify."
 )
 
 
@@ -130,6 +131,16 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Who is who at a point: every relation of `entity` in both directions (direction out: the entity is the "
         "subject; in: it is the object - e.g. the relations of Alice include 'Acme account owned_by Alice'). "
         "valid_at / known_at default to now; no evidence needed."),
+    ToolSpec(
+        "context", ContextPackage, lambda package: package,
+        "What the store knows about a question or an entity, in three parts - read this before acting. current: "
+        "served, valid at `valid_at` and believed at `known_at` (default now), supported; historical: what no "
+        "longer applies, each with end_kind, ended_at, superseded_by and reason; open: conflicts, stale items, "
+        "hypotheses, candidates, undated facts, each with its cause and what is `unknown` - never treat them as "
+        "current. Every item has its evidence kind, sources (verbatim quote, session, message index) and "
+        "verified_at. `markdown` is a prompt-ready rendering within `budget_tokens` (about 4 characters a token), "
+        "current first; it says when it left items out. Pass `task` (your task's label) to record what you were "
+        "served. No evidence needed."),
     ToolSpec(
         "why", WhyTree, lambda tree: tree,
         "Why a fact is held: its evidence, every source with the verbatim quote and the message it came from "

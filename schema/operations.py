@@ -11,11 +11,14 @@ from typing import Any
 
 from credo.schema import commands as c
 from credo.schema import commands_lifecycle as lc
+from credo.schema import commands_recall as recall
 from credo.schema import commands_search as cs
 from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summary
+from credo.schema.context_package import ContextPackage
 from credo.schema.entities import Entity
 from credo.schema.facts import Conflict, Fact, PathStep, PredicateDef, Relation
 from credo.schema.provenance import ExtractionResult, WhyTree
+from credo.schema.receipts import ReadReceipt
 from credo.schema.search import SearchResult
 from credo.schema.sources import Source
 
@@ -142,6 +145,15 @@ OPERATIONS: list[Operation] = [
               mcp_reason=_CURATE, cli="release"),
     # search
     Operation("search", cs.SearchQuery, "search", "GET", "/v1/search", SearchResult, mcp="search", cli="search"),
+    # recall: the context package and read receipts (issue 11 items 3 and 5)
+    Operation("context", recall.ContextQuery, "context", "GET", "/v1/context", ContextPackage,
+              mcp="context", cli="context"),
+    Operation("served_to", recall.ServedToQuery, "served_to", "GET", "/v1/tasks/{task}/receipts", list[ReadReceipt],
+              mcp_reason="an audit of what a task was served, asked by the people who run the agent",
+              cli="served-to"),
+    Operation("tasks_served", recall.TasksServedQuery, "tasks_served", "GET", "/v1/facts/{fact_id}/tasks",
+              list[ReadReceipt], mcp_reason="an audit (and forgetting's input), not an agent's read",
+              cli="tasks-served"),
 ]
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}
