@@ -236,8 +236,9 @@ def remember(
         else:
             if defaulted and predicate not in predicate_service.registry(tx, ctx.tenant):
                 predicate_repo.define(tx, ctx.tenant, known, PredicateDef(name=predicate, cardinality="multi"))
-            fact = record_fact.record(tx, ctx, known, [data])[0]
-        source_repo.link_sourced_from(tx, known, [(fact.version_id, message.source_id, quote, span)])
+            fact = record_fact.record(tx, ctx, known, [data], sources=[(message.source_id, quote, span)])[0]
+        if replaces is not None:
+            source_repo.link_sourced_from(tx, known, [(fact.version_id, message.source_id, quote, span)])
         justification = new_id("j") if premises else None
         source_repo.link_depends_on(tx, known, [(fact.version_id, p.version_id, justification) for p in premises])
         ledger.audit(tx, ctx.tenant, known, [("remember", fact.fact_id, {
