@@ -24,21 +24,24 @@ from credo.api.problems import problem_for
 from credo.api.rest.routes import Written
 from credo.schema.cascade import StaleItem
 from credo.schema.commands import Command, fields_of, invalid_input
+from credo.schema.context_package import ContextPackage
 from credo.schema.errors import CredoError, InvalidInput, Unauthenticated
 from credo.schema.facts import AsOf, Conflict, Fact, Relation, Unreadable
 from credo.schema.operations import BY_NAME, Operation
 from credo.schema.provenance import WhyTree
+from credo.schema.search import SearchResult
 from credo.schema.sources import Source
 from credo.store import Store
 
 log = logging.getLogger("credo.mcp")
 StoreFor = Callable[[str], Store]
 TENANT_STATE = "credo_tenant"  # the key the HTTP middleware sets in the ASGI scope's state
+CLEARANCE_STATE = "credo_clearance"  # the API key's clearance, beside the tenant (search filters by it)
 
 INSTRUCTIONS = (
     "Credo is a temporal knowledge store. Ingest each conversation turn with add_messages, then remember claims "
-    "the human stated, quoting them verbatim. Read with facts_as_of and who; ask why a fact is held; keep "
-    "knowledge honest with conflicts/resolve_conflict and stale/reverify."
+    "the human stated, quoting them verbatim. Read with context (current / historical / open), facts_as_of "
+    "and who; ask why a fact is held; keep knowledge honest with conflicts/resolve_conflict and stale/reverify."
 )
 
 
@@ -129,6 +132,16 @@ TOOLS: tuple[ToolSpec, ...] = (
         "subject; in: it is the object - e.g. the relations of Alice include 'Acme account owned_by Alice'). "
         "valid_at / known_at default to now; no evidence needed."),
     ToolSpec(
+        "context", ContextPackage, lambda package: package,
+        "What the store knows about a question or an entity, in three parts - read this before acting. current: "
+        "served, valid at `valid_at` and believed at `known_at` (default now), supported; historical: what no "
+        "longer applies, each with end_kind, ended_at, superseded_by and reason; open: conflicts, stale items, "
+        "hypotheses, candidates, undated facts, each with its cause and what is `unknown` - never treat them as "
+        "current. Every item has its evidence kind, sources (verbatim quote, session, message index) and "
+        "verified_at. `markdown` is a prompt-ready rendering within `budget_tokens` (about 4 characters a token), "
+        "current first; it says when it left items out. Pass `task` (your task's label) to record what you were "
+        "served. No evidence needed."),
+    ToolSpec(
         "why", WhyTree, lambda tree: tree,
         "Why a fact is held: its evidence, every source with the verbatim quote and the message it came from "
         "(session, index, author), the accepting message, its premises and its supersessions. No evidence needed; "
@@ -152,6 +165,13 @@ TOOLS: tuple[ToolSpec, ...] = (
         "succession (the world changed at `at`), correction (the established value was wrong), reject (the "
         "challenger is wrong; give a reason) or split_scope (both hold, in different `scope`s). The answer "
         "carries the cascade: what went stale because of it."),
+    ToolSpec(
+        "search", SearchResult, lambda found: found,
+        "Search memory with a natural-language question: facts (statement and quote), entities (names, aliases) "
+        "and summaries, found by full text, by meaning (vectors) and through the entities the question names, "
+        "fused by reciprocal rank. Only what may be served comes back: current, valid at `valid_at` (default now) "
+        "as believed at `known_at`, within your key's clearance; `scope`, `kinds` (fact / entity / summary or a "
+        "memory kind) and `limit` narrow it. Each hit says which paths found it, with its rank and score."),
 )
 
 
@@ -192,7 +212,11 @@ def _tool(spec: ToolSpec, store_for: StoreFor, default_tenant: str | None) -> To
             tenant = caller_tenant(ctx, default_tenant)
             if tenant is None:
                 raise Unauthenticated("an API key is required (X-API-Key or Authorization: Bearer)")
-            return spec.shape(_run(store_for(tenant), op, command))
+            store = store_for(tenant)
+            clearance = (_http_state(ctx) or {}).get(CLEARANCE_STATE)
+            if clearance is not None:  # over HTTP the key's clearance bounds what a read may serve
+                store = store.for_tenant(tenant, clearance=clearance)
+            return spec.shape(_run(store, op, command))
         except CredoError as exc:
             return _error(exc, ctx)
         except Exception as exc:  # a bug: logged here, answered as an internal problem without its text

@@ -10,10 +10,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from credo.schema import commands as c
+from credo.schema import commands_recall as recall
+from credo.schema import commands_search as cs
 from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summary
+from credo.schema.context_package import ContextPackage
 from credo.schema.entities import Entity
 from credo.schema.facts import Conflict, Fact, PathStep, PredicateDef, Relation
 from credo.schema.provenance import ExtractionResult, WhyTree
+from credo.schema.receipts import ReadReceipt
+from credo.schema.search import SearchResult
 from credo.schema.sources import Source
 
 
@@ -129,6 +134,17 @@ OPERATIONS: list[Operation] = [
     Operation("stale", c.StaleQuery, "stale", "GET", "/v1/stale", list[StaleItem], mcp="stale", cli="stale"),
     Operation("maintain", c.Maintain, "maintain", "POST", "/v1/maintain", CascadeReport,
               mcp_reason="a scheduled sweep an operator runs (credo maintain), not an agent's act", cli="maintain"),
+    # search
+    Operation("search", cs.SearchQuery, "search", "GET", "/v1/search", SearchResult, mcp="search", cli="search"),
+    # recall: the context package and read receipts (issue 11 items 3 and 5)
+    Operation("context", recall.ContextQuery, "context", "GET", "/v1/context", ContextPackage,
+              mcp="context", cli="context"),
+    Operation("served_to", recall.ServedToQuery, "served_to", "GET", "/v1/tasks/{task}/receipts", list[ReadReceipt],
+              mcp_reason="an audit of what a task was served, asked by the people who run the agent",
+              cli="served-to"),
+    Operation("tasks_served", recall.TasksServedQuery, "tasks_served", "GET", "/v1/facts/{fact_id}/tasks",
+              list[ReadReceipt], mcp_reason="an audit (and forgetting's input), not an agent's read",
+              cli="tasks-served"),
 ]
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}

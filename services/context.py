@@ -58,6 +58,15 @@ def vectors(tx: Tx) -> Vectors:
     return getattr(tx, "credo_vectors", None) or Vectors(False, {})
 
 
+@dataclass(frozen=True)
+class Write:
+    """One write transaction as a step sees it: the transaction, the tenant and the write's known time."""
+
+    tx: Tx
+    tenant: str
+    known: datetime
+
+
 @dataclass
 class Context:
     """A store's bindings; `clock` is injectable by tests only (never through the public write API)."""
@@ -66,6 +75,7 @@ class Context:
     tenant: str
     clock: Callable[[], datetime] = system_clock
     embedder: "Embedder | None" = None
+    clearance: str = "all"  # the caller's clearance vs a version's sensitivity (schema/search.py); "all" sees all
     predicate_cache: dict[str, tuple[str, str | None]] = field(default_factory=dict)
 
     def now(self) -> datetime:
