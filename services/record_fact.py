@@ -82,6 +82,7 @@ def record(
     in `state`, skipping dedup, the conflict rule and reinforcement: for versions that serve nothing yet
     (extraction candidates; the rule runs at admission) and for merges (which must not be folded into, or borrow
     the evidence of, a third fact)."""
+    apply_rules = apply_rules and ctx.governance.conflict_rule
     objects = [_object_of(d) for d in batch]
     names = [d.subject for d in batch] + [o for o in objects if isinstance(o, str)]
     resolved, created = entity_repo.resolve_created(tx, ctx.tenant, known, names)
