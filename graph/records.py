@@ -93,6 +93,7 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
         known_to=data.get("known_to"), verified_at=data.get("verified_at"), ended_by=data.get("ended_by"),
         end_reason=data.get("end_reason"), bounded_by=data.get("bounded_by"), stale_cause=data.get("stale_cause"),
         lapse_reason=data.get("lapse_reason"), disputed=bool(data.get("disputed")),
+        aliases=tuple(data.get("aliases") or ()), independent_sources=data.get("independent_sources") or 0,
     )
     if not problems:
         try:
@@ -155,6 +156,8 @@ def fact_props(fact: Fact, *, embedding: list[float] | None = None, norm_subject
         "bounded_by": fact.bounded_by,
         "stale_cause": fact.stale_cause,
         "lapse_reason": fact.lapse_reason,
+        "aliases": list(fact.aliases) or None,
+        "independent_sources": fact.independent_sources or None,
         "embedding": vector(embedding),
     }
     return {k: v for k, v in props.items() if v is not None}

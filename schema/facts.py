@@ -260,6 +260,10 @@ class Fact(BaseModel):
     stale_cause: str | None = None
     lapse_reason: str | None = None
     disputed: bool = False
+    # dedup at write: statements of near-duplicates that joined this claim, and how many independent sources
+    # (distinct authors / documents) back it
+    aliases: tuple[str, ...] = ()
+    independent_sources: int = 0
     # set only on the Fact a write returns when that write stopped believing a version (its cascade ran)
     cascade: CascadeReport | None = Field(default=None, exclude=True)
     # set only on a version whose stored row failed validation: reads skip it and name it, writes may repair it

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from credo.graph import ledger
 from credo.graph.db import Database, Tx
+from credo.services.governance import FULL, Governance
 
 if TYPE_CHECKING:
     from credo.schema.cascade import CascadeReport
@@ -77,6 +78,7 @@ class Context:
     embedder: "Embedder | None" = None
     clearance: str = "all"  # the caller's clearance vs a version's sensitivity (schema/search.py); "all" sees all
     predicate_cache: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    governance: Governance = FULL  # the ablation harness alone turns parts off (services/governance.py)
 
     def now(self) -> datetime:
         """The store's notion of now (UTC)."""

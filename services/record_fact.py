@@ -14,10 +14,11 @@ from credo.graph import predicates as predicate_repo
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
 from credo.schema.errors import ConflictError, InvalidInput
-from credo.schema.facts import EndKind, Fact, FactCreate, ObjectValue, literal, validated
+from credo.schema.facts import EndKind, Fact, FactCreate, ObjectValue, literal, scope_key, validated
 from credo.schema.lifecycle import SERVED_VALUES, State
 from credo.schema.names import clean_name
 from credo.schema.time import parse_point
+from credo.services import dedup
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
 from credo.services.flags import flag_states
@@ -39,6 +40,8 @@ class _Planned:
     fact: Fact | None  # None: a stored version restated, read whole before the write
     outcome: str
     against: list[Any]
+    alias: str | None = None  # the statement a near-duplicate joins its canonical fact with
+    source_of: str | None = None  # set when it restates a version planned by this batch (that version's id)
 
 
 def _object_of(data: FactCreate) -> ObjectValue | str:
@@ -69,23 +72,30 @@ def foreseen(batch: Sequence[FactCreate]) -> list[str]:
 
 def record(
     tx: Tx, ctx: Context, known: datetime, batch: Sequence[FactCreate], *, state: str = State.ACTIVE,
-    apply_rules: bool = True,
+    apply_rules: bool = True, sources: Sequence[dedup.SourceRef | None] | None = None,
 ) -> list[Fact]:
-    """Inside one transaction: resolve entities, apply the conflict rule, write versions; returns them in order.
+    """Inside one transaction: resolve entities, dedup, apply the conflict rule, write versions; returns them in
+    order. `sources[i]` (source id, quote, span) is where row i was stated: linked as SOURCED_FROM and counted
+    among the claim's independent sources.
 
-    `apply_rules=False` writes every row as a new version in `state`, skipping the conflict rule and
-    reinforcement: for versions that serve nothing yet (extraction candidates; the rule runs at admission)
-    and for merges (which must not be folded into, or borrow the evidence of, a third fact)."""
+    A semantic text claim restating an established one in other words joins it as an alias (services/dedup), an
+    exact restatement reinforces it; neither is a new fact. `apply_rules=False` writes every row as a new version
+    in `state`, skipping dedup, the conflict rule and reinforcement: for versions that serve nothing yet
+    (extraction candidates; the rule runs at admission) and for merges (which must not be folded into, or borrow
+    the evidence of, a third fact)."""
+    apply_rules = apply_rules and ctx.governance.conflict_rule
     objects = [_object_of(d) for d in batch]
     names = [d.subject for d in batch] + [o for o in objects if isinstance(o, str)]
     resolved, created = entity_repo.resolve_created(tx, ctx.tenant, known, names)
     defined = predicate_service.registry(tx, ctx.tenant)
     values = [_value(obj, resolved) for obj in objects]
     current = _held(tx, ctx, batch, values, resolved, created, defined) if apply_rules else {}
+    pool = dedup.pool(tx, ctx.tenant, [(d, v, resolved[d.subject]) for d, (v, _n) in zip(batch, values)],
+                      created) if apply_rules else {}
     planned_facts: dict[str, Fact] = {}  # versions planned by this batch that later rows may meet as established
 
     planned: list[_Planned] = []
-    for data, (value, entity_name) in zip(batch, values):
+    for i, (data, (value, entity_name)) in enumerate(zip(batch, values)):
         vf, vfp, vt, vtp = data.bounds()
         subject_id, subject_name = resolved[data.subject].entity_id, resolved[data.subject].name
         statement = data.statement or f"{subject_name} {data.predicate} {entity_name}"
@@ -95,11 +105,16 @@ def record(
             statement=statement, quote=data.quote, scope=data.scope, kind=data.kind, evidence=data.evidence,
             epistemic=data.epistemic, confidence=data.confidence, sensitivity=data.sensitivity, state=state,
             valid_from=vf, valid_from_precision=vfp, valid_to=vt, valid_to_precision=vtp, known_from=known,
-            verified_at=known,
+            verified_at=known, independent_sources=1 if dedup.source_at(sources, i) else 0,
         )
         key = (subject_id, data.predicate)
         if not apply_rules:
             planned.append(_Planned(data, fact, "unchecked", []))
+            continue
+        pool_key = (subject_id, data.predicate, scope_key(data.scope))
+        joined = dedup.find(tx, pool, pool_key, data, value, statement)
+        if joined is not None and joined.statement != statement:
+            planned.append(_Planned(data, planned_facts.get(joined.version_id), "alias", [joined], statement))
             continue
         cardinality = predicate_service.lookup(defined, data.predicate).cardinality
         decision = decide_write(
@@ -121,24 +136,39 @@ def record(
         if fact.state in (State.ACTIVE, State.REINFORCED):
             current.setdefault(key, []).append(Held.of(fact))
             planned_facts[fact.version_id] = fact
+            dedup.offer(tx, pool, pool_key, fact)
 
-    # a restated stored version is read whole only now, to flag it reinforced
+    # a restated stored version is read whole only now, to reinforce it (a flag) or write its joined copy
+    restated = ("duplicate", "alias")
     stored = fact_repo.versions_by_ids(tx, ctx.tenant, [p.against[0].version_id for p in planned
-                                                        if p.outcome == "duplicate" and p.fact is None])
-    for p in planned:
-        if p.fact is None:
-            if p.against[0].version_id not in stored:  # its row fails validation: refuse, writing nothing
-                raise ConflictError(p.against[0].version_id, "this restates a stored version that is unreadable; "
-                                    "repair it first")
-            p.fact = stored[p.against[0].version_id]
-    create_versions(tx, [p.fact for p in planned if p.outcome != "duplicate"])
+                                                        if p.outcome in restated and p.fact is None])
+    fresh = {p.fact.version_id: p for p in planned if p.outcome not in restated}
+    joins: dict[str, dedup.Join] = {}
+    for i, p in enumerate(planned):
+        if p.outcome not in restated:
+            continue
+        target = p.against[0].version_id
+        if p.fact is not None:  # it restates a version planned by this batch: fold it in before it is written
+            if p.alias is not None:
+                fresh[target].fact = dedup.absorb(fresh[target].fact, p.data, p.alias)
+            p.source_of = target
+            continue
+        if target not in stored:  # its row fails validation: refuse, writing nothing
+            raise ConflictError(target, "this restates a stored version that is unreadable; repair it first")
+        dedup.group(joins, stored[target], p.data, p.alias, dedup.source_at(sources, i))
+    create_versions(tx, [p.fact for p in fresh.values()])
+    now_held = dedup.settle(tx, ctx.tenant, known, list(joins.values()),
+                            [(p.fact, dedup.source_at(sources, i)) for i, p in enumerate(planned)
+                             if p.outcome not in restated or p.source_of])
     results: list[Fact] = []
     conflicts: list[tuple[str, str, str]] = []
     listed: list[dict[str, Any]] = []
     for p in planned:
-        if p.outcome == "duplicate":
-            results.append(_reinforce(tx, known, p.fact))
-            listed.append({"fact_id": p.fact.fact_id, "version_id": results[-1].version_id, "outcome": "reinforced"})
+        if p.outcome in restated:
+            target = p.against[0].version_id
+            results.append(fresh[target].fact if p.source_of else now_held[target])
+            listed.append({"fact_id": results[-1].fact_id, "version_id": results[-1].version_id,
+                           "outcome": "joined" if p.alias is not None else "reinforced"})
             continue
         if p.outcome == "conflict":
             cid = new_id("c")
@@ -183,16 +213,6 @@ def _held(
     for (subject_id, predicate, _obj), rows in zip(keys, found):
         current.setdefault((subject_id, predicate), []).extend(Held(*row) for row in rows)
     return current
-
-
-def _reinforce(tx: Tx, known: datetime, fact: Fact) -> Fact:
-    """A restatement of what is established reinforces it (a flag: state reinforced, verified now; the version
-    stays); a conflicted version is refused by the transition table (a dispute needs a decision first)."""
-    if fact.state == State.REINFORCED:
-        return fact
-    flag_states(tx, fact.tenant, known, [(fact, State.REINFORCED.value, None)], kind="reinforcement",
-                reason="reinforced by a restatement", verified_at=known)
-    return fact.model_copy(update={"state": State.REINFORCED.value, "verified_at": known})
 
 
 def add_facts(

@@ -22,6 +22,7 @@ from credo.graph import search_partition
 from credo.graph.db import Tx
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import Fact, scope_key
+from credo.schema.lifecycle import State
 from credo.schema.names import check_scope
 from credo.schema.search import CLEARANCES, UNLABELLED, PathScore, SearchHit, SearchResult, visible_levels
 from credo.services import search_rules as rules
@@ -32,13 +33,16 @@ from credo.services.support import served_at
 FACT_FIELDS = ("statement", "quote")
 ENTITY_FIELDS = ("name", "aliases_text")
 SUMMARY_FIELDS = ("topic", "text")
+PATHS = ("lexical", "vector", "graph")
 
 
 def search(
     ctx: Context, *, query: str, valid_at: Any = None, known_at: Any = None, scope: dict[str, str] | None = None,
     kinds: Any = None, states: Any = None, limit: int = 10, clearance: str | None = None,
+    paths: frozenset[str] | None = None,
 ) -> SearchResult:
-    """The `limit` best hits for `query` among what the caller may be served at (valid_at, known_at)."""
+    """The `limit` best hits for `query` among what the caller may be served at (valid_at, known_at); `paths`
+    (internal, for the ablation harness) keeps only some of 'lexical', 'vector', 'graph'."""
     text = query.strip() if isinstance(query, str) else ""
     if not text:
         raise InvalidInput("query", "must not be empty")
@@ -55,13 +59,14 @@ def search(
     unlabelled = levels is None or UNLABELLED in levels
     scope = None if scope is None else check_scope(scope)
     valid, known = points(ctx, valid_at, known_at)
-    wanted = states_filter(states)
+    wanted = states_filter(states) if ctx.governance.served_filter else [s.value for s in State]
     # entities and summaries have no scope and no valid time: a scoped or past-valid-time search is about facts
     if scope is not None or memory_kinds is not None:
         hit_kinds = hit_kinds & {"fact"}
     with_summaries = "summary" in hit_kinds and valid_at is None
     pool = min(max(2 * limit, 20), 400)
-    vector = ctx.embed([text]).get(text) if "fact" in hit_kinds else None  # before any transaction
+    use = frozenset(PATHS if paths is None else paths)
+    vector = ctx.embed([text]).get(text) if "fact" in hit_kinds and "vector" in use else None  # before any transaction
 
     def work(tx: Tx) -> SearchResult:
         entity_q = rules.lucene(text, ENTITY_FIELDS, ctx.tenant)
@@ -77,7 +82,8 @@ def search(
                 valid_at=valid, known_at=known, states=wanted, kinds=memory_kinds,
                 scope_key=None if scope is None else scope_key(scope), levels=levels, unlabelled=unlabelled,
                 pool=pool, need=limit)
-            supported = _supported(tx, ctx.tenant, by_path, valid, known, premised)
+            supported = (_supported(tx, ctx.tenant, by_path, valid, known, premised) if ctx.governance.served_filter
+                         else {f.version_id for ranked in by_path.values() for f, _ in ranked})
             for path, ranked in by_path.items():
                 rankings[path] = []
                 for fact, score in ranked:
@@ -103,6 +109,7 @@ def search(
                 rankings["lexical"].append((key, score))
         # the lexical path ranks facts, entities and summaries by their own Lucene scores, each index apart
         rankings["lexical"] = sorted(rankings.get("lexical", []), key=lambda item: -item[1])
+        rankings = {p: r for p, r in rankings.items() if p in use}
         hits = [SearchHit(**items[f.key], score=f.score,
                           paths={p: PathScore(rank=r, score=s) for p, (r, s) in f.paths.items()})
                 for f in rules.fuse(rankings, limit=limit)]

@@ -199,10 +199,12 @@ def remember(
     if not isinstance(content, str) or not content.strip():
         raise InvalidInput("content", "must not be empty: a rewrite readable without the conversation")
     clean_text(content, "content", limit=LITERAL_MAX if object is None else TEXT_MAX)  # without an object, it is one
-    if not turn.messages:
+    gated = ctx.governance.gate  # off only in the ablation harness: any message of the session may be quoted
+    if gated and not turn.messages:
         raise EvidenceRefused("quote", f"session {turn.session_id!r} has no human message in the current turn; "
                               "without a human to quote nothing can be remembered as stated")
-    found = match_quote(turn.messages, quote)
+    pool = turn.messages if gated else ctx.read(lambda tx: source_service.session(tx, ctx.tenant, turn.session_id))
+    found = match_quote(pool, quote)
     if found is None:
         raise EvidenceRefused("quote", "does not occur verbatim (whitespace aside) inside one human message of "
                               "this turn; synonyms and quotes stitched from several messages are refused")
@@ -226,7 +228,7 @@ def remember(
         # the Turn is a snapshot: the turn may have moved on since it was opened (the agent replied)
         now = source_service.session(tx, ctx.tenant, turn.session_id)
         current, _ = turn_messages(now, turn.generation, turn.start_index if turn.since_given else None)
-        if message.source_id not in {m.source_id for m in current}:
+        if gated and message.source_id not in {m.source_id for m in current}:
             raise EvidenceRefused("quote", f"message #{message.index} of session {turn.session_id!r} is no longer in "
                                   "the current turn (the agent has replied since); open a new turn and quote from it")
         premises = _premises(tx, ctx.tenant, depends_on)
@@ -236,8 +238,9 @@ def remember(
         else:
             if defaulted and predicate not in predicate_service.registry(tx, ctx.tenant):
                 predicate_repo.define(tx, ctx.tenant, known, PredicateDef(name=predicate, cardinality="multi"))
-            fact = record_fact.record(tx, ctx, known, [data])[0]
-        source_repo.link_sourced_from(tx, known, [(fact.version_id, message.source_id, quote, span)])
+            fact = record_fact.record(tx, ctx, known, [data], sources=[(message.source_id, quote, span)])[0]
+        if replaces is not None:
+            source_repo.link_sourced_from(tx, known, [(fact.version_id, message.source_id, quote, span)])
         justification = new_id("j") if premises else None
         source_repo.link_depends_on(tx, known, [(fact.version_id, p.version_id, justification) for p in premises])
         ledger.audit(tx, ctx.tenant, known, [("remember", fact.fact_id, {
