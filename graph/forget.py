@@ -161,7 +161,7 @@ def forget_summaries(tx: Tx, tenant: str, rows: list[tuple[str, str]], known: da
 
 def summary_residue(tx: Tx, tenant: str, summary_ids: list[str]) -> list[Residue]:
     """Summary versions still holding their text."""
-    return _residue(tx.rows(READ_SUMMARY_RESIDUE, tenant=tenant, summary_ids=summary_ids))
+    return _residue(tx.rows(READ_SUMMARY_RESIDUE, tenant=tenant, summary_ids=summary_ids, removed=REMOVED_TEXT))
 
 
 def purge(tx: Tx, tenant: str, *, fact_ids: list[str] = (), source_ids: list[str] = (), entity_ids: list[str] = (),
@@ -202,4 +202,4 @@ def tenant_batch(tx: Tx, tenant: str, kind: str, limit: int) -> list[str]:
 
 def tenant_residue(tx: Tx, tenant: str) -> list[Residue]:
     """What still holds content in the whole tenant."""
-    return _residue(tx.rows(READ_TENANT_RESIDUE, tenant=tenant))
+    return _residue(tx.rows(READ_TENANT_RESIDUE, tenant=tenant, removed=REMOVED_TEXT))
