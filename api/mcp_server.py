@@ -28,6 +28,7 @@ from credo.schema.errors import CredoError, InvalidInput, Unauthenticated
 from credo.schema.facts import AsOf, Conflict, Fact, Relation, Unreadable
 from credo.schema.operations import BY_NAME, Operation
 from credo.schema.provenance import WhyTree
+from credo.schema.forget import ForgetResult, ResidueReport
 from credo.schema.sources import Source
 from credo.store import Store
 
@@ -152,6 +153,17 @@ TOOLS: tuple[ToolSpec, ...] = (
         "succession (the world changed at `at`), correction (the established value was wrong), reject (the "
         "challenger is wrong; give a reason) or split_scope (both hold, in different `scope`s). The answer "
         "carries the cascade: what went stale because of it."),
+    ToolSpec(
+        "forget", ForgetResult, lambda found: found,
+        "Forget an id when the person it concerns asks to be forgotten: a fact (every version), a source (a "
+        "message or document: the facts it alone evidenced go too), an entity (and every fact naming it) or a "
+        "summary. Give the person's `reason` and the `actor` acting for them. The content leaves every place in "
+        "the store; earlier reads show a tombstone. The answer is the residue report (complete = nothing left) "
+        "and what the store cannot erase itself (transaction logs, backups)."),
+    ToolSpec(
+        "verify_forgotten", ResidueReport, lambda found: found,
+        "Check a forgotten id: every place inside the store still holding its content (complete only when none) "
+        "and the copies outside it (transaction logs until they rotate, backups). No evidence needed."),
 )
 
 

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from credo.schema import commands as c
+from credo.schema import commands_forget as cf
 from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summary
 from credo.schema.entities import Entity
+from credo.schema.forget import ForgetJob, ForgetResult, ResidueReport
 from credo.schema.facts import Conflict, Fact, PathStep, PredicateDef, Relation
 from credo.schema.provenance import ExtractionResult, WhyTree
 from credo.schema.sources import Source
@@ -129,6 +131,20 @@ OPERATIONS: list[Operation] = [
     Operation("stale", c.StaleQuery, "stale", "GET", "/v1/stale", list[StaleItem], mcp="stale", cli="stale"),
     Operation("maintain", c.Maintain, "maintain", "POST", "/v1/maintain", CascadeReport,
               mcp_reason="a scheduled sweep an operator runs (credo maintain), not an agent's act", cli="maintain"),
+    # forgetting
+    Operation("forget", cf.Forget, "forget", "POST", "/v1/items/{target_id}/forget", ForgetResult, write=True,
+              mcp="forget", cli="forget item"),
+    Operation("purge", cf.Purge, "purge", "POST", "/v1/items/{target_id}/purge", ResidueReport, write=True,
+              mcp_reason="deleting the tombstone is an operator's retention decision", cli="forget purge"),
+    Operation("verify_forgotten", cf.VerifyForgotten, "verify_forgotten", "GET", "/v1/items/{target_id}/residue",
+              ResidueReport, mcp="verify_forgotten", cli="forget verify"),
+    Operation("forget_subject", cf.ForgetSubject, "forget_subject", "POST", "/v1/entities/{entity}/forget", ForgetJob,
+              write=True, mcp_reason="a batched job an operator runs; agents forget one id with forget",
+              cli="forget subject"),
+    Operation("forget_tenant", cf.ForgetTenant, "forget_tenant", "POST", "/v1/tenant/forget", ForgetJob, write=True,
+              mcp_reason="erasing a whole tenant is an operator's act", cli="forget tenant"),
+    Operation("forget_resume", cf.ForgetResume, "forget_resume", "POST", "/v1/tenant/forget/resume", list[ForgetJob],
+              write=True, mcp_reason="recovering a crashed job is an operator's act", cli="forget resume"),
 ]
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}
