@@ -186,3 +186,21 @@ def test_another_tenants_id_answers_not_found(store):
     with pytest.raises(NotFound):
         other.verify_forgotten(f.fact_id)
     assert store.facts("Vault")
+
+
+def test_forgetting_an_extracted_fact_removes_its_text_from_the_extraction_episode(store):
+    from credo.schema.provenance import Candidate, Proposal
+    from credo.services.extractors import ScriptedExtractor
+
+    # given a fact extracted from a message, with an episode summary quoting it
+    store.ingest_messages("s9", [_msg(0, "Erin's badge number is 55-1234, keep it private.")])
+    said = "Erin's badge number is 55-1234"
+    candidate = Candidate(statement=said, subject="Erin", predicate="badge_number", object="55-1234",
+                          quote=said, source_index=0)
+    result = store.extract("s9", ScriptedExtractor([Proposal(candidates=[candidate], episode=f"Noted: {said}.")]))
+    [fact] = result.facts
+    # when the fact is forgotten
+    report = store.forget(fact.fact_id, reason="erasure", actor="dpo").report
+    # then the episode no longer holds its text (the message itself stays: it was not asked to be forgotten)
+    assert report.complete, report.residue
+    assert [h["labels"] for h in _holding(store, "55-1234")] == [["Source"]]
