@@ -30,6 +30,7 @@ from credo.schema.facts import AsOf, Conflict, Fact, Relation, Unreadable
 from credo.schema.operations import BY_NAME, Operation
 from credo.schema.provenance import WhyTree
 from credo.schema.search import SearchResult
+from credo.schema.forget import ForgetResult, ResidueReport
 from credo.schema.sources import Source
 from credo.store import Store
 
@@ -172,6 +173,16 @@ TOOLS: tuple[ToolSpec, ...] = (
         "fused by reciprocal rank. Only what may be served comes back: current, valid at `valid_at` (default now) "
         "as believed at `known_at`, within your key's clearance; `scope`, `kinds` (fact / entity / summary or a "
         "memory kind) and `limit` narrow it. Each hit says which paths found it, with its rank and score."),
+        "forget", ForgetResult, lambda found: found,
+        "Forget an id when the person it concerns asks to be forgotten: a fact (every version), a source (a "
+        "message or document: the facts it alone evidenced go too), an entity (and every fact naming it) or a "
+        "summary. Give the person's `reason` and the `actor` acting for them. The content leaves every place in "
+        "the store; earlier reads show a tombstone. The answer is the residue report (complete = nothing left) "
+        "and what the store cannot erase itself (transaction logs, backups)."),
+    ToolSpec(
+        "verify_forgotten", ResidueReport, lambda found: found,
+        "Check a forgotten id: every place inside the store still holding its content (complete only when none) "
+        "and the copies outside it (transaction logs until they rotate, backups). No evidence needed."),
 )
 
 

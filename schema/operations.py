@@ -13,9 +13,11 @@ from credo.schema import commands as c
 from credo.schema import commands_lifecycle as lc
 from credo.schema import commands_recall as recall
 from credo.schema import commands_search as cs
+from credo.schema import commands_forget as cf
 from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summary
 from credo.schema.context_package import ContextPackage
 from credo.schema.entities import Entity
+from credo.schema.forget import ForgetJob, ForgetResult, ResidueReport
 from credo.schema.facts import Conflict, Fact, PathStep, PredicateDef, Relation
 from credo.schema.provenance import ExtractionResult, WhyTree
 from credo.schema.receipts import ReadReceipt
@@ -154,6 +156,20 @@ OPERATIONS: list[Operation] = [
     Operation("tasks_served", recall.TasksServedQuery, "tasks_served", "GET", "/v1/facts/{fact_id}/tasks",
               list[ReadReceipt], mcp_reason="an audit (and forgetting's input), not an agent's read",
               cli="tasks-served"),
+    # forgetting
+    Operation("forget", cf.Forget, "forget", "POST", "/v1/items/{target_id}/forget", ForgetResult, write=True,
+              mcp="forget", cli="forget item"),
+    Operation("purge", cf.Purge, "purge", "POST", "/v1/items/{target_id}/purge", ResidueReport, write=True,
+              mcp_reason="deleting the tombstone is an operator's retention decision", cli="forget purge"),
+    Operation("verify_forgotten", cf.VerifyForgotten, "verify_forgotten", "GET", "/v1/items/{target_id}/residue",
+              ResidueReport, mcp="verify_forgotten", cli="forget verify"),
+    Operation("forget_subject", cf.ForgetSubject, "forget_subject", "POST", "/v1/entities/{entity}/forget", ForgetJob,
+              write=True, mcp_reason="a batched job an operator runs; agents forget one id with forget",
+              cli="forget subject"),
+    Operation("forget_tenant", cf.ForgetTenant, "forget_tenant", "POST", "/v1/tenant/forget", ForgetJob, write=True,
+              mcp_reason="erasing a whole tenant is an operator's act", cli="forget tenant"),
+    Operation("forget_resume", cf.ForgetResume, "forget_resume", "POST", "/v1/tenant/forget/resume", list[ForgetJob],
+              write=True, mcp_reason="recovering a crashed job is an operator's act", cli="forget resume"),
 ]
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}

@@ -18,6 +18,7 @@ BODIES = {
     "admit": {"by": "policy"}, "reject": {"reason": "no"}, "reverify": {"outcome": "holds", "note": "checked again"},
     "justify": {"premises": ["f_unknown"]}, "remember": {"quote": "Agreed, disable it.", "content": "disable cache"},
     "ingest_messages": None, "extract": {}, "deprecate": {"reason": "outdated", "actor": "ops"},
+    "forget": {"reason": "asked", "actor": "dpo"}, "forget_subject": {"reason": "asked", "actor": "dpo"},
 }
 ID_ROUTES = [op for op in OPERATIONS if op.path_params and op.name != "ingest_messages"]
 
@@ -36,7 +37,7 @@ def tenant_b_data(neo4j_db, tenant_b):
     b.context("Acme", task="b-task")  # a task with a read receipt
     return {"fact_id": alice.fact_id, "version_id": alice.version_id, "conflict_id": conflict.conflict_id,
             "summary_id": summary.summary_id, "source_id": source.source_id, "session_id": "d", "entity": "Acme",
-            "task": "b-task"}
+            "task": "b-task", "target_id": alice.fact_id}
 
 
 def call(api, op, ids: dict[str, str], headers):
@@ -51,7 +52,7 @@ def call(api, op, ids: dict[str, str], headers):
 
 UNKNOWN = {"fact_id": "f_00000000000000000000", "conflict_id": "c_00000000000000000000",
            "summary_id": "m_00000000000000000000", "session_id": "no-such-session", "entity": "No Such Entity",
-           "task": "no-such-task"}
+           "task": "no-such-task", "target_id": "f_00000000000000000000"}
 
 
 @pytest.mark.parametrize("op", ID_ROUTES, ids=[op.name for op in ID_ROUTES])
@@ -59,7 +60,7 @@ def test_another_tenants_id_answers_exactly_like_an_unknown_id(api, tenant_a, te
     theirs = call(api, op, tenant_b_data, tenant_a.headers)
     unknown = call(api, op, UNKNOWN, tenant_a.headers)
     assert (theirs.status_code, theirs.json().get("code")) == (unknown.status_code, unknown.json().get("code"))
-    if set(op.path_params) & {"fact_id", "conflict_id", "summary_id", "entity", "task"}:
+    if set(op.path_params) & {"fact_id", "conflict_id", "summary_id", "entity", "task", "target_id"}:
         assert theirs.status_code == 404, theirs.json()
     assert "Alice" not in theirs.text and "register" not in theirs.text  # the id echoed back is the caller's own
 

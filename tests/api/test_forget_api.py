@@ -1,0 +1,57 @@
+"""Issue 12 acceptance: through REST and MCP, forget a fact and get a complete residue report; another tenant's key
+gets 404 (not_found)."""
+
+from __future__ import annotations
+
+import anyio
+from mcp.client import Client
+
+from credo.api.mcp_server import build_server
+
+SECRET = "The vault code 7431 is kept under Alice's desk"
+
+
+def test_rest_forget_answers_a_complete_residue_report_and_another_tenants_key_gets_404(api, tenant_a, tenant_b):
+    # given a fact of tenant A
+    made = api.post("/v1/facts", json={"subject": "Vault", "predicate": "code_kept_by", "object": "Alice",
+                                       "statement": SECRET}, headers=tenant_a.headers).json()["result"]
+    fid = made["fact_id"]
+    # when tenant B's key tries to forget or verify it, then 404 exactly like an unknown id
+    for answer in (api.post(f"/v1/items/{fid}/forget", json={"reason": "x", "actor": "y"}, headers=tenant_b.headers),
+                   api.get(f"/v1/items/{fid}/residue", headers=tenant_b.headers)):
+        assert answer.status_code == 404 and answer.json()["code"] == "not_found", answer.json()
+    # when tenant A forgets it
+    answer = api.post(f"/v1/items/{fid}/forget", json={"reason": "erasure request", "actor": "dpo"},
+                      headers=tenant_a.headers)
+    # then the residue report is complete and names what lies outside the store
+    assert answer.status_code == 200, answer.json()
+    report = answer.json()["result"]["report"]
+    assert report["complete"] is True and report["residue"] == []
+    assert {o["place"] for o in report["outside_store"]} == {"transaction logs", "backups"}
+    assert report["crypto_erased"] is False
+    again = api.get(f"/v1/items/{fid}/residue", headers=tenant_a.headers).json()
+    assert again["complete"] is True and "7431" not in str(again)
+    assert api.get("/v1/facts", params={"subject": "Vault"}, headers=tenant_a.headers).json()["items"] == []
+
+
+def test_an_agent_forgets_a_fact_over_mcp_and_verifies_it_and_another_tenants_id_is_not_found(store):
+    # given a fact of this tenant and one of another tenant
+    mine = store.add_fact("Vault", "code_kept_by", "Alice", statement=SECRET)
+    theirs = store.for_tenant(store.tenant + "_b").add_fact("Vault", "code_kept_by", "Bob")
+    server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
+
+    async def scenario():
+        async with Client(server) as client:
+            forgot = await client.call_tool("forget", {"target_id": mine.fact_id, "reason": "the person asked",
+                                                       "actor": "agent for Alice"})
+            checked = await client.call_tool("verify_forgotten", {"target_id": mine.fact_id})
+            other = await client.call_tool("forget", {"target_id": theirs.fact_id, "reason": "x", "actor": "y"})
+            return forgot, checked, other
+
+    forgot, checked, other = anyio.run(scenario)
+    # then the agent gets a complete residue report, and another tenant's id answers not_found
+    assert not forgot.is_error, forgot.content
+    assert forgot.structured_content["report"]["complete"] is True
+    assert checked.structured_content["complete"] is True
+    assert other.is_error and other.structured_content["code"] == "not_found"
+    assert store.for_tenant(store.tenant + "_b").facts("Vault")[0].fact_id == theirs.fact_id
