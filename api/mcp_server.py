@@ -173,6 +173,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "fused by reciprocal rank. Only what may be served comes back: current, valid at `valid_at` (default now) "
         "as believed at `known_at`, within your key's clearance; `scope`, `kinds` (fact / entity / summary or a "
         "memory kind) and `limit` narrow it. Each hit says which paths found it, with its rank and score."),
+    ToolSpec(
         "forget", ForgetResult, lambda found: found,
         "Forget an id when the person it concerns asks to be forgotten: a fact (every version), a source (a "
         "message or document: the facts it alone evidenced go too), an entity (and every fact naming it) or a "
