@@ -67,6 +67,7 @@ class Context:
     clock: Callable[[], datetime] = system_clock
     embedder: "Embedder | None" = None
     predicate_cache: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    actor: str = ledger.SYSTEM_ACTOR  # who the ledger records for events that do not name their own actor
 
     def now(self) -> datetime:
         """The store's notion of now (UTC)."""
@@ -98,6 +99,7 @@ class Context:
             from credo.services.cascade import cascade
 
             setattr(tx, "credo_vectors", plan)
+            ledger.act_as(tx, self.actor)
             # now is read after the clock lock is held, so no commit can land at a known time a reader already used
             known = ledger.begin(tx, self.tenant, self.now())
             result = work(tx, known)
