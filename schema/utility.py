@@ -40,8 +40,10 @@ class MemoryUsage(BaseModel):
     fact_id: str
     kind: str
     state: str
+    created: datetime  # the memory's first known time
     tier: Tier = Tier.WORKING
     tier_since: datetime
+    placed: bool = True  # False until a sweep or a recall gave it a usage row (it counts as working since created)
     uses: int = 0
     active_days: int = 0
     last_used: datetime | None = None

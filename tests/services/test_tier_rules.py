@@ -16,7 +16,7 @@ D = timedelta(days=1)
 
 def usage(tier=Tier.WORKING, *, since=T0, uses=0, days=0, last=None, importance=0.5, kind="semantic",
           state="active") -> MemoryUsage:
-    return MemoryUsage(fact_id="f_1", kind=kind, state=state, tier=tier, tier_since=since, uses=uses,
+    return MemoryUsage(fact_id="f_1", kind=kind, created=T0, state=state, tier=tier, tier_since=since, uses=uses,
                        active_days=days, last_used=last, importance=importance)
 
 
