@@ -29,6 +29,7 @@ from credo.schema.facts import AsOf, Conflict, Fact, Relation, Unreadable
 from credo.schema.operations import BY_NAME, Operation
 from credo.schema.provenance import WhyTree
 from credo.schema.sources import Source
+from credo.schema.utility import MemoryUsage
 from credo.store import Store
 
 log = logging.getLogger("credo.mcp")
@@ -152,6 +153,12 @@ TOOLS: tuple[ToolSpec, ...] = (
         "succession (the world changed at `at`), correction (the established value was wrong), reject (the "
         "challenger is wrong; give a reason) or split_scope (both hold, in different `scope`s). The answer "
         "carries the cascade: what went stale because of it."),
+    ToolSpec(
+        "feedback", MemoryUsage, lambda usage: usage,
+        "After a task, say whether a memory a read receipt served helped: useful (+1.0) or harmful (-2.0, it "
+        "misled). This re-classifies that recall (counted neutral when served); it is not an extra vote, so "
+        "repeating a verdict changes nothing. Say unknown when you cannot tell: it is logged and changes nothing. "
+        "Answers the memory's tier and net utility."),
 )
 
 
