@@ -41,8 +41,10 @@ def classify(tx: Tx, tenant: str, known: datetime, receipt_id: str, fact_id: str
 
 
 def memories(tx: Tx, tenant: str, kinds: list[str], fact_id: str | None = None) -> list[MemoryUsage]:
-    """The memories of these kinds with a believed version, each with its usage (tier working until swept)."""
-    return [_usage(r) for r in tx.rows(READ_MEMORIES, tenant=tenant, kinds=kinds, fact_id=fact_id)]
+    """The memories of these kinds (all with a believed version, or the one named, believed or not), each with its
+    usage (tier working until swept)."""
+    rows = tx.rows(READ_MEMORIES, tenant=tenant, kinds=kinds, fact_id=fact_id, believed=fact_id is None)
+    return [_usage(r) for r in rows]
 
 
 def update(tx: Tx, tenant: str, rows: list[dict[str, Any]]) -> None:

@@ -109,7 +109,9 @@ def add_route(router: APIRouter, op: Operation) -> None:
         ]
 
     def endpoint(request: Request, store: Any, **given: Any) -> Any:
-        limit, cursor = given.pop("limit", None), given.pop("cursor", None)
+        # only listings take the page's limit and cursor; another command's own `limit` field is its own
+        paged = op.paged and not op.write
+        limit, cursor = (given.pop("limit", None), given.pop("cursor", None)) if paged else (None, None)
         body = given.pop("body", None)
         fields = {p: given.pop(p) for p in op.path_params}
         fields |= body.model_dump(exclude_unset=True) if body is not None else _from_query(op, given)
