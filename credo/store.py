@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from credo.graph.db import Database
+from credo.graph.ledger import SYSTEM_ACTOR
 from credo.schema import commands as c
 from credo.schema.commands import build, fields_of, given
 from credo.schema.entities import Entity
@@ -28,12 +29,13 @@ class Store(ProvenanceMixin, CascadeMixin, LedgerMixin):
 
     def __init__(
         self, db: Database, *, tenant: str, embedder: Embedder | None = None,
-        _clock: Callable[[], datetime] | None = None, _owns_db: bool = True,
+        _clock: Callable[[], datetime] | None = None, _owns_db: bool = True, actor: str | None = None,
     ) -> None:
         self.tenant = tenant
         self._db = db
         self._owns_db = _owns_db
-        self._ctx = Context(db=db, tenant=tenant, clock=_clock or system_clock, embedder=embedder)
+        self._ctx = Context(db=db, tenant=tenant, clock=_clock or system_clock, embedder=embedder,
+                            actor=actor or SYSTEM_ACTOR)
 
     def __enter__(self) -> "Store":
         return self
@@ -46,9 +48,11 @@ class Store(ProvenanceMixin, CascadeMixin, LedgerMixin):
         if self._owns_db:
             self._db.close()
 
-    def for_tenant(self, tenant: str) -> "Store":
-        """Another tenant's handle sharing this connection."""
-        return Store(self._db, tenant=tenant, embedder=self._ctx.embedder, _clock=self._ctx.clock, _owns_db=False)
+    def for_tenant(self, tenant: str, *, actor: str | None = None) -> "Store":
+        """Another tenant's handle sharing this connection; `actor` is who its writes are recorded for in the
+        audit ledger (default: system)."""
+        return Store(self._db, tenant=tenant, embedder=self._ctx.embedder, _clock=self._ctx.clock, _owns_db=False,
+                     actor=actor)
 
     # -- recording -----------------------------------------------------------------------------
     def add_fact(

@@ -30,6 +30,7 @@ def check_chain(rows: Iterable[dict[str, Any]], *, head_seq: int, head_hash: str
         by_seq.setdefault(int(row["seq"]), []).append(row)
     problems: list[LedgerProblem] = []
     prev: str | None = ""
+    before: dict[str, Any] | None = None  # the event kept at the previous position
     last_seq = max([head_seq, *by_seq])
     for seq in range(1, last_seq + 1):
         found = by_seq.get(seq, [])
@@ -42,7 +43,7 @@ def check_chain(rows: Iterable[dict[str, Any]], *, head_seq: int, head_hash: str
             problems.append(LedgerProblem(kind="removed", seq=seq, event_id=after["event_id"] if after else None,
                                           detail=f"no event at position {seq}"
                                           + (f" (the next is {after['event_id']})" if after else " (the last one)")))
-            prev = None  # unknown: resynchronise on the next event's link
+            prev, before = None, None  # unknown: resynchronise on the next event's link
             continue
         genuine = [r for r in found if hash_holds(r) and (prev is None or r.get("prev_hash") == prev)]
         keep = genuine[0] if genuine else _best(found, prev)
@@ -55,11 +56,13 @@ def check_chain(rows: Iterable[dict[str, Any]], *, head_seq: int, head_hash: str
             if not hash_holds(keep):
                 problems.append(LedgerProblem(kind="changed", event_id=keep["event_id"], seq=seq,
                                               detail="its fields no longer hash to its stored hash"))
-            else:
-                problems.append(LedgerProblem(kind="changed", event_id=keep["event_id"], seq=seq,
-                                              detail="its link does not name the previous event's hash (the previous "
-                                                     "event was changed and re-hashed, or this one was put here)"))
+            else:  # the previous event no longer has the hash this one recorded: it was changed and re-hashed
+                culprit = before if before is not None else keep
+                problems.append(LedgerProblem(kind="changed", event_id=culprit["event_id"], seq=culprit["seq"],
+                                              detail=f"re-hashed after the fact: event {keep['event_id']} at "
+                                                     f"{seq} recorded a different hash for it"))
         prev = keep.get("hash") if keep is not None else None
+        before = keep
         if seq == head_seq and keep is not None and keep.get("hash") != head_hash and hash_holds(keep) and genuine:
             problems.append(LedgerProblem(kind="changed", event_id=keep["event_id"], seq=seq,
                                           detail="the last event's hash is not the head the clock recorded"))

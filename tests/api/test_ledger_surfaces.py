@@ -22,6 +22,7 @@ def test_audit_and_verify_over_rest_and_feedback_is_404_for_another_tenant(api, 
     assert [e["operation"] for e in page["items"]] == ["add_facts"] and page["next_after"] == 1
     rest = api.get("/v1/audit", headers=tenant_a.headers, params={"after": 1, "id": fact_id}).json()
     assert [(e["operation"], e["reason"]) for e in rest["items"]] == [("retract_fact", "wrong account")]
+    assert {e["actor"] for e in page["items"] + rest["items"]} == {f"key:{tenant_a.key_id}"}  # who acted: the key
     assert api.get("/v1/audit", headers=tenant_b.headers).json()["items"] == []  # the tenant comes from the key
     verified = api.get("/v1/audit/verify", headers=tenant_a.headers).json()
     assert verified["ok"] and verified["events"] == 2
