@@ -7,6 +7,7 @@ hash and stores the new head on the clock (hashing: `credo.schema.ledger`).
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from datetime import datetime
@@ -99,8 +100,6 @@ def head(tx: Tx, tenant: str) -> tuple[int, str]:
 
 def to_event(row: dict[str, Any]) -> AuditEvent:
     """An AuditEvent from a stored row (a detail that is not JSON is kept under `unparsed`)."""
-    import json
-
     try:
         detail = json.loads(row["detail"]) if row.get("detail") else {}
     except (TypeError, ValueError):

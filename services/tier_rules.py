@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from credo.schema.utility import MemoryUsage, Tier
+from credo.schema.utility import OUTCOME_VALUE, MemoryUsage, Outcome, Tier
 
 KINDS = frozenset({"episodic", "semantic"})
 FROZEN = frozenset({"quarantined", "deprecated", "rejected", "forgotten", "deleted"})
@@ -72,8 +72,6 @@ def next_tier(usage: MemoryUsage, now: datetime, policy: TierPolicy = DEFAULT_PO
 def reclassify(utility: float, old: str, new: str) -> float:
     """A memory's utility after one recall is re-classified from `old` to `new` (not an extra row: the
     difference of the two values); `unknown` changes nothing."""
-    from credo.schema.utility import OUTCOME_VALUE, Outcome
-
     if new == Outcome.UNKNOWN:
         return utility
     return utility - OUTCOME_VALUE[Outcome(old)] + OUTCOME_VALUE[Outcome(new)]
