@@ -103,18 +103,19 @@ def test_a_deleted_last_event_is_detected_against_the_chain_head(store, neo4j_db
 def test_an_inserted_event_is_detected_and_named(store, neo4j_db):
     _history(store)
     events = store.audit().items
-    forged = dict(event_id="a_forged", tenant=store.tenant, seq=3, at=events[2].at, action="add_facts",
+    forged = dict(event_id=f"a_forged_{store.tenant}", tenant=store.tenant, seq=3, at=events[2].at, action="add_facts",
                   subject_id="f_nobody", actor="system", prev_hash=events[1].hash, hash="0" * 64, detail="{}")
     tamper(neo4j_db, "CREATE (a:AuditEvent) SET a = $row", row=forged)
-    unchained = dict(forged, event_id="a_loose", seq=None, hash=None, prev_hash=None)
+    unchained = dict(forged, event_id=f"a_loose_{store.tenant}", seq=None, hash=None, prev_hash=None)
     tamper(neo4j_db, "CREATE (a:AuditEvent) SET a = $row", row=unchained)
     report = store.verify_ledger()
     assert not report.ok
-    assert sorted((p.kind, p.event_id) for p in report.problems) == [("inserted", "a_forged"), ("inserted", "a_loose")]
+    assert sorted((p.kind, p.event_id) for p in report.problems) == [("inserted", forged["event_id"]),
+                                                                      ("inserted", unchained["event_id"])]
 
 
 def test_events_written_before_the_chain_are_reported_as_where_the_chain_starts(store, neo4j_db, clock):
-    tamper(neo4j_db, "CREATE (:AuditEvent {event_id: 'a_old', tenant: $t, at: datetime('2024-01-01T00:00:00Z'), "
+    tamper(neo4j_db, "CREATE (:AuditEvent {event_id: 'a_old_' + $t, tenant: $t, at: datetime('2024-01-01T00:00:00Z'), "
                    "action: 'add_facts', subject_id: 'f_old', detail: '{}'})", t=store.tenant)
     _history(store)
     report = store.verify_ledger()
