@@ -32,6 +32,7 @@ from credo.schema.provenance import WhyTree
 from credo.schema.search import SearchResult
 from credo.schema.forget import ForgetResult, ResidueReport
 from credo.schema.sources import Source
+from credo.schema.utility import MemoryUsage
 from credo.store import Store
 
 log = logging.getLogger("credo.mcp")
@@ -184,6 +185,12 @@ TOOLS: tuple[ToolSpec, ...] = (
         "verify_forgotten", ResidueReport, lambda found: found,
         "Check a forgotten id: every place inside the store still holding its content (complete only when none) "
         "and the copies outside it (transaction logs until they rotate, backups). No evidence needed."),
+    ToolSpec(
+        "feedback", MemoryUsage, lambda usage: usage,
+        "After a task, say whether a memory a read receipt served helped: useful (+1.0) or harmful (-2.0, it "
+        "misled). This re-classifies that recall (counted neutral when served); it is not an extra vote, so "
+        "repeating a verdict changes nothing. Say unknown when you cannot tell: it is logged and changes nothing. "
+        "Answers the memory's tier and net utility."),
 )
 
 

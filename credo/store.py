@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from credo.graph.db import Database
+from credo.graph.ledger import SYSTEM_ACTOR
 from credo.schema import commands as c
 from credo.schema.commands import build, fields_of, given
 from credo.schema.entities import Entity
@@ -21,22 +22,25 @@ from credo.services.embeddings import Embedder
 from credo.store_cascade import CascadeMixin
 from credo.store_lifecycle import LifecycleMixin
 from credo.store_forget import ForgetMixin
+from credo.store_ledger import LedgerMixin
 from credo.store_provenance import ProvenanceMixin
 from credo.store_recall import RecallMixin
 from credo.store_search import SearchMixin
 
 
-class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMixin, ForgetMixin):
+class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMixin, ForgetMixin, LedgerMixin):
     """A tenant-bound handle on a Credo graph. Build it with `credo.connect()`; close it when done."""
 
     def __init__(
         self, db: Database, *, tenant: str, embedder: Embedder | None = None,
         _clock: Callable[[], datetime] | None = None, _owns_db: bool = True, clearance: str = "all",
+        actor: str | None = None,
     ) -> None:
         self.tenant = tenant
         self._db = db
         self._owns_db = _owns_db
-        self._ctx = Context(db=db, tenant=tenant, clock=_clock or system_clock, embedder=embedder, clearance=clearance)
+        self._ctx = Context(db=db, tenant=tenant, clock=_clock or system_clock, embedder=embedder, clearance=clearance,
+                            actor=actor or SYSTEM_ACTOR)
 
     def __enter__(self) -> "Store":
         return self
@@ -49,10 +53,11 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         if self._owns_db:
             self._db.close()
 
-    def for_tenant(self, tenant: str, *, clearance: str = "all") -> "Store":
-        """Another tenant's handle sharing this connection (reads see what `clearance` allows; default all)."""
+    def for_tenant(self, tenant: str, *, clearance: str = "all", actor: str | None = None) -> "Store":
+        """Another tenant's handle sharing this connection: reads see what `clearance` allows (default all);
+        `actor` is who its writes are recorded for in the audit ledger (default: system)."""
         return Store(self._db, tenant=tenant, embedder=self._ctx.embedder, _clock=self._ctx.clock, _owns_db=False,
-                     clearance=clearance)
+                     clearance=clearance, actor=actor)
 
     # -- recording -----------------------------------------------------------------------------
     def add_fact(

@@ -14,15 +14,18 @@ from credo.schema import commands_lifecycle as lc
 from credo.schema import commands_recall as recall
 from credo.schema import commands_search as cs
 from credo.schema import commands_forget as cf
+from credo.schema import commands_ledger as cl
 from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summary
 from credo.schema.context_package import ContextPackage
 from credo.schema.entities import Entity
 from credo.schema.forget import ForgetJob, ForgetResult, ResidueReport
 from credo.schema.facts import Conflict, Fact, PathStep, PredicateDef, Relation
+from credo.schema.ledger import AuditPage, LedgerReport
 from credo.schema.provenance import ExtractionResult, WhyTree
 from credo.schema.receipts import ReadReceipt
 from credo.schema.search import SearchResult
 from credo.schema.sources import Source
+from credo.schema.utility import MaintainReport, MemoryUsage
 
 
 @dataclass(frozen=True)
@@ -136,7 +139,7 @@ OPERATIONS: list[Operation] = [
     Operation("reverify", c.Reverify, "reverify", "POST", "/v1/facts/{fact_id}/reverify", Fact, write=True,
               mcp="reverify", cli="reverify"),
     Operation("stale", c.StaleQuery, "stale", "GET", "/v1/stale", list[StaleItem], mcp="stale", cli="stale"),
-    Operation("maintain", c.Maintain, "maintain", "POST", "/v1/maintain", CascadeReport,
+    Operation("maintain", c.Maintain, "maintain", "POST", "/v1/maintain", MaintainReport,
               mcp_reason="a scheduled sweep an operator runs (credo maintain), not an agent's act", cli="maintain"),
     # lifecycle
     Operation("deprecate", lc.Deprecate, "deprecate", "POST", "/v1/facts/{fact_id}/deprecate", Fact, write=True,
@@ -170,6 +173,15 @@ OPERATIONS: list[Operation] = [
               mcp_reason="erasing a whole tenant is an operator's act", cli="forget tenant"),
     Operation("forget_resume", cf.ForgetResume, "forget_resume", "POST", "/v1/tenant/forget/resume", list[ForgetJob],
               write=True, mcp_reason="recovering a crashed job is an operator's act", cli="forget resume"),
+    # ledger: the hash-chained audit ledger and the utility ledger (issue 12 items 5-6)
+    Operation("audit", cl.AuditQuery, "audit", "GET", "/v1/audit", AuditPage,
+              mcp_reason="the audit ledger is read by auditors and operators, not by agents", cli="audit"),
+    Operation("verify_ledger", cl.VerifyLedger, "verify_ledger", "GET", "/v1/audit/verify", LedgerReport,
+              mcp_reason="verifying the ledger is an auditor's check, not an agent's act", cli="verify-ledger"),
+    Operation("feedback", cl.Feedback, "feedback", "POST", "/v1/recalls/{receipt_id}/feedback", MemoryUsage,
+              mcp="feedback", cli="feedback"),
+    Operation("utility", cl.UtilityQuery, "utility", "GET", "/v1/facts/{fact_id}/utility", MemoryUsage,
+              mcp_reason="an operator's view of a memory's tier and utility", cli="utility"),
 ]
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}

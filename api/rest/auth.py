@@ -32,5 +32,6 @@ def principal(
 
 
 def store_for(request: Request, who: Annotated[Principal, Depends(principal)]) -> Any:
-    """The Store handle of the key's tenant and clearance (sharing the app's one driver)."""
-    return request.app.state.runtime.store.for_tenant(who.tenant, clearance=who.clearance)
+    """The Store handle of the key's tenant and clearance (sharing the app's one driver), acting as the key."""
+    actor = f"key:{who.key_id}" if who.key_id else None  # the audit ledger records which key acted
+    return request.app.state.runtime.store.for_tenant(who.tenant, clearance=who.clearance, actor=actor)

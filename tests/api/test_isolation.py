@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from credo.schema.operations import OPERATIONS
-from credo.services import api_keys
+from credo.services import api_keys, utility
 from credo.store import Store
 
-# a valid body per route that takes an id, so the answer is about the id, never about the body
+# a valid body per route that takes an id, so the answer is about the id, never about the body ("{name}": the id)
 BODIES = {
     "correct_fact": {"statement": "changed"}, "succeed_fact": {"object": "Zed", "at": "2025-06-01"},
     "end_fact": {"at": "2025-06-01"}, "retract_fact": {"reason": "wrong"}, "resolve_conflict": {"decision": "reject"},
@@ -18,6 +18,7 @@ BODIES = {
     "admit": {"by": "policy"}, "reject": {"reason": "no"}, "reverify": {"outcome": "holds", "note": "checked again"},
     "justify": {"premises": ["f_unknown"]}, "remember": {"quote": "Agreed, disable it.", "content": "disable cache"},
     "ingest_messages": None, "extract": {}, "deprecate": {"reason": "outdated", "actor": "ops"},
+    "feedback": {"fact_id": "{fact_id}", "outcome": "useful"},
     "forget": {"reason": "asked", "actor": "dpo"}, "forget_subject": {"reason": "asked", "actor": "dpo"},
 }
 ID_ROUTES = [op for op in OPERATIONS if op.path_params and op.name != "ingest_messages"]
@@ -35,7 +36,8 @@ def tenant_b_data(neo4j_db, tenant_b):
                              "text": "Agreed, disable it.", "at": "2025-01-01T00:00:00+00:00"}])
     summary = b.add_summary("Acme's owner", derived_from=[alice.fact_id])
     b.context("Acme", task="b-task")  # a task with a read receipt
-    return {"fact_id": alice.fact_id, "version_id": alice.version_id, "conflict_id": conflict.conflict_id,
+    utility.record_recalls(b._ctx, receipt_id="r_b", fact_ids=[alice.fact_id])  # a recall B's feedback could name
+    return {"receipt_id": "r_b", "fact_id": alice.fact_id, "version_id": alice.version_id, "conflict_id": conflict.conflict_id,
             "summary_id": summary.summary_id, "source_id": source.source_id, "session_id": "d", "entity": "Acme",
             "task": "b-task", "target_id": alice.fact_id}
 
@@ -47,10 +49,12 @@ def call(api, op, ids: dict[str, str], headers):
         path = path.replace("{" + name + "}", ids[name])
     if op.http_method == "GET":
         return api.get(path, headers=headers)
-    return api.post(path, json=BODIES.get(op.name) or {}, headers=headers)
+    body = {k: ids[v[1:-1]] if isinstance(v, str) and v.startswith("{") else v
+            for k, v in (BODIES.get(op.name) or {}).items()}
+    return api.post(path, json=body, headers=headers)
 
 
-UNKNOWN = {"fact_id": "f_00000000000000000000", "conflict_id": "c_00000000000000000000",
+UNKNOWN = {"receipt_id": "r_unknown", "fact_id": "f_00000000000000000000", "conflict_id": "c_00000000000000000000",
            "summary_id": "m_00000000000000000000", "session_id": "no-such-session", "entity": "No Such Entity",
            "task": "no-such-task", "target_id": "f_00000000000000000000"}
 
