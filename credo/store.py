@@ -19,10 +19,11 @@ from credo.services import read_facts, record_fact, revise_fact, who
 from credo.services.context import Context, system_clock
 from credo.services.embeddings import Embedder
 from credo.store_cascade import CascadeMixin
+from credo.store_inspector import InspectorMixin
 from credo.store_provenance import ProvenanceMixin
 
 
-class Store(ProvenanceMixin, CascadeMixin):
+class Store(ProvenanceMixin, CascadeMixin, InspectorMixin):
     """A tenant-bound handle on a Credo graph. Build it with `credo.connect()`; close it when done."""
 
     def __init__(

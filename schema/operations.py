@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from credo.schema import commands as c
+from credo.schema import commands_inspector as ci
 from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summary
 from credo.schema.entities import Entity
 from credo.schema.facts import Conflict, Fact, PathStep, PredicateDef, Relation
@@ -129,6 +130,9 @@ OPERATIONS: list[Operation] = [
     Operation("stale", c.StaleQuery, "stale", "GET", "/v1/stale", list[StaleItem], mcp="stale", cli="stale"),
     Operation("maintain", c.Maintain, "maintain", "POST", "/v1/maintain", CascadeReport,
               mcp_reason="a scheduled sweep an operator runs (credo maintain), not an agent's act", cli="maintain"),
+    # inspector
+    Operation("entity_versions", ci.EntityVersionsQuery, "entity_versions", "GET", "/v1/entities/{entity}/versions",
+              list[Fact], mcp_reason="the timeline is for a person; agents read facts_as_of and why", cli="versions"),
 ]
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}
