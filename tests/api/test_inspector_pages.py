@@ -146,8 +146,8 @@ def test_stale_queue_names_the_cause_and_reverify_closes_it(api, tenant_a, a_sto
     [item] = queues["stale"]
     assert item["id"] == rule.fact_id and item["cause"]
     page = api.get("/ui/queues").text
-    assert html.escape(item["cause"]) in page
-    done = api.post(f"/ui/facts/{rule.fact_id}/reverify", data={"outcome": "holds", "csrf": csrf_of(page)},
+    assert item["cause"] in html.unescape(page)
+    done = api.post(f"/ui/facts/{rule.fact_id}/reverify", data={"outcome": "holds", "note": "checked with finance", "csrf": csrf_of(page)},
                     follow_redirects=False)
     assert done.status_code == 303
     assert a_store.stale() == []
