@@ -118,15 +118,24 @@ def _instant(value: str | None, field: str) -> datetime | None:
         raise InvalidInput(field, str(exc)) from None
 
 
-def timeline_view(store: Any, entity: str, *, valid_at: str | None, known_at: str | None) -> tuple[TimelineView, str]:
-    """Every version about the entity as a rectangle, the as-of answer at the point, and the SVG."""
+def timeline_view(store: Any, entity: str, *, valid_at: str | None,
+                  known_at: str | None) -> tuple[TimelineView, list[tuple[str, str]]]:
+    """Every version about the entity as a rectangle, the as-of answer at the point, and one SVG per predicate."""
     versions = store.entity_versions(entity)
     now = datetime.now(timezone.utc)
     at, known = _instant(valid_at, "valid_at") or now, _instant(known_at, "known_at")
-    rects, span = svg.layout(versions, now)
+    span = svg.span_of(versions, now) if versions else (now, now, now, now)
+    by_predicate: dict[str, list[Any]] = {}
+    for v in versions:
+        by_predicate.setdefault(v.predicate, []).append(v)
+    pictures, rects = [], []
+    for predicate, group in sorted(by_predicate.items()):
+        drawn = svg.layout(group, span)
+        rects += drawn
+        pictures.append((predicate, svg.draw(drawn, span, title=f"{entity} {predicate}: versions in valid × known time",
+                                                   valid_at=at, known_at=known or now)))
     answer = store.facts(entity, valid_at=at, known_at=known)
-    view = TimelineView(entity=entity, valid_at=at, known_at=known, rectangles=rects, as_of=list(answer))
-    return view, svg.draw(rects, span, title=f"{entity}: every version in valid time × known time")
+    return TimelineView(entity=entity, valid_at=at, known_at=known, rectangles=rects, as_of=list(answer)), pictures
 
 
 @router.get("/entities/{entity}.json", response_model=TimelineView)
@@ -138,10 +147,11 @@ def timeline_json(request: Request, entity: str, valid_at: str | None = None, kn
 @router.get("/entities/{entity}", response_class=HTMLResponse)
 def timeline_page(request: Request, entity: str, valid_at: str | None = None, known_at: str | None = None) -> Response:
     """An entity's timeline, with valid_at / known_at inputs and the as-of answer beside it."""
-    drawn: dict[str, str] = {}
+    drawn: list[tuple[str, str]] = []
 
     def build(store: Any) -> TimelineView:
-        view, drawn["svg"] = timeline_view(store, entity, valid_at=valid_at, known_at=known_at)
+        view, pictures = timeline_view(store, entity, valid_at=valid_at, known_at=known_at)
+        drawn.extend(pictures)
         return view
 
     return _page(request, "timeline.html", build, drawn=drawn, valid_at=valid_at or "", known_at=known_at or "")

@@ -35,6 +35,7 @@ class EntitiesView(BaseModel):
 class Rectangle(BaseModel):
     """One version as drawn: its valid interval (x) × known interval (y), in SVG units, and its label."""
 
+    predicate: str  # one picture per predicate, all on the same axes
     fact_id: str
     version_id: str
     statement: str
