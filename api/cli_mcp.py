@@ -30,7 +30,9 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
     args.store = credo.connect(settings=args.settings, progress=say)  # closed by main
     tenant = stdio_tenant(args.store, explicit=args.tenant, settings=args.settings, say=say)
-    build_server(args.store.for_tenant, tenant=tenant).run("stdio")
+    key = os.environ.get("CREDO_API_KEY")
+    clearance = authenticate(args.store._db, key).clearance if key else "all"  # search filters by the key's clearance
+    build_server(lambda t: args.store.for_tenant(t, clearance=clearance), tenant=tenant).run("stdio")
     return 0
 
 

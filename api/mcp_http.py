@@ -21,14 +21,15 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from credo.api.problems import PROBLEM_MEDIA_TYPE, problem_for
-from credo.api.mcp_server import TENANT_STATE, StoreFor, build_server
+from credo.api.mcp_server import CLEARANCE_STATE, TENANT_STATE, StoreFor, build_server
 from credo.api.rest.app import Runtime
 from credo.schema.errors import Unauthenticated
+from credo.schema.api_keys import Principal
 from credo.services import api_keys
 from credo.store import Store
 
-# API key (None when absent) -> its tenant; None or Unauthenticated (missing, unknown, revoked) refuses
-Authenticate = Callable[[str | None], str | None]
+# API key (None when absent) -> its tenant (or its Principal: tenant and clearance); None or Unauthenticated refuses
+Authenticate = Callable[[str | None], "str | Principal | None"]
 MCP_PATH = "/mcp"
 
 
@@ -62,7 +63,10 @@ class ApiKeyAuth:
         if tenant is None:
             await _refuse(send, Unauthenticated("unknown API key"))
             return
-        state = {**(scope.get("state") or {}), TENANT_STATE: tenant}
+        if isinstance(tenant, Principal):
+            state = {**(scope.get("state") or {}), TENANT_STATE: tenant.tenant, CLEARANCE_STATE: tenant.clearance}
+        else:
+            state = {**(scope.get("state") or {}), TENANT_STATE: tenant}
         await self.app({**scope, "state": state}, receive, send)
 
 
@@ -96,9 +100,9 @@ def mcp_mount(app: FastAPI, runtime: Runtime) -> AbstractAsyncContextManager[Non
         assert runtime.store is not None, "the app's lifespan opens the runtime before any request"
         return runtime.store.for_tenant(tenant)
 
-    def authenticate(key: str | None) -> str:
+    def authenticate(key: str | None) -> str | Principal:
         if not runtime.auth:
             return runtime.settings.tenant
-        return api_keys.authenticate(runtime.db, key).tenant
+        return api_keys.authenticate(runtime.db, key)
 
     return mount_mcp(app, store_for, authenticate=authenticate, allowed_hosts=runtime.settings.mcp_allowed_hosts)

@@ -28,12 +28,14 @@ from credo.schema.errors import CredoError, InvalidInput, Unauthenticated
 from credo.schema.facts import AsOf, Conflict, Fact, Relation, Unreadable
 from credo.schema.operations import BY_NAME, Operation
 from credo.schema.provenance import WhyTree
+from credo.schema.search import SearchResult
 from credo.schema.sources import Source
 from credo.store import Store
 
 log = logging.getLogger("credo.mcp")
 StoreFor = Callable[[str], Store]
 TENANT_STATE = "credo_tenant"  # the key the HTTP middleware sets in the ASGI scope's state
+CLEARANCE_STATE = "credo_clearance"  # the API key's clearance, beside the tenant (search filters by it)
 
 INSTRUCTIONS = (
     "Credo is a temporal knowledge store. Ingest each conversation turn with add_messages, then remember claims "
@@ -152,6 +154,13 @@ TOOLS: tuple[ToolSpec, ...] = (
         "succession (the world changed at `at`), correction (the established value was wrong), reject (the "
         "challenger is wrong; give a reason) or split_scope (both hold, in different `scope`s). The answer "
         "carries the cascade: what went stale because of it."),
+    ToolSpec(
+        "search", SearchResult, lambda found: found,
+        "Search memory with a natural-language question: facts (statement and quote), entities (names, aliases) "
+        "and summaries, found by full text, by meaning (vectors) and through the entities the question names, "
+        "fused by reciprocal rank. Only what may be served comes back: current, valid at `valid_at` (default now) "
+        "as believed at `known_at`, within your key's clearance; `scope`, `kinds` (fact / entity / summary or a "
+        "memory kind) and `limit` narrow it. Each hit says which paths found it, with its rank and score."),
 )
 
 
@@ -192,7 +201,11 @@ def _tool(spec: ToolSpec, store_for: StoreFor, default_tenant: str | None) -> To
             tenant = caller_tenant(ctx, default_tenant)
             if tenant is None:
                 raise Unauthenticated("an API key is required (X-API-Key or Authorization: Bearer)")
-            return spec.shape(_run(store_for(tenant), op, command))
+            store = store_for(tenant)
+            clearance = (_http_state(ctx) or {}).get(CLEARANCE_STATE)
+            if clearance is not None:  # over HTTP the key's clearance bounds what a read may serve
+                store = store.for_tenant(tenant, clearance=clearance)
+            return spec.shape(_run(store, op, command))
         except CredoError as exc:
             return _error(exc, ctx)
         except Exception as exc:  # a bug: logged here, answered as an internal problem without its text

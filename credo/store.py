@@ -21,19 +21,20 @@ from credo.services.embeddings import Embedder
 from credo.store_cascade import CascadeMixin
 from credo.store_inspector import InspectorMixin
 from credo.store_provenance import ProvenanceMixin
+from credo.store_search import SearchMixin
 
 
-class Store(ProvenanceMixin, CascadeMixin, InspectorMixin):
+class Store(ProvenanceMixin, CascadeMixin, SearchMixin, InspectorMixin):
     """A tenant-bound handle on a Credo graph. Build it with `credo.connect()`; close it when done."""
 
     def __init__(
         self, db: Database, *, tenant: str, embedder: Embedder | None = None,
-        _clock: Callable[[], datetime] | None = None, _owns_db: bool = True,
+        _clock: Callable[[], datetime] | None = None, _owns_db: bool = True, clearance: str = "all",
     ) -> None:
         self.tenant = tenant
         self._db = db
         self._owns_db = _owns_db
-        self._ctx = Context(db=db, tenant=tenant, clock=_clock or system_clock, embedder=embedder)
+        self._ctx = Context(db=db, tenant=tenant, clock=_clock or system_clock, embedder=embedder, clearance=clearance)
 
     def __enter__(self) -> "Store":
         return self
@@ -46,9 +47,10 @@ class Store(ProvenanceMixin, CascadeMixin, InspectorMixin):
         if self._owns_db:
             self._db.close()
 
-    def for_tenant(self, tenant: str) -> "Store":
-        """Another tenant's handle sharing this connection."""
-        return Store(self._db, tenant=tenant, embedder=self._ctx.embedder, _clock=self._ctx.clock, _owns_db=False)
+    def for_tenant(self, tenant: str, *, clearance: str = "all") -> "Store":
+        """Another tenant's handle sharing this connection (reads see what `clearance` allows; default all)."""
+        return Store(self._db, tenant=tenant, embedder=self._ctx.embedder, _clock=self._ctx.clock, _owns_db=False,
+                     clearance=clearance)
 
     # -- recording -----------------------------------------------------------------------------
     def add_fact(

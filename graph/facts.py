@@ -10,7 +10,6 @@ from typing import Any
 from credo.cypher import Query, load
 from credo.graph.db import Tx
 from credo.graph.records import FAR_FUTURE, fact_from_row, fact_props, instant, readable
-from credo.graph.vectors import Vector
 from credo.schema.errors import ConflictError
 from credo.schema.facts import Fact, Listing
 
@@ -32,7 +31,6 @@ READ_NEIGHBOURS = load("read_neighbours")
 READ_RELATIONS = load("read_relations")
 CARRY_VERSION_EDGES = load("carry_version_edges")
 RESTATE_FACT_VERSIONS = load("restate_fact_versions")
-SEARCH_FACT_VECTORS = load("search_fact_vectors")
 
 
 def create_versions(tx: Tx, facts: list[Fact], embeddings: dict[str, list[float]] | None = None) -> None:
@@ -293,17 +291,3 @@ def neighbours(
     return readable([(r["from_id"], r["to_id"], r["direction"], fact_from_row(r["fact"])) for r in rows], "path",
                     lambda item: item[3])
 
-
-def nearest(tx: Tx, tenant: str, vector: list[float], k: int) -> list[tuple[str, str, float]]:
-    """(version_id, statement, score) of this tenant's believed-now versions closest to `vector`.
-
-    The vector index spans tenants and can only be filtered afterwards, so the candidate pool widens tenfold
-    until the tenant has `k` hits or the index returned fewer candidates than asked (it has no more).
-    """
-    candidates = max(k * 10, 100)
-    while True:
-        row = tx.one(SEARCH_FACT_VECTORS, tenant=tenant, vector=Vector(vector), candidates=candidates, k=k)
-        found = row["found"] if row else []
-        if len(found) >= k or not row or row["scanned"] < candidates:
-            return [(f["version_id"], f["statement"], f["score"]) for f in found]
-        candidates *= 10

@@ -11,10 +11,12 @@ from typing import Any
 
 from credo.schema import commands as c
 from credo.schema import commands_inspector as ci
+from credo.schema import commands_search as cs
 from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summary
 from credo.schema.entities import Entity
 from credo.schema.facts import Conflict, Fact, PathStep, PredicateDef, Relation
 from credo.schema.provenance import ExtractionResult, WhyTree
+from credo.schema.search import SearchResult
 from credo.schema.sources import Source
 
 
@@ -133,6 +135,8 @@ OPERATIONS: list[Operation] = [
     # inspector
     Operation("entity_versions", ci.EntityVersionsQuery, "entity_versions", "GET", "/v1/entities/{entity}/versions",
               list[Fact], mcp_reason="the timeline is for a person; agents read facts_as_of and why", cli="versions"),
+    # search
+    Operation("search", cs.SearchQuery, "search", "GET", "/v1/search", SearchResult, mcp="search", cli="search"),
 ]
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}

@@ -66,6 +66,7 @@ class Context:
     tenant: str
     clock: Callable[[], datetime] = system_clock
     embedder: "Embedder | None" = None
+    clearance: str = "all"  # the caller's clearance vs a version's sensitivity (schema/search.py); "all" sees all
     predicate_cache: dict[str, tuple[str, str | None]] = field(default_factory=dict)
 
     def now(self) -> datetime:

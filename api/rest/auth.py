@@ -32,5 +32,5 @@ def principal(
 
 
 def store_for(request: Request, who: Annotated[Principal, Depends(principal)]) -> Any:
-    """The Store handle of the key's tenant (sharing the app's one driver)."""
-    return request.app.state.runtime.store.for_tenant(who.tenant)
+    """The Store handle of the key's tenant and clearance (sharing the app's one driver)."""
+    return request.app.state.runtime.store.for_tenant(who.tenant, clearance=who.clearance)

@@ -46,7 +46,7 @@ def _body_model(op: Operation) -> type[BaseModel] | None:
 
 
 def _query_param(name: str, info: Any) -> inspect.Parameter:
-    if name == "states":
+    if name in ("states", "kinds"):
         kind: Any = list[str] | None
     elif info.annotation in (bool, int):
         kind = info.annotation
@@ -109,7 +109,9 @@ def add_route(router: APIRouter, op: Operation) -> None:
         ]
 
     def endpoint(request: Request, store: Any, **given: Any) -> Any:
-        limit, cursor = given.pop("limit", None), given.pop("cursor", None)
+        # a paged listing's limit and cursor are the page's; a non-paged read's own `limit` field is the command's
+        paged = op.paged and not op.write
+        limit, cursor = (given.pop("limit", None), given.pop("cursor", None)) if paged else (None, None)
         body = given.pop("body", None)
         fields = {p: given.pop(p) for p in op.path_params}
         fields |= body.model_dump(exclude_unset=True) if body is not None else _from_query(op, given)

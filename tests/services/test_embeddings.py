@@ -62,14 +62,12 @@ def test_without_onnxruntime_the_onnx_backend_falls_back_to_torch(monkeypatch):
     assert type(load_embedder("onnx")).__name__ == "MiniLMEmbedder"
 
 
-def test_facts_written_with_an_embedder_are_in_the_vector_index(neo4j_db, tenant):
-    from credo.graph.facts import nearest
+def test_facts_written_with_an_embedder_are_found_by_the_vector_path(neo4j_db, tenant):
     from credo.store import Store
 
     store = Store(neo4j_db, tenant=tenant, embedder=default_embedder(), _owns_db=False)
     store.add_fact("Alice", "owns", "Acme account", statement="Alice owns the Acme account")
     store.add_fact("Cafeteria", "serves", "soup", statement="The cafeteria serves soup on Fridays")
-    query = default_embedder().embed(["Who is the owner of the Acme account?"])[0]
-    found = neo4j_db.read(lambda tx: nearest(tx, tenant, query, 2))
-    assert [statement for _, statement, _ in found] == ["Alice owns the Acme account",
-                                                       "The cafeteria serves soup on Fridays"]
+    found = store.search("Who is the owner of the Acme account?", kinds=["fact"], limit=2)
+    by_vector = sorted((h for h in found.hits if "vector" in h.paths), key=lambda h: h.paths["vector"].rank)
+    assert [h.text for h in by_vector] == ["Alice owns the Acme account", "The cafeteria serves soup on Fridays"]

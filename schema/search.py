@@ -1,0 +1,82 @@
+"""Search shapes: the one clearance ordering, and what a search answers (hits saying which paths found them)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from credo.schema.cascade import Summary
+from credo.schema.entities import Entity
+from credo.schema.facts import Fact
+
+# The one sensitivity ordering, least restricted first. A clearance sees its own level and every level below it.
+SENSITIVITY_ORDER: tuple[str, ...] = ("public", "internal", "confidential", "secret")
+# A version written without a sensitivity is treated as this level (so a `public` key never sees unlabelled data).
+UNLABELLED = "internal"
+# The clearance that sees everything, unknown labels included (the embedded Python API, and CREDO_AUTH=off).
+CLEARANCE_ALL = "all"
+CLEARANCES: tuple[str, ...] = (*SENSITIVITY_ORDER, CLEARANCE_ALL)
+
+
+def visible_levels(clearance: str) -> list[str] | None:
+    """The sensitivity labels a clearance sees (lower-case), or None for every label (unknown ones included).
+
+    A label outside SENSITIVITY_ORDER is seen only by `all`; an unknown clearance is refused by the caller."""
+    level = clearance.strip().lower()
+    if level == CLEARANCE_ALL:
+        return None
+    return list(SENSITIVITY_ORDER[: SENSITIVITY_ORDER.index(level) + 1])
+
+
+def can_see(clearance: str, sensitivity: str | None) -> bool:
+    """Whether a caller with `clearance` may be served a version of this `sensitivity` (None = UNLABELLED)."""
+    levels = visible_levels(clearance)
+    label = (sensitivity or UNLABELLED).strip().lower()
+    return levels is None or label in levels
+
+
+SearchPath = Literal["lexical", "vector", "graph"]
+HitKind = Literal["fact", "entity", "summary"]
+
+
+class PathScore(BaseModel):
+    """How one retrieval path ranked a hit: its 1-based rank and the path's own score."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rank: int
+    score: float
+
+
+class SearchHit(BaseModel):
+    """One item a search found: what it is, its fused score, and each path that found it with its rank and score."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: HitKind
+    id: str  # fact_id, entity_id or summary_id
+    version_id: str | None = None
+    text: str
+    score: float  # reciprocal-rank fusion of the paths below
+    paths: dict[str, PathScore] = Field(default_factory=dict)
+    fact: Fact | None = None
+    entity: Entity | None = None
+    summary: Summary | None = None
+
+    @property
+    def found_by(self) -> list[str]:
+        """The paths that found this hit, in a fixed order."""
+        return [p for p in ("lexical", "vector", "graph") if p in self.paths]
+
+
+class SearchResult(BaseModel):
+    """A search's answer: the hits best first (at most `limit`), and the point it was read at."""
+
+    model_config = ConfigDict(frozen=True)
+
+    query: str
+    hits: list[SearchHit]
+    valid_at: datetime
+    known_at: datetime | None = None  # None: believed now

@@ -1,0 +1,118 @@
+"""Search: one question in natural language, answered from facts, entities and summaries.
+
+Three paths find candidates — full text (Lucene), the vector index (the query's embedding) and the graph
+neighbourhood of the entities the query names — and reciprocal-rank fusion (`search_rules.fuse`) orders them.
+Filters come before ranking (DESIGN §8): tenant, clearance vs `sensitivity`, scope, served states, validity on
+both axes are applied inside each path's query, so a filtered-out version never takes a slot of the top `limit`.
+
+Tenant isolation at the index level: Neo4j 5.26's full-text and vector indexes are global. The full-text indexes
+also index `tenant`, and every Lucene query requires the tenant's phrase, so Lucene intersects with the tenant's
+postings and never walks another tenant's matches. For vectors, a tenant below `search_partition.THRESHOLD`
+versions is scanned exactly (a tenant-and-state index seek, then cosine: exact, leak-free, cheap at that size);
+a larger tenant gets its own label and vector index (`search_partition.partition`, run by `maintain()`), queried
+by name, so it never competes with other tenants' vectors either. See README "Search".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from credo.graph import search as search_repo
+from credo.graph import search_partition
+from credo.graph.db import Tx
+from credo.schema.errors import InvalidInput
+from credo.schema.facts import Fact, scope_key
+from credo.schema.names import check_scope
+from credo.schema.search import CLEARANCES, UNLABELLED, PathScore, SearchHit, SearchResult, visible_levels
+from credo.services import search_rules as rules
+from credo.services.context import Context
+from credo.services.read_facts import points, states_filter
+from credo.services.support import served_at
+
+FACT_FIELDS = ("statement", "quote")
+ENTITY_FIELDS = ("name", "aliases_text")
+SUMMARY_FIELDS = ("topic", "text")
+
+
+def search(
+    ctx: Context, *, query: str, valid_at: Any = None, known_at: Any = None, scope: dict[str, str] | None = None,
+    kinds: Any = None, states: Any = None, limit: int = 10, clearance: str | None = None,
+) -> SearchResult:
+    """The `limit` best hits for `query` among what the caller may be served at (valid_at, known_at)."""
+    text = query.strip() if isinstance(query, str) else ""
+    if not text:
+        raise InvalidInput("query", "must not be empty")
+    if not 1 <= limit <= 200:
+        raise InvalidInput("limit", "must be between 1 and 200")
+    try:
+        hit_kinds, memory_kinds = rules.split_kinds(kinds)
+    except ValueError as exc:
+        raise InvalidInput("kinds", f"{exc}; kinds are {list(rules.HIT_KINDS + rules.MEMORY_KINDS)}") from None
+    level = (clearance or ctx.clearance).strip().lower()
+    if level not in CLEARANCES:
+        raise InvalidInput("clearance", f"unknown clearance {level!r}; clearances are {list(CLEARANCES)}")
+    levels = visible_levels(level)
+    unlabelled = levels is None or UNLABELLED in levels
+    scope = None if scope is None else check_scope(scope)
+    valid, known = points(ctx, valid_at, known_at)
+    wanted = states_filter(states)
+    # entities and summaries have no scope and no valid time: a scoped or past-valid-time search is about facts
+    if scope is not None or memory_kinds is not None:
+        hit_kinds = hit_kinds & {"fact"}
+    with_summaries = "summary" in hit_kinds and valid_at is None
+    pool = min(max(2 * limit, 20), 400)
+    vector = ctx.embed([text]).get(text) if "fact" in hit_kinds else None  # before any transaction
+
+    def work(tx: Tx) -> SearchResult:
+        entity_q = rules.lucene(text, ENTITY_FIELDS, ctx.tenant)
+        found_entities = search_repo.entities(tx, ctx.tenant, lucene=entity_q, pool=pool) if entity_q else []
+        mentioned = [e for e, norm, _ in found_entities if rules.named(text, norm)]
+        rankings: dict[str, list[tuple[str, float]]] = {}
+        items: dict[str, dict[str, Any]] = {}
+        if "fact" in hit_kinds:
+            by_path = search_repo.facts(
+                tx, ctx.tenant, lucene=rules.lucene(text, FACT_FIELDS, ctx.tenant), vector=vector,
+                vector_index=search_partition.index_for(tx, ctx.tenant),
+                entity_ids=sorted({i for e in mentioned for i in e.ids}), words=rules.predicate_words(text),
+                valid_at=valid, known_at=known, states=wanted, kinds=memory_kinds,
+                scope_key=None if scope is None else scope_key(scope), levels=levels, unlabelled=unlabelled,
+                pool=pool)
+            supported = _supported(tx, ctx.tenant, by_path, valid, known)
+            for path, ranked in by_path.items():
+                rankings[path] = []
+                for fact, score in ranked:
+                    if fact.version_id in supported:
+                        key = f"fact:{fact.version_id}"
+                        items[key] = {"kind": "fact", "id": fact.fact_id, "version_id": fact.version_id,
+                                      "text": fact.statement, "fact": fact}
+                        rankings[path].append((key, score))
+        if "entity" in hit_kinds:
+            rankings.setdefault("lexical", [])
+            for entity, _norm, score in found_entities:
+                key = f"entity:{entity.entity_id}"
+                items[key] = {"kind": "entity", "id": entity.entity_id, "text": entity.name, "entity": entity}
+                rankings["lexical"].append((key, score))
+        summary_q = rules.lucene(text, SUMMARY_FIELDS, ctx.tenant) if with_summaries else None
+        if summary_q:
+            rankings.setdefault("lexical", [])
+            for summary, score in search_repo.summaries(tx, ctx.tenant, lucene=summary_q, known_at=known,
+                                                        states=wanted, levels=levels, unlabelled=unlabelled, pool=pool):
+                key = f"summary:{summary.version_id}"
+                items[key] = {"kind": "summary", "id": summary.summary_id, "version_id": summary.version_id,
+                              "text": summary.text, "summary": summary}
+                rankings["lexical"].append((key, score))
+        # the lexical path ranks facts, entities and summaries by their own Lucene scores, each index apart
+        rankings["lexical"] = sorted(rankings.get("lexical", []), key=lambda item: -item[1])
+        hits = [SearchHit(**items[f.key], score=f.score,
+                          paths={p: PathScore(rank=r, score=s) for p, (r, s) in f.paths.items()})
+                for f in rules.fuse(rankings, limit=limit)]
+        return SearchResult(query=text, hits=hits, valid_at=valid, known_at=known)
+
+    return ctx.read(work)
+
+
+def _supported(tx: Tx, tenant: str, by_path: dict[str, list[tuple[Fact, float]]], valid: Any, known: Any) -> set[str]:
+    """Version ids among the found ones that premises valid at `valid` support (served_at's rule, DESIGN §5)."""
+    distinct = {f.version_id: f for ranked in by_path.values() for f, _ in ranked}
+    kept = served_at(tx, tenant, list(distinct.values()), valid_at=valid, known_at=known)
+    return {f.version_id for f in kept}

@@ -1,0 +1,74 @@
+"""Search on every surface: REST (the key's clearance bounds it), MCP, the CLI and credo.Client."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import anyio
+from mcp.client import Client as McpClient
+
+import credo
+from credo.api.mcp_server import build_server
+from credo.services import api_keys
+from credo.store import Store
+
+CREDO = [sys.executable, "-m", "credo"]
+
+
+def _seed(store: Store) -> None:
+    store.add_fact("Payments", "migrates_to", "Stripe", statement="The payments migration moves us to Stripe")
+    store.add_fact("Payments", "budget", "2 million", sensitivity="secret",
+                   statement="The payments migration budget is 2 million")
+
+
+def test_rest_search_answers_within_the_keys_clearance(api, neo4j_db, tenant_a):
+    # given a tenant with an internal fact and a secret one, and a key cleared for secret
+    _seed(Store(neo4j_db, tenant=tenant_a.name, embedder=None, _owns_db=False))
+    secret = api_keys.create_key(neo4j_db, tenant=tenant_a.name, clearance="secret").secret
+    # when each key searches
+    internal = api.get("/v1/search", params={"query": "payments migration", "kinds": ["fact"]},
+                       headers=tenant_a.headers)
+    cleared = api.get("/v1/search", params={"query": "payments migration", "kinds": ["fact"]},
+                      headers={"X-API-Key": secret})
+    # then the default (internal) key never sees the secret fact; the cleared key does
+    assert internal.status_code == 200, internal.text
+    assert [h["text"] for h in internal.json()["hits"]] == ["The payments migration moves us to Stripe"]
+    assert len(cleared.json()["hits"]) == 2
+    assert set(internal.json()["hits"][0]["paths"]) >= {"lexical", "graph"}
+
+
+def test_rest_search_refuses_a_bad_limit_naming_the_field(api, tenant_a):
+    answer = api.get("/v1/search", params={"query": "x", "limit": 0}, headers=tenant_a.headers)
+    assert answer.status_code == 422 and answer.json()["field"] == "limit"
+
+
+def test_the_mcp_search_tool_answers_hits_with_their_paths(store):
+    _seed(store)
+    server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
+
+    async def scenario():
+        async with McpClient(server) as client:
+            return await client.call_tool("search", {"query": "payments migration Stripe", "limit": 5})
+
+    result = anyio.run(scenario)
+    assert not result.is_error, result.content
+    hits = result.structured_content["hits"]
+    assert hits[0]["text"] == "The payments migration moves us to Stripe" and "lexical" in hits[0]["paths"]
+
+
+def test_credo_search_prints_the_hits_and_their_paths(store, cli_env):
+    _seed(store)
+    done = subprocess.run(CREDO + ["search", "payments migration Stripe", "--kind", "fact", "--json"], env=cli_env,
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    hits = json.loads(done.stdout)["hits"]
+    assert hits[0]["text"] == "The payments migration moves us to Stripe"
+
+
+def test_the_client_search_matches_the_store(live_server, neo4j_db, tenant_a):
+    _seed(Store(neo4j_db, tenant=tenant_a.name, embedder=None, _owns_db=False))
+    with credo.Client(live_server.url, tenant_a.key) as client:
+        found = client.search("payments migration", kinds=["fact"], limit=5)
+    assert [h.text for h in found.hits] == ["The payments migration moves us to Stripe"]

@@ -1,0 +1,99 @@
+"""The pure rules of search, table-driven: fusion, Lucene text, named entities, kinds, clearance."""
+
+from __future__ import annotations
+
+import pytest
+
+from credo.schema.search import can_see, visible_levels
+from credo.services.search_rules import RRF_K, fuse, lucene, named, predicate_words, split_kinds, words
+
+
+@pytest.mark.parametrize(("rankings", "order"), [
+    ({}, []),
+    ({"lexical": []}, []),
+    ({"lexical": [("a", 9.0), ("b", 1.0)]}, ["a", "b"]),
+    # found by two paths beats first place on one
+    ({"lexical": [("a", 9.0), ("b", 5.0)], "vector": [("b", 0.9), ("c", 0.8)]}, ["b", "a", "c"]),
+    # equal fused scores: the better best rank, then more paths, then the key
+    ({"lexical": [("a", 1.0)], "vector": [("b", 1.0)]}, ["a", "b"]),
+    # a key listed twice by one path keeps its first rank, and the next key takes rank 2
+    ({"lexical": [("a", 3.0), ("a", 2.0), ("b", 1.0)]}, ["a", "b"]),
+])
+def test_fusion_orders_by_reciprocal_rank(rankings, order):
+    assert [f.key for f in fuse(rankings)] == order
+
+
+def test_fusion_scores_are_the_sum_of_reciprocal_ranks_and_keep_each_paths_rank_and_score():
+    [b, a] = fuse({"lexical": [("a", 9.0), ("b", 5.0)], "graph": [("b", 2.0)]})
+    assert b.score == pytest.approx(1 / (RRF_K + 2) + 1 / (RRF_K + 1))
+    assert b.paths == {"lexical": (2, 5.0), "graph": (1, 2.0)}
+    assert a.paths == {"lexical": (1, 9.0)}
+
+
+def test_fusion_cuts_at_the_limit():
+    assert [f.key for f in fuse({"lexical": [(k, 1.0) for k in "abcdef"]}, limit=2)] == ["a", "b"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Who owns the Acme account?", ["who", "owns", "the", "acme", "account"]),
+    ("AND OR NOT", ["and", "or", "not"]),  # lower-cased: never Lucene operators
+    ("a a A", ["a"]),
+    ("?!", []),
+])
+def test_words_are_distinct_lower_case(text, expected):
+    assert words(text) == expected
+
+
+def test_predicate_words_join_adjacent_pairs():
+    assert predicate_words("owned by Alice") == ["owned", "by", "alice", "owned_by", "ownedby", "by_alice", "byalice"]
+
+
+@pytest.mark.parametrize(("text", "tenant", "expected"), [
+    ("acme", "t1", '+tenant:"t1" +(statement:(acme))'),
+    ("a:b (c)", "t-x", '+tenant:"t x" +(statement:(a OR b OR c))'),
+    ("ZQX-4471", 'we"ird', '+tenant:"we ird" +(statement:(zqx OR 4471))'),
+    ("?!", "t1", None),
+    ("acme", "!!", "statement:(acme)"),  # no word in the tenant: the exact tenant filter still guards
+])
+def test_the_lucene_query_requires_the_tenant_and_escapes_the_text(text, tenant, expected):
+    assert lucene(text, ["statement"], tenant) == expected
+
+
+@pytest.mark.parametrize(("query", "norm", "expected"), [
+    ("who owns the acme account?", "acme account", True),
+    ("who owns the Acme Account", "acme account", True),
+    ("acme accounts", "acme account", False),  # whole words only
+    ("anything", None, False),
+    ("x", "", False),
+])
+def test_an_entity_is_named_by_its_whole_words(query, norm, expected):
+    assert named(query, norm) is expected
+
+
+@pytest.mark.parametrize(("kinds", "hits", "memory"), [
+    (None, {"fact", "entity", "summary"}, None),
+    ("entity", {"entity"}, None),
+    (["procedural"], {"fact"}, ["procedural"]),
+    (["Summary", "semantic"], {"fact", "summary"}, ["semantic"]),
+])
+def test_kinds_split_into_hit_kinds_and_memory_kinds(kinds, hits, memory):
+    assert split_kinds(kinds) == (frozenset(hits), memory)
+
+
+@pytest.mark.parametrize("kinds", [["gadget"], []])
+def test_an_unknown_or_empty_kind_is_refused(kinds):
+    with pytest.raises(ValueError):
+        split_kinds(kinds)
+
+
+@pytest.mark.parametrize(("clearance", "sensitivity", "seen"), [
+    ("public", "public", True), ("public", None, False), ("public", "internal", False),
+    ("internal", None, True), ("internal", "Confidential", False), ("confidential", "confidential", True),
+    ("secret", "secret", True), ("secret", "top-secret", False), ("all", "top-secret", True), ("all", None, True),
+])
+def test_clearance_sees_its_level_and_below(clearance, sensitivity, seen):
+    assert can_see(clearance, sensitivity) is seen
+
+
+def test_all_sees_every_label():
+    assert visible_levels("all") is None and visible_levels("internal") == ["public", "internal"]
