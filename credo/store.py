@@ -21,10 +21,11 @@ from credo.services.embeddings import Embedder
 from credo.store_cascade import CascadeMixin
 from credo.store_inspector import InspectorMixin
 from credo.store_provenance import ProvenanceMixin
+from credo.store_recall import RecallMixin
 from credo.store_search import SearchMixin
 
 
-class Store(ProvenanceMixin, CascadeMixin, SearchMixin, InspectorMixin):
+class Store(ProvenanceMixin, CascadeMixin, SearchMixin, RecallMixin, InspectorMixin):
     """A tenant-bound handle on a Credo graph. Build it with `credo.connect()`; close it when done."""
 
     def __init__(

@@ -58,6 +58,15 @@ def vectors(tx: Tx) -> Vectors:
     return getattr(tx, "credo_vectors", None) or Vectors(False, {})
 
 
+@dataclass(frozen=True)
+class Write:
+    """One write transaction as a step sees it: the transaction, the tenant and the write's known time."""
+
+    tx: Tx
+    tenant: str
+    known: datetime
+
+
 @dataclass
 class Context:
     """A store's bindings; `clock` is injectable by tests only (never through the public write API)."""

@@ -1,0 +1,18 @@
+// The sources of several versions as believed at a known point: each with the verbatim quote and the message
+// pointer (source id, session, generation, index), for the items of a context package.
+// $version_ids  the versions
+// $known_at     known-time point (ISO 8601 text with offset; far future = believed now)
+// returns: version_id, sources (list of {source_id, kind, quote, session_id, generation, index, author, origin, at})
+WITH datetime($known_at) AS known_at
+UNWIND $version_ids AS version_id
+MATCH (f:Fact {version_id: version_id})
+CALL (f, known_at) {
+  OPTIONAL MATCH (f)-[r:SOURCED_FROM]->(s:Source)
+  WHERE r.known_from <= known_at AND (r.known_to IS NULL OR r.known_to > known_at)
+  WITH r, s ORDER BY r.known_from, s.session_id, s.index
+  RETURN collect(CASE WHEN s IS NULL THEN null ELSE
+                 {source_id: s.source_id, kind: s.kind, quote: r.quote, session_id: s.session_id,
+                  generation: s.generation, index: s.index, author: s.author, origin: s.origin,
+                  at: toString(s.at)} END) AS sources
+}
+RETURN version_id, sources

@@ -1,0 +1,17 @@
+// The read receipts that served a fact (any of its versions) or one version, oldest first, with only those versions.
+// $tenant   tenant id
+// $ref      a fact id or a version id
+// returns: receipt (map, instants as ISO 8601 text), facts (the served versions of the ref, instants as ISO text)
+CALL () {
+  MATCH (f:Fact {fact_id: $ref}) WHERE f.tenant = $tenant RETURN f
+  UNION
+  MATCH (f:Fact {version_id: $ref}) WHERE f.tenant = $tenant RETURN f
+}
+MATCH (r:ReadReceipt)-[s:SERVED]->(f)
+WITH r, collect(f {.*, embedding: null,
+                   valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
+                   known_from: toString(f.known_from), known_to: toString(f.known_to),
+                   verified_at: toString(f.verified_at), disputed: false}) AS facts
+RETURN r {.receipt_id, .task, .operation, .query, valid_at: toString(r.valid_at), known_at: toString(r.known_at),
+          at: toString(r.at)} AS receipt, facts
+ORDER BY r.at, r.receipt_id

@@ -1,0 +1,32 @@
+"""Command models of recall: the context package and read receipts (issue 11 items 3 and 5)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from credo.schema.command_base import Command, Id, Scope, Time
+
+
+class ContextQuery(Command):
+    """A context package for a question or an entity: current, historical (why it stopped applying), open."""
+
+    question_or_entity: str = Field(min_length=1, max_length=4096)
+    valid_at: Time | None = None
+    known_at: Time | None = None
+    scope: Scope | None = None
+    budget_tokens: int | None = Field(default=None, ge=64, le=1_000_000,
+                                      description="token budget of the rendering (about 4 characters a token)")
+    task: str | None = Field(default=None, max_length=512,
+                             description="a task label: the served versions are recorded as a read receipt")
+
+
+class ServedToQuery(Command):
+    """What a task was served: its read receipts, oldest first, each with the versions as stored."""
+
+    task: str = Field(min_length=1, max_length=512)
+
+
+class TasksServedQuery(Command):
+    """Which tasks were served a fact (any of its versions) or one version."""
+
+    ref: Id
