@@ -25,7 +25,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     reverify.add_argument("--json", action="store_true", help="print JSON")
     reverify.set_defaults(handler=cmd_reverify)
 
-    maintain = subparsers.add_parser("maintain", help="flag stale what rests on premises whose valid time has ended")
+    maintain = subparsers.add_parser("maintain", help="the sweep: stale by ended premises, tier moves, episodic TTL")
+    maintain.add_argument("--episodic-ttl-days", type=int, help="first set the tenant's episodic TTL (0: none)")
     maintain.add_argument("--json", action="store_true", help="print JSON")
     maintain.set_defaults(handler=cmd_maintain)
 
@@ -79,12 +80,16 @@ def cmd_reverify(args: argparse.Namespace) -> int:
 
 def cmd_maintain(args: argparse.Namespace) -> int:
     """Run the sweep once and print what it flagged."""
-    report = connected(args).maintain()
+    report = connected(args).maintain(episodic_ttl_days=args.episodic_ttl_days)
     if args.json:
         print(to_json(report))
         return 0
     lines = report_lines(report)
     print("\n".join(lines) if lines else "nothing rests on a premise whose valid time has ended")
+    for move in report.tier_moves:
+        print(f"  tier {move.fact_id}: {move.from_tier.value} -> {move.to_tier.value} ({move.rule})")
+    if report.ttl_due:
+        print(f"  due for forgetting (episodic TTL): {', '.join(report.ttl_due)}")
     return 0
 
 

@@ -30,6 +30,7 @@ from credo.schema.operations import BY_NAME, Operation
 from credo.schema.provenance import WhyTree
 from credo.schema.search import SearchResult
 from credo.schema.sources import Source
+from credo.schema.utility import MemoryUsage
 from credo.store import Store
 
 log = logging.getLogger("credo.mcp")
@@ -161,6 +162,12 @@ TOOLS: tuple[ToolSpec, ...] = (
         "fused by reciprocal rank. Only what may be served comes back: current, valid at `valid_at` (default now) "
         "as believed at `known_at`, within your key's clearance; `scope`, `kinds` (fact / entity / summary or a "
         "memory kind) and `limit` narrow it. Each hit says which paths found it, with its rank and score."),
+    ToolSpec(
+        "feedback", MemoryUsage, lambda usage: usage,
+        "After a task, say whether a memory a read receipt served helped: useful (+1.0) or harmful (-2.0, it "
+        "misled). This re-classifies that recall (counted neutral when served); it is not an extra vote, so "
+        "repeating a verdict changes nothing. Say unknown when you cannot tell: it is logged and changes nothing. "
+        "Answers the memory's tier and net utility."),
 )
 
 

@@ -20,12 +20,13 @@ from credo.services.context import Context, system_clock
 from credo.services.embeddings import Embedder
 from credo.store_cascade import CascadeMixin
 from credo.store_inspector import InspectorMixin
+from credo.store_ledger import LedgerMixin
 from credo.store_provenance import ProvenanceMixin
 from credo.store_recall import RecallMixin
 from credo.store_search import SearchMixin
 
 
-class Store(ProvenanceMixin, CascadeMixin, SearchMixin, RecallMixin, InspectorMixin):
+class Store(ProvenanceMixin, CascadeMixin, SearchMixin, RecallMixin, LedgerMixin, InspectorMixin):
     """A tenant-bound handle on a Credo graph. Build it with `credo.connect()`; close it when done."""
 
     def __init__(

@@ -12,8 +12,9 @@ from typing import Any
 
 from credo.schema import commands as c
 from credo.schema.commands import build, fields_of
-from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summary
+from credo.schema.cascade import Justification, StaleItem, Summary
 from credo.schema.facts import Fact
+from credo.schema.utility import MaintainReport
 from credo.services import justify as justify_service
 from credo.services import maintain as maintain_service
 from credo.services import reverify as reverify_service
@@ -66,7 +67,8 @@ class CascadeMixin:
         """Everything awaiting re-verification or a rebuild, oldest first."""
         return reverify_service.stale(self._ctx)
 
-    def maintain(self) -> CascadeReport:
-        """Flag stale, now, what rests on premises whose valid time has ended (idempotent; run it on a schedule)."""
-        build(c.Maintain)
-        return maintain_service.maintain(self._ctx)
+    def maintain(self, *, episodic_ttl_days: int | None = None) -> MaintainReport:
+        """The scheduled sweep (idempotent): flag stale what rests on ended premises, move memories between tiers
+        (`.tier_moves`), list episodic memories past the TTL (`.ttl_due`); `episodic_ttl_days` sets the TTL first."""
+        cmd = build(c.Maintain, episodic_ttl_days=episodic_ttl_days)
+        return maintain_service.maintain(self._ctx, **fields_of(cmd))

@@ -1,13 +1,16 @@
-// Close a write: store its known time on the tenant's clock (locked since tick_clock) and append its ledger
-// entries (never updated, never deleted except by purge of their subject's content); the last query before commit.
+// Close a write: store its known time and the ledger chain's new head on the tenant's clock (locked since
+// tick_clock) and append its ledger entries (never updated, never deleted); the last query before commit.
 // $tenant  tenant id (the clock's)
 // $known   known time of the write
-// $rows    list of {event_id, tenant, action, subject_id, detail (JSON text)}
+// $seq     the chain's new head position (unchanged when the write appends nothing)
+// $head    the hash of the chain's new last event (unchanged when the write appends nothing)
+// $rows    list of {event_id, tenant, seq, action, subject_id, ids, actor, reason, detail (JSON text), prev_hash, hash}
 // returns: appended
 MATCH (c:Clock {tenant: $tenant})
-SET c.last = $known
+SET c.last = $known, c.ledger_seq = $seq, c.ledger_head = $head
 WITH c
 UNWIND $rows AS row
-CREATE (a:AuditEvent {event_id: row.event_id, tenant: row.tenant, at: $known, action: row.action,
-                      subject_id: row.subject_id, detail: row.detail})
+CREATE (a:AuditEvent {event_id: row.event_id, tenant: row.tenant, seq: row.seq, at: $known, action: row.action,
+                      subject_id: row.subject_id, ids: row.ids, actor: row.actor, reason: row.reason,
+                      detail: row.detail, prev_hash: row.prev_hash, hash: row.hash})
 RETURN count(a) AS appended

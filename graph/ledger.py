@@ -1,8 +1,13 @@
-"""The commit clock and the append-only audit ledger, shared by every write transaction."""
+"""The commit clock and the append-only, hash-chained audit ledger, shared by every write transaction.
+
+`begin` locks the tenant's clock and reads the chain's head in the same statement, so writers of one tenant
+append one after another; `finish` gives each pending event the next `seq`, links it to the previous event's
+hash and stores the new head on the clock (hashing: `credo.schema.ledger`).
+"""
 
 from __future__ import annotations
 
-import json
+import re
 import uuid
 from datetime import datetime
 from typing import Any
@@ -10,10 +15,17 @@ from typing import Any
 from credo.cypher import load
 from credo.graph.db import Tx
 from credo.graph.records import native
+from credo.schema.ledger import CONTENT_KEYS, AuditEvent, canonical_json, event_hash
 from credo.schema.time import next_tick
 
 TICK_CLOCK = load("tick_clock")
 FINISH_WRITE = load("finish_write")
+READ_AUDIT_EVENTS = load("read_audit_events")
+READ_LEDGER_CHAIN = load("read_ledger_chain")
+READ_LEDGER_HEAD = load("read_ledger_head")
+
+_ID = re.compile(r"^[a-z]{1,4}_[0-9a-f]{8,}$")
+SYSTEM_ACTOR = "system"
 
 
 def new_id(prefix: str) -> str:
@@ -24,27 +36,104 @@ def new_id(prefix: str) -> str:
 def begin(tx: Tx, tenant: str, now: datetime) -> datetime:
     """Lock the tenant's clock and assign this write's known time (strictly increasing); `finish` stores it."""
     row = tx.one(TICK_CLOCK, tenant=tenant)
+    setattr(tx, "credo_chain", (int(row["ledger_seq"] or 0), row["ledger_head"] or "") if row else (0, ""))
     return next_tick(native(row["last"]) if row else None, now)
 
 
-def audit(tx: Tx, tenant: str, known: datetime, events: list[tuple[str, str, dict[str, Any]]]) -> None:
-    """Append (action, subject_id, detail) entries to the ledger (written by `finish`, in the same transaction)."""
-    _pending(tx).extend(
-        {"event_id": new_id("a"), "tenant": tenant, "action": action, "subject_id": subject,
-         "detail": json.dumps(detail, default=str)}
-        for action, subject, detail in events
-    )
+def act_as(tx: Tx, actor: str | None) -> None:
+    """Name who this transaction acts for (events without their own `by`/`actor` are recorded under it)."""
+    setattr(tx, "credo_actor", actor or SYSTEM_ACTOR)
+
+
+def audit(tx: Tx, tenant: str, known: datetime, events: list[tuple[str, str | None, dict[str, Any]]]) -> None:
+    """Append (operation, subject_id, detail) entries to the ledger (written by `finish`, in the same transaction).
+
+    `detail["reason"]` becomes the event's reason and `detail["by"]`/`detail["actor"]` its actor; content keys
+    (statement, quote, text, ...) are dropped wherever they occur, so the ledger never holds forgotten content."""
+    default_actor = getattr(tx, "credo_actor", SYSTEM_ACTOR)
+    for operation, subject, detail in events:
+        clean = _content_free(dict(detail))
+        reason = clean.pop("reason", None)
+        actor = clean.pop("actor", None) or clean.pop("by", None) or default_actor
+        _pending(tx).append({"event_id": new_id("a"), "tenant": tenant, "action": operation, "subject_id": subject,
+                             "ids": _ids(subject, clean), "actor": str(actor),
+                             "reason": None if reason is None else str(reason), "detail": canonical_json(clean)})
 
 
 def finish(tx: Tx, tenant: str, known: datetime) -> None:
-    """Store the write's known time on the clock and append its ledger entries: one round trip before commit.
+    """Store the write's known time on the clock, chain and append its ledger entries: one round trip before commit.
 
-    The clock stays locked from `begin` to commit (tick_clock writes it), so storing `last` here is as safe as
-    storing it right after the read, and the ledger entries of the work and of its cascade travel together.
+    The clock stays locked from `begin` to commit (tick_clock writes it), so the head read there is still the
+    head here, and the ledger entries of the work and of its cascade travel together.
     """
     rows = _pending(tx)
-    tx.one(FINISH_WRITE, tenant=tenant, known=known, rows=list(rows))
+    seq, head = getattr(tx, "credo_chain", (0, ""))
+    for row in rows:
+        seq += 1
+        row.update(seq=seq, prev_hash=head)
+        row["hash"] = head = event_hash({**row, "at": known, "operation": row["action"]})
+    tx.one(FINISH_WRITE, tenant=tenant, known=known, seq=seq, head=head, rows=list(rows))
+    setattr(tx, "credo_chain", (seq, head))
     rows.clear()
+
+
+def events(tx: Tx, tenant: str, *, operation: str | None, id: str | None, actor: str | None,
+           from_time: datetime | None, to_time: datetime | None, after: int, limit: int) -> list[AuditEvent]:
+    """Chained events in chain order matching the filters, after position `after`, at most `limit`."""
+    rows = tx.rows(READ_AUDIT_EVENTS, tenant=tenant, operation=operation, id=id, actor=actor, from_time=from_time,
+                   to_time=to_time, after=after, limit=limit)
+    return [to_event(r) for r in rows]
+
+
+def chain_batch(tx: Tx, tenant: str, *, after: int, limit: int, unchained: bool = False) -> list[dict[str, Any]]:
+    """Raw ledger rows for verification (chained after `after`, or the unchained ones), as stored."""
+    return [dict(r, tenant=tenant, at=native(r["at"]), ids=list(r["ids"] or [])) for r in tx.rows(READ_LEDGER_CHAIN, tenant=tenant, after=after, limit=limit,
+                                                        unchained=unchained)]
+
+
+def head(tx: Tx, tenant: str) -> tuple[int, str]:
+    """(seq, hash) of the chain's last event as the clock records it; (0, "") before any."""
+    row = tx.one(READ_LEDGER_HEAD, tenant=tenant)
+    return (int(row["ledger_seq"] or 0), row["ledger_head"] or "") if row else (0, "")
+
+
+def to_event(row: dict[str, Any]) -> AuditEvent:
+    """An AuditEvent from a stored row (a detail that is not JSON is kept under `unparsed`)."""
+    import json
+
+    try:
+        detail = json.loads(row["detail"]) if row.get("detail") else {}
+    except (TypeError, ValueError):
+        detail = {"unparsed": str(row["detail"])}
+    return AuditEvent(event_id=row["event_id"], seq=row.get("seq"), at=native(row["at"]), operation=row["action"],
+                      subject_id=row.get("subject_id"), ids=list(row.get("ids") or []), actor=row.get("actor"),
+                      reason=row.get("reason"), detail=detail if isinstance(detail, dict) else {"value": detail},
+                      prev_hash=row.get("prev_hash"), hash=row.get("hash"))
+
+
+def _content_free(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _content_free(v) for k, v in value.items() if k not in CONTENT_KEYS}
+    if isinstance(value, list | tuple):
+        return [_content_free(v) for v in value]
+    return value
+
+
+def _ids(subject: str | None, detail: Any) -> list[str]:
+    found: dict[str, None] = {subject: None} if subject else {}
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str) and _ID.match(value):
+            found[value] = None
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    walk(detail)
+    return list(found)
 
 
 def _pending(tx: Tx) -> list[dict[str, Any]]:

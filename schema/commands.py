@@ -371,7 +371,11 @@ class Reverify(Command):
 
 
 class Maintain(Command):
-    """Flag stale, now, what rests on premises whose valid time has ended (idempotent; run it on a schedule)."""
+    """The scheduled sweep (idempotent): flag stale what rests on ended premises, move memories between tiers, and
+    mark episodic memories past the tenant's TTL as due for forgetting."""
+
+    episodic_ttl_days: int | None = Field(default=None, ge=0, description="first set the tenant's episodic TTL "
+                                          "in days (0: no roll-off); kept for later sweeps")
 
 
 class StaleQuery(Command):

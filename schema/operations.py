@@ -12,12 +12,15 @@ from typing import Any
 from credo.schema import commands as c
 from credo.schema import commands_inspector as ci
 from credo.schema import commands_search as cs
+from credo.schema import commands_ledger as cl
 from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summary
 from credo.schema.entities import Entity
 from credo.schema.facts import Conflict, Fact, PathStep, PredicateDef, Relation
+from credo.schema.ledger import AuditPage, LedgerReport
 from credo.schema.provenance import ExtractionResult, WhyTree
 from credo.schema.search import SearchResult
 from credo.schema.sources import Source
+from credo.schema.utility import MaintainReport, MemoryUsage
 
 
 @dataclass(frozen=True)
@@ -130,13 +133,22 @@ OPERATIONS: list[Operation] = [
     Operation("reverify", c.Reverify, "reverify", "POST", "/v1/facts/{fact_id}/reverify", Fact, write=True,
               mcp="reverify", cli="reverify"),
     Operation("stale", c.StaleQuery, "stale", "GET", "/v1/stale", list[StaleItem], mcp="stale", cli="stale"),
-    Operation("maintain", c.Maintain, "maintain", "POST", "/v1/maintain", CascadeReport,
+    Operation("maintain", c.Maintain, "maintain", "POST", "/v1/maintain", MaintainReport,
               mcp_reason="a scheduled sweep an operator runs (credo maintain), not an agent's act", cli="maintain"),
     # inspector
     Operation("entity_versions", ci.EntityVersionsQuery, "entity_versions", "GET", "/v1/entities/{entity}/versions",
               list[Fact], mcp_reason="the timeline is for a person; agents read facts_as_of and why", cli="versions"),
     # search
     Operation("search", cs.SearchQuery, "search", "GET", "/v1/search", SearchResult, mcp="search", cli="search"),
+    # ledger: the hash-chained audit ledger and the utility ledger (issue 12 items 5-6)
+    Operation("audit", cl.AuditQuery, "audit", "GET", "/v1/audit", AuditPage,
+              mcp_reason="the audit ledger is read by auditors and operators, not by agents", cli="audit"),
+    Operation("verify_ledger", cl.VerifyLedger, "verify_ledger", "GET", "/v1/audit/verify", LedgerReport,
+              mcp_reason="verifying the ledger is an auditor's check, not an agent's act", cli="verify-ledger"),
+    Operation("feedback", cl.Feedback, "feedback", "POST", "/v1/recalls/{receipt_id}/feedback", MemoryUsage,
+              mcp="feedback", cli="feedback"),
+    Operation("utility", cl.UtilityQuery, "utility", "GET", "/v1/facts/{fact_id}/utility", MemoryUsage,
+              mcp_reason="an operator's view of a memory's tier and utility", cli="utility"),
 ]
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}

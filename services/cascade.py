@@ -55,7 +55,7 @@ def cascade(tx: Tx, tenant: str, known: datetime) -> CascadeReport | None:
         causes = {f.cause.premise_fact_id: f.cause for f in flagged}
         index = {premise: i for i, premise in enumerate(causes)}
         detail = {"flagged": sorted(report.flagged_ids), "restored": [s.summary_id for s in restored],
-                  "causes": [c.model_dump(mode="json") for c in causes.values()],
+                  "causes": [c.model_dump(mode="json", exclude=CONTENT_FREE) for c in causes.values()],
                   "facts": [{"fact_id": f.fact_id, "version_id": f.version_id, "depth": f.depth, "path": f.path,
                              "cause": index[f.cause.premise_fact_id]} for f in flagged]}
         ledger.audit(tx, tenant, known, [("cascade", fid, detail) for fid in changed[:1] or changed_summaries[:1]])
@@ -223,6 +223,9 @@ def _recheck_summaries(
                 moved.append(summary.summary_id)
         queue = summary_repo.deriving(tx, tenant, fact_ids=[], summary_ids=moved, source_ids=[]) if moved else []
     return sorted(stale.values(), key=lambda s: s.summary_id), sorted(restored.values(), key=lambda s: s.summary_id)
+
+
+CONTENT_FREE = {"premise_statement", "old_content", "new_content"}  # the ledger keeps ids and reasons only
 
 
 def _flag(summary: Summary, reason: str) -> FlaggedSummary:

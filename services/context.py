@@ -77,6 +77,7 @@ class Context:
     embedder: "Embedder | None" = None
     clearance: str = "all"  # the caller's clearance vs a version's sensitivity (schema/search.py); "all" sees all
     predicate_cache: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    actor: str = ledger.SYSTEM_ACTOR  # who the ledger records for events that do not name their own actor
 
     def now(self) -> datetime:
         """The store's notion of now (UTC)."""
@@ -108,6 +109,7 @@ class Context:
             from credo.services.cascade import cascade
 
             setattr(tx, "credo_vectors", plan)
+            ledger.act_as(tx, self.actor)
             # now is read after the clock lock is held, so no commit can land at a known time a reader already used
             known = ledger.begin(tx, self.tenant, self.now())
             result = work(tx, known)

@@ -242,7 +242,7 @@ def remember(
         source_repo.link_depends_on(tx, known, [(fact.version_id, p.version_id, justification) for p in premises])
         ledger.audit(tx, ctx.tenant, known, [("remember", fact.fact_id, {
             "version_id": fact.version_id, "source_id": message.source_id, "span": span,
-            "epistemic": epistemic.value, "hedges": hedged, "replaces": replaces, "justification": justification})])
+            "epistemic": epistemic.value, "hedged": bool(hedged), "replaces": replaces, "justification": justification})])
         return fact
 
     return ctx.write(work, embed=[data.statement or ""])

@@ -1,0 +1,83 @@
+"""The audit ledger's models: one event, and what `verify_ledger` found.
+
+Each event is hash-chained per tenant: `hash = sha256(canonical JSON of the event, prev_hash included)`, where the
+canonical JSON is `json.dumps(..., sort_keys=True, separators=(",", ":"), ensure_ascii=False)` over exactly the
+fields `CHAINED` names (`at` as ISO 8601 UTC with microseconds, `detail` as its stored JSON text). The first event
+of a tenant has `prev_hash = ""`. Events hold ids and reasons, never statements, quotes or source text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+CHAINED = ("tenant", "seq", "at", "operation", "subject_id", "ids", "actor", "reason", "detail", "prev_hash")
+"""The fields the hash covers, in the canonical JSON (sorted keys)."""
+
+CONTENT_KEYS = frozenset({"statement", "quote", "text", "content", "excerpt", "title", "premise_statement",
+                          "old_content", "new_content", "hedges", "topic"})
+"""Detail keys that would hold content; the ledger drops them, so it never keeps what forgetting must remove."""
+
+
+def canonical_json(value: Any) -> str:
+    """The one canonical JSON text (sorted keys, no spaces, UTF-8 kept) used for details and for hashing."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def instant_text(at: datetime) -> str:
+    """An instant as the hash sees it: ISO 8601 in UTC with microseconds."""
+    return at.astimezone(timezone.utc).isoformat(timespec="microseconds")
+
+
+def event_hash(fields: dict[str, Any]) -> str:
+    """sha256 (hex) of the canonical JSON of the chained fields (`at` a datetime, `detail` its JSON text)."""
+    chained = {name: fields.get(name) for name in CHAINED}
+    chained["at"] = instant_text(chained["at"])
+    return hashlib.sha256(canonical_json(chained).encode("utf-8")).hexdigest()
+
+
+class AuditEvent(BaseModel):
+    """One ledger entry: who did what to which ids, when, and why; content-free."""
+
+    event_id: str
+    seq: int | None = None  # position in the tenant's chain (None: written before the chain existed)
+    at: datetime
+    operation: str
+    subject_id: str | None = None
+    ids: list[str] = Field(default_factory=list)  # every id the event names (subject, versions, sources, ...)
+    actor: str | None = None
+    reason: str | None = None
+    detail: dict[str, Any] = Field(default_factory=dict)
+    prev_hash: str | None = None
+    hash: str | None = None
+
+
+class AuditPage(BaseModel):
+    """One page of the ledger in chain order; pass `next_after` as `after` for the next page (null: the last)."""
+
+    items: list[AuditEvent]
+    next_after: int | None = None
+
+
+class LedgerProblem(BaseModel):
+    """One place where the chain does not hold."""
+
+    kind: Literal["changed", "inserted", "removed"]
+    event_id: str | None = None  # the changed or inserted event; for a removal, the event after the gap (if any)
+    seq: int | None = None  # the position concerned (for a removal: the first missing one)
+    detail: str
+
+
+class LedgerReport(BaseModel):
+    """What `verify_ledger` found: ok only when no problem was found."""
+
+    ok: bool
+    events: int  # chained events checked
+    unchained: int = 0  # events written before the chain existed (before `chain_starts_at`), not verifiable
+    chain_starts_at: datetime | None = None
+    head_seq: int = 0
+    problems: list[LedgerProblem] = Field(default_factory=list)
