@@ -14,6 +14,7 @@ from credo.api.pages.render import error_page, html
 from credo.api.pages.session import COOKIE, COOKIE_PATH, principal, store_of
 from credo.api.pages.views import EntitiesView, EntityRow, QueuesView, TimelineView, WhyView
 from credo.api.rest import pages
+from credo.schema.context_package import ContextPackage
 from credo.schema.errors import CredoError, InvalidInput, Unauthenticated
 from credo.schema.time import parse_instant
 from credo.services import api_keys
@@ -76,9 +77,13 @@ def entities_view(store: Any, *, q: str | None, state: str | None, kind: str | N
                   cursor: str | None, limit: int = 50) -> EntitiesView:
     """Current facts (in one state, or the served ones) whose subject or statement contains every word of q."""
     words = (q or "").casefold().split()
-    found = store.facts(states=[state] if state else None)
-    hits = [f for f in found if (not kind or f.kind == kind) and (not evidence or f.evidence == evidence)
-            and all(w in f"{f.subject} {f.statement}".casefold() for w in words)]
+    states = [state] if state else None
+    found = [f for f in store.facts(states=states) if all(w in f"{f.subject} {f.statement}".casefold() for w in words)]
+    if words and hasattr(store, "search"):  # hybrid search (full text, vectors, graph) adds what words miss
+        seen = {f.version_id for f in found}
+        result = store.search(q, states=states, limit=50)
+        found += [h.fact for h in result.hits if h.fact is not None and h.fact.version_id not in seen]
+    hits = [f for f in found if (not kind or f.kind == kind) and (not evidence or f.evidence == evidence)]
     by_name: dict[str, list[Any]] = {}
     for f in hits:
         by_name.setdefault(f.subject, []).append(f)
@@ -163,13 +168,17 @@ def why_view(store: Any, fact_id: str, *, known_at: str | None) -> WhyView:
     why = store.why(fact_id, known_at=known_at)
     summaries = [s for s in store.summaries(states=["active", "stale", "deprecated"])
                  if any(t.ref_id == fact_id for t in s.trace)]
-    missing = []
-    if not hasattr(store, "ledger"):
+    missing, ledger, receipts = [], [], []
+    if hasattr(store, "audit"):
+        ledger = store.audit(id=fact_id, limit=200).items
+    else:
         missing.append("ledger: this server has no audit-ledger read yet")
-    if not hasattr(store, "read_receipts"):
+    if hasattr(store, "tasks_served"):
+        receipts = store.tasks_served(fact_id)
+    else:
         missing.append("read receipts: this server does not record which versions were served yet")
     return WhyView(why=why, history=list(store.history(fact_id)), justifications=store.justifications(fact_id),
-                   summaries=summaries, missing=missing)
+                   summaries=summaries, ledger=ledger, receipts=receipts, missing=missing)
 
 
 @router.get("/facts/{fact_id}.json", response_model=WhyView)
@@ -201,3 +210,29 @@ def queues_json(request: Request) -> QueuesView:
 def queues_page(request: Request) -> Response:
     """Conflicts with resolve buttons, stale items with re-verify buttons, candidates with admit / reject."""
     return _page(request, "queues.html", queues_view)
+
+
+# -- context ---------------------------------------------------------------------------------------------
+def context_view(store: Any, q: str | None, *, valid_at: str | None, budget: str | None) -> ContextPackage | None:
+    """The three-part context package an agent would receive for the question (no read receipt is recorded)."""
+    if not q:
+        return None
+    tokens = int(budget) if budget and budget.isdigit() else None
+    return store.context(q, valid_at=valid_at or None, budget_tokens=tokens)
+
+
+@router.get("/context.json", response_model=ContextPackage)
+def context_json(request: Request, q: str, valid_at: str | None = None, budget: str | None = None) -> ContextPackage:
+    """The context package as JSON."""
+    view = context_view(store_of(request), q, valid_at=valid_at, budget=budget)
+    if view is None:
+        raise InvalidInput("q", "must be a question or an entity's name")
+    return view
+
+
+@router.get("/context", response_class=HTMLResponse)
+def context_page(request: Request, q: str | None = None, valid_at: str | None = None,
+                 budget: str | None = None) -> Response:
+    """Type a question; see current / historical / open and the package's rendering for a prompt."""
+    return _page(request, "context.html", lambda s: context_view(s, q, valid_at=valid_at, budget=budget),
+                 q=q or "", valid_at=valid_at or "", budget=budget or "")

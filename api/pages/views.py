@@ -8,7 +8,9 @@ from pydantic import BaseModel, Field
 
 from credo.schema.cascade import Justification, StaleItem, Summary
 from credo.schema.facts import Conflict, Fact
+from credo.schema.ledger import AuditEvent
 from credo.schema.provenance import WhyTree
+from credo.schema.receipts import ReadReceipt
 
 
 class EntityRow(BaseModel):
@@ -69,6 +71,8 @@ class WhyView(BaseModel):
     history: list[Fact]
     justifications: list[Justification]
     summaries: list[Summary]
+    ledger: list[AuditEvent] = Field(default_factory=list)  # who did what when, from the audit ledger
+    receipts: list[ReadReceipt] = Field(default_factory=list)  # the tasks it was served to, with the versions
     missing: list[str] = Field(default_factory=list)  # parts this server cannot show yet (named, never hidden)
 
 

@@ -151,3 +151,24 @@ def test_stale_queue_names_the_cause_and_reverify_closes_it(api, tenant_a, a_sto
                     follow_redirects=False)
     assert done.status_code == 303
     assert a_store.stale() == []
+
+
+def test_context_page_shows_current_historical_and_the_prompt_rendering(api, tenant_a, a_store):
+    alice = a_store.add_fact("Acme", "owned_by", "Alice", valid_from="2024-01-01")
+    a_store.succeed_fact(alice.fact_id, object="Bob", at="2024-06-01")
+    login(api, tenant_a)
+    package = api.get("/ui/context.json", params={"q": "Acme"}).json()
+    assert [i["fact"]["object_name"] for i in package["current"]] == ["Bob"]
+    assert "Alice" in {i["fact"]["object_name"] for i in package["historical"]}
+    page = html.unescape(api.get("/ui/context", params={"q": "Acme"}).text)
+    assert package["markdown"].strip() and package["markdown"].strip().splitlines()[0] in page
+    assert 'class="ctx-historical"' in page
+
+
+def test_why_view_lists_the_ledger_events_that_name_the_fact(api, tenant_a, a_store):
+    fact = a_store.add_fact("Acme", "owned_by", "Alice", valid_from="2024-01-01")
+    a_store.correct_fact(fact.fact_id, statement="Alice owns Acme")
+    login(api, tenant_a)
+    view = api.get(f"/ui/facts/{fact.fact_id}.json").json()
+    assert len(view["ledger"]) >= 2
+    assert api.get(f"/ui/facts/{fact.fact_id}").text.count('class="ledger-event"') == len(view["ledger"])
