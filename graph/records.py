@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from credo.schema.facts import Fact, Listing, ObjectValue, Unreadable
+from credo.schema.forget import Tombstone
 from credo.graph.vectors import vector
 
 
@@ -44,6 +45,18 @@ def instant(text: str) -> datetime:
     return datetime.fromisoformat(text).astimezone(timezone.utc)
 
 
+FORGOTTEN_NAME = "[forgotten]"
+
+
+def tombstone_of(row: dict[str, Any]) -> Tombstone | None:
+    """The tombstone a forgotten node carries (forgotten_at/by/reason), or None."""
+    at = row.get("forgotten_at")
+    if at is None:
+        return None
+    at = instant(at) if isinstance(at, str) else native(at)
+    return Tombstone(forgotten_at=at, by=row.get("forgotten_by") or "unknown", reason=row.get("forgotten_reason") or "")
+
+
 def fact_from_row(row: dict[str, Any]) -> Fact:
     """A Fact model from a map projection of a :Fact node (instants as driver values or ISO text).
 
@@ -63,6 +76,10 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
     except (TypeError, ValueError):
         problems.append(("scope", f"stored scope_key is not a JSON mapping: {data.get('scope_key')!r}"))
         scope = {}
+    tomb = tombstone_of(row)
+    if tomb is not None:  # the content is gone: a read shows who forgot it, when and why, never the content
+        data.update(statement=tomb.text(), subject_name=FORGOTTEN_NAME, object_value=FORGOTTEN_NAME,
+                    object_name=FORGOTTEN_NAME, quote=None)
     obj = {"type": data.get("object_type"), "value": data.get("object_value"), "entity_id": data.get("object_id")}
     fields = dict(
         tenant=data.get("tenant"), fact_id=data.get("fact_id"), version_id=data.get("version_id"),
@@ -76,7 +93,7 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
         valid_to_precision=data.get("valid_to_precision"), known_from=data.get("known_from"),
         known_to=data.get("known_to"), verified_at=data.get("verified_at"), ended_by=data.get("ended_by"),
         end_reason=data.get("end_reason"), bounded_by=data.get("bounded_by"), stale_cause=data.get("stale_cause"),
-        lapse_reason=data.get("lapse_reason"), disputed=bool(data.get("disputed")),
+        lapse_reason=data.get("lapse_reason"), disputed=bool(data.get("disputed")), tombstone=tomb,
     )
     if not problems:
         try:

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from credo.cypher import load
+from credo.graph.records import tombstone_of
 from credo.graph.db import Tx
 from credo.graph.records import native
 from credo.schema.sources import Source
@@ -34,7 +35,7 @@ def text_hash(text: str | None) -> str:
 
 def source_from_row(row: dict[str, Any]) -> Source:
     """A Source model from a map projection of a :Source node."""
-    return Source(**{k: native(row.get(k)) for k in _FIELDS if row.get(k) is not None})
+    return Source(**{k: native(row.get(k)) for k in _FIELDS if row.get(k) is not None}, tombstone=tombstone_of(row))
 
 
 def claim_of(row: dict[str, Any]) -> tuple[str | None, datetime | None]:

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_fie
 
 from credo.schema.cascade import CascadeReport
 from credo.schema.errors import InvalidInput
+from credo.schema.forget import Tombstone
 from credo.schema.lifecycle import State
 from credo.schema.names import LITERAL_MAX, check_scope, clean_name, clean_text, normalise_predicate
 from credo.schema.time import Precision, parse_point, render
@@ -59,6 +60,7 @@ class EndKind(StrEnum):
     RESOLUTION = "resolution"
     STATE_CHANGE = "state_change"
     MERGE = "merge"
+    FORGOTTEN = "forgotten"
 
 
 def scope_key(scope: dict[str, str] | None) -> str:
@@ -260,6 +262,8 @@ class Fact(BaseModel):
     stale_cause: str | None = None
     lapse_reason: str | None = None
     disputed: bool = False
+    # set on every version of a forgotten fact: its content is gone and reads show this instead
+    tombstone: Tombstone | None = None
     # set only on the Fact a write returns when that write stopped believing a version (its cascade ran)
     cascade: CascadeReport | None = Field(default=None, exclude=True)
     # set only on a version whose stored row failed validation: reads skip it and name it, writes may repair it

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from credo.schema.forget import Tombstone
 from credo.schema.time import to_utc
 
 SourceKind = Literal["message", "document", "tool_result", "observation"]
@@ -79,6 +80,7 @@ class Source(BaseModel):
     origin: str | None = None
     known_from: datetime
     consumed_by: str | None = None
+    tombstone: Tombstone | None = None  # set once forgotten: the text, title, uri and author are gone
 
     @property
     def human(self) -> bool:

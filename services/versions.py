@@ -121,7 +121,8 @@ def current_versions(tx: Tx, tenant: str, ref: str) -> list[Fact]:
 
 def the_current(tx: Tx, tenant: str, ref: str) -> Fact:
     """The single version believed now for `ref`; a clear error if there is none, or several."""
-    from credo.schema.errors import NotCurrent
+    from credo.schema.errors import NotCurrent, TransitionRefused
+    from credo.schema.lifecycle import State
 
     found = current_versions(tx, tenant, ref)
     if not found:
@@ -129,6 +130,8 @@ def the_current(tx: Tx, tenant: str, ref: str) -> Fact:
     current = [v for v in found if v.known_to is None]
     if not current:
         raise NotCurrent(ref, f"version {found[0].version_id} is no longer current; read history() for the current one")
+    if current[0].state == State.FORGOTTEN:  # forgotten never comes back: its only exit is purge
+        raise TransitionRefused(ref, State.FORGOTTEN.value, State.ACTIVE.value)
     if len(current) > 1:
         ids = ", ".join(v.version_id for v in current)
         raise InvalidInput("fact_id", f"has {len(current)} current versions after a range write ({ids}); pass a version id")

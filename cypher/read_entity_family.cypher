@@ -1,0 +1,9 @@
+// An entity and every entity merged into it (at any known time): the names forgetting an entity must remove.
+// $tenant     tenant id
+// $entity_id  entity id
+// returns: entity_ids
+MATCH (e:Entity {entity_id: $entity_id})
+WHERE e.tenant = $tenant
+OPTIONAL MATCH (o:Entity)-[:MERGED_INTO*1..]->(e)
+WITH e.entity_id AS id, collect(DISTINCT o.entity_id) AS merged
+RETURN [id] + merged AS entity_ids

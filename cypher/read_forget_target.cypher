@@ -1,0 +1,16 @@
+// What an id names in a tenant (a fact, a fact version, a source, an entity or a summary) and whether it is forgotten.
+// $tenant  tenant id
+// $id      the id
+// returns: kind, fact_id, forgotten, current_state
+OPTIONAL MATCH (f:Fact) WHERE (f.fact_id = $id OR f.version_id = $id) AND f.tenant = $tenant
+WITH collect(f) AS fs
+OPTIONAL MATCH (s:Source {source_id: $id}) WHERE s.tenant = $tenant
+OPTIONAL MATCH (e:Entity {entity_id: $id}) WHERE e.tenant = $tenant
+OPTIONAL MATCH (m:Summary {summary_id: $id}) WHERE m.tenant = $tenant
+WITH fs, s, e, collect(m) AS ms
+RETURN CASE WHEN size(fs) > 0 THEN 'fact' WHEN s IS NOT NULL THEN 'source' WHEN e IS NOT NULL THEN 'entity'
+            WHEN size(ms) > 0 THEN 'summary' END AS kind,
+       fs[0].fact_id AS fact_id,
+       CASE WHEN size(fs) > 0 THEN all(f IN fs WHERE f.forgotten_at IS NOT NULL)
+            WHEN s IS NOT NULL THEN s.forgotten_at IS NOT NULL WHEN e IS NOT NULL THEN e.forgotten_at IS NOT NULL
+            ELSE any(m IN ms WHERE m.known_to IS NULL AND m.state = 'forgotten') END AS forgotten

@@ -1,0 +1,21 @@
+// Places in a whole tenant that still hold content after a tenant-wide forget (counts per kind).
+// $tenant  tenant id
+// returns: place, ref, detail
+CALL () {
+  MATCH (f:Fact) WHERE f.tenant = $tenant AND (f.forgotten_at IS NULL OR f.statement IS NOT NULL OR f.embedding IS NOT NULL)
+  RETURN 'node property' AS place, 'Fact' AS ref, toString(count(f)) + ' fact versions keep content' AS detail, count(f) AS n
+  UNION
+  MATCH (s:Source) WHERE s.tenant = $tenant AND (s.forgotten_at IS NULL OR s.text IS NOT NULL)
+  RETURN 'node property' AS place, 'Source' AS ref, toString(count(s)) + ' sources keep content' AS detail, count(s) AS n
+  UNION
+  MATCH (m:Summary) WHERE m.tenant = $tenant AND m.content_removed_at IS NULL
+  RETURN 'summary' AS place, 'Summary' AS ref, toString(count(m)) + ' summary versions keep text' AS detail, count(m) AS n
+  UNION
+  MATCH (e:Entity) WHERE e.tenant = $tenant AND e.forgotten_at IS NULL
+  RETURN 'node property' AS place, 'Entity' AS ref, toString(count(e)) + ' entities keep names' AS detail, count(e) AS n
+  UNION
+  MATCH (a:Alias) WHERE a.tenant = $tenant
+  RETURN 'alias' AS place, 'Alias' AS ref, toString(count(a)) + ' aliases remain' AS detail, count(a) AS n
+}
+WITH place, ref, detail, n WHERE n > 0
+RETURN place, ref, detail

@@ -1,0 +1,205 @@
+"""Forgetting in the graph: read the content before it goes, remove it from every place, purge, and find residue."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from credo.cypher import load
+from credo.graph.db import Tx
+from credo.graph.records import native
+from credo.graph.vectors import vector
+from credo.schema.forget import ForgetJob, Residue
+
+REMOVED_TEXT = "[content removed: an input was forgotten]"  # what a scrubbed summary version holds
+
+READ_FORGET_PROBES = load("read_forget_probes")
+SCRUB_FACT_VERSIONS = load("scrub_fact_versions")
+READ_SUMMARIES_HOLDING = load("read_summaries_holding")
+SCRUB_SUMMARY_VERSIONS = load("scrub_summary_versions")
+READ_AUDIT_HOLDING = load("read_audit_holding")
+SCRUB_AUDIT_EVENTS = load("scrub_audit_events")
+SCRUB_STALE_CAUSES = load("scrub_stale_causes")
+READ_FACT_RESIDUE = load("read_fact_residue")
+SEARCH_FACT_TEXT = load("search_fact_text")
+SEARCH_FACT_VECTORS_ANY = load("search_fact_vectors_any")
+READ_SOURCE_DEPENDENTS = load("read_source_dependents")
+SCRUB_SOURCES = load("scrub_sources")
+READ_SOURCE_RESIDUE = load("read_source_residue")
+READ_ENTITY_FAMILY = load("read_entity_family")
+READ_FACTS_ABOUT = load("read_facts_about")
+SCRUB_ENTITIES = load("scrub_entities")
+READ_ENTITY_RESIDUE = load("read_entity_residue")
+READ_SUMMARY_RESIDUE = load("read_summary_residue")
+FORGET_SUMMARIES = load("forget_summaries")
+READ_SUMMARY_STATES = load("read_summary_states")
+PURGE_NODES = load("purge_nodes")
+READ_FORGET_TARGET = load("read_forget_target")
+READ_TX_LOG_RETENTION = load("read_tx_log_retention")
+SAVE_FORGET_JOB = load("save_forget_job")
+READ_FORGET_JOBS = load("read_forget_jobs")
+READ_TENANT_BATCH = load("read_tenant_batch")
+READ_TENANT_RESIDUE = load("read_tenant_residue")
+
+
+def target(tx: Tx, tenant: str, ident: str) -> dict[str, Any] | None:
+    """{kind, fact_id, forgotten} of what an id names in the tenant, or None."""
+    row = tx.one(READ_FORGET_TARGET, tenant=tenant, id=ident)
+    return row if row and row["kind"] else None
+
+
+def probes(tx: Tx, tenant: str, fact_ids: list[str]) -> list[dict[str, Any]]:
+    """Per fact: its statements, quotes, literal objects, a few embeddings, current versions and cited sources."""
+    return tx.rows(READ_FORGET_PROBES, tenant=tenant, fact_ids=fact_ids) if fact_ids else []
+
+
+def scrub_facts(tx: Tx, tenant: str, fact_ids: list[str], known: datetime, by: str, reason: str) -> None:
+    """Remove the content of every version of the facts, and the quotes of their source edges."""
+    if fact_ids:
+        tx.one(SCRUB_FACT_VERSIONS, tenant=tenant, fact_ids=fact_ids, known=known, by=by, reason=reason)
+
+
+def summaries_holding(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: list[str], texts: list[str]) -> list[dict[str, Any]]:
+    """Summary versions deriving from the facts or sources, or whose text contains one of the texts."""
+    return tx.rows(READ_SUMMARIES_HOLDING, tenant=tenant, fact_ids=fact_ids, source_ids=source_ids, texts=texts,
+                   removed=REMOVED_TEXT)
+
+
+def scrub_summaries(tx: Tx, version_ids: list[str], text: str, hash_: str, known: datetime, by: str, reason: str) -> None:
+    """Replace the text of summary versions by a content-free one."""
+    if version_ids:
+        tx.one(SCRUB_SUMMARY_VERSIONS, version_ids=version_ids, text=text, hash=hash_, known=known, by=by, reason=reason)
+
+
+def audit_holding(tx: Tx, tenant: str, texts: list[str]) -> list[str]:
+    """Ledger entries whose detail contains one of the texts."""
+    return [r["event_id"] for r in tx.rows(READ_AUDIT_HOLDING, tenant=tenant, texts=texts)] if texts else []
+
+
+def scrub_audit(tx: Tx, tenant: str, event_ids: list[str], note: dict[str, Any]) -> None:
+    """Replace ledger details that held content by a content-free note."""
+    if event_ids:
+        tx.one(SCRUB_AUDIT_EVENTS, tenant=tenant, event_ids=event_ids, detail=json.dumps(note))
+
+
+def scrub_stale_causes(tx: Tx, tenant: str, fact_ids: list[str], texts: list[str], note: str) -> None:
+    """Remove a forgotten premise's text from its dependents' stale causes."""
+    if fact_ids and texts:
+        tx.one(SCRUB_STALE_CAUSES, tenant=tenant, fact_ids=fact_ids, texts=texts, note=note)
+
+
+def _residue(rows: list[dict[str, Any]]) -> list[Residue]:
+    return [Residue(place=r["place"], ref=str(r["ref"]), detail=r["detail"]) for r in rows]
+
+
+def fact_residue(tx: Tx, tenant: str, fact_ids: list[str], texts: list[str]) -> list[Residue]:
+    """Version properties, edge quotes, relation copies and stale causes still holding the facts' content."""
+    return _residue(tx.rows(READ_FACT_RESIDUE, tenant=tenant, fact_ids=fact_ids, texts=texts))
+
+
+def text_hits(tx: Tx, tenant: str, query: str) -> list[dict[str, Any]]:
+    """Full-text hits of the fact index in the tenant."""
+    return tx.rows(SEARCH_FACT_TEXT, tenant=tenant, phrase=query)
+
+
+def vector_hits(tx: Tx, tenant: str, embedding: list[float], candidates: int = 20) -> list[dict[str, Any]]:
+    """Nearest fact versions in the tenant to an embedding (any known time)."""
+    return tx.rows(SEARCH_FACT_VECTORS_ANY, tenant=tenant, vector=vector(embedding), candidates=candidates)
+
+
+def source_dependents(tx: Tx, tenant: str, source_id: str) -> list[tuple[str, bool]]:
+    """(fact_id, backed by another live source) for the facts the source is evidence for."""
+    return [(r["fact_id"], r["backed"]) for r in tx.rows(READ_SOURCE_DEPENDENTS, tenant=tenant, source_id=source_id)]
+
+
+def scrub_sources(tx: Tx, tenant: str, source_ids: list[str], known: datetime, by: str, reason: str) -> None:
+    """Remove the sources' text and names, the quotes citing them, and stop believing the citing edges."""
+    if source_ids:
+        tx.one(SCRUB_SOURCES, tenant=tenant, source_ids=source_ids, known=known, by=by, reason=reason)
+
+
+def source_residue(tx: Tx, tenant: str, source_ids: list[str]) -> list[Residue]:
+    """Source properties and citing edges still holding the content."""
+    return _residue(tx.rows(READ_SOURCE_RESIDUE, tenant=tenant, source_ids=source_ids))
+
+
+def entity_family(tx: Tx, tenant: str, entity_id: str) -> list[str]:
+    """The entity and every entity merged into it."""
+    row = tx.one(READ_ENTITY_FAMILY, tenant=tenant, entity_id=entity_id)
+    return list(row["entity_ids"]) if row else []
+
+
+def facts_about(tx: Tx, tenant: str, entity_ids: list[str], limit: int) -> list[str]:
+    """The next batch of not yet forgotten facts naming the entities."""
+    return [r["fact_id"] for r in tx.rows(READ_FACTS_ABOUT, tenant=tenant, entity_ids=entity_ids, limit=limit)]
+
+
+def scrub_entities(tx: Tx, tenant: str, entity_ids: list[str], known: datetime, by: str, reason: str) -> None:
+    """Remove the entities' names and aliases."""
+    if entity_ids:
+        tx.one(SCRUB_ENTITIES, tenant=tenant, entity_ids=entity_ids, known=known, by=by, reason=reason)
+
+
+def entity_residue(tx: Tx, tenant: str, entity_ids: list[str]) -> list[Residue]:
+    """Entity names, aliases and facts about them still holding content."""
+    return _residue(tx.rows(READ_ENTITY_RESIDUE, tenant=tenant, entity_ids=entity_ids))
+
+
+def summary_states(tx: Tx, tenant: str, summary_ids: list[str]) -> dict[str, dict[str, Any]]:
+    """summary_id -> {state of the current version, versions}."""
+    rows = tx.rows(READ_SUMMARY_STATES, tenant=tenant, summary_ids=summary_ids) if summary_ids else []
+    return {r["summary_id"]: r for r in rows}
+
+
+def forget_summaries(tx: Tx, tenant: str, rows: list[tuple[str, str]], known: datetime, text: str, hash_: str) -> None:
+    """Close the current versions of summaries and write content-free forgotten successors."""
+    if rows:
+        tx.one(FORGET_SUMMARIES, tenant=tenant, known=known, text=text, hash=hash_,
+               rows=[{"summary_id": s, "version_id": v} for s, v in rows])
+
+
+def summary_residue(tx: Tx, tenant: str, summary_ids: list[str]) -> list[Residue]:
+    """Summary versions still holding their text."""
+    return _residue(tx.rows(READ_SUMMARY_RESIDUE, tenant=tenant, summary_ids=summary_ids))
+
+
+def purge(tx: Tx, tenant: str, *, fact_ids: list[str] = (), source_ids: list[str] = (), entity_ids: list[str] = (),
+          summary_ids: list[str] = ()) -> int:
+    """Delete the tombstoned nodes with their edges; returns how many."""
+    row = tx.one(PURGE_NODES, tenant=tenant, fact_ids=list(fact_ids), source_ids=list(source_ids),
+                 entity_ids=list(entity_ids), summary_ids=list(summary_ids))
+    return row["deleted"] if row else 0
+
+
+def tx_log_retention(tx: Tx) -> str | None:
+    """db.tx_log.rotation.retention_policy as the server reports it (None when it cannot be read)."""
+    row = tx.one(READ_TX_LOG_RETENTION)
+    return row["value"] if row else None
+
+
+def save_job(tx: Tx, tenant: str, job: ForgetJob) -> None:
+    """Persist a job's state and cursor."""
+    props = job.model_dump(mode="json", exclude={"report"})
+    props["report"] = job.report.model_dump_json() if job.report else None
+    tx.one(SAVE_FORGET_JOB, tenant=tenant, props=props)
+
+
+def jobs(tx: Tx, tenant: str, job_id: str | None = None) -> list[ForgetJob]:
+    """Running jobs of the tenant (or the one job_id names)."""
+    found = []
+    for r in tx.rows(READ_FORGET_JOBS, tenant=tenant, job_id=job_id):
+        data = {k: native(v) for k, v in r["job"].items() if k != "tenant"}
+        report = data.pop("report", None)
+        found.append(ForgetJob(**data, report=json.loads(report) if report else None))
+    return found
+
+
+def tenant_batch(tx: Tx, tenant: str, kind: str, limit: int) -> list[str]:
+    """The next not yet forgotten ids of one kind in the tenant."""
+    return [r["id"] for r in tx.rows(READ_TENANT_BATCH, tenant=tenant, kind=kind, limit=limit)]
+
+
+def tenant_residue(tx: Tx, tenant: str) -> list[Residue]:
+    """What still holds content in the whole tenant."""
+    return _residue(tx.rows(READ_TENANT_RESIDUE, tenant=tenant))

@@ -1,0 +1,48 @@
+"""Command models of forgetting (issue 12 items 2-3): forget, purge, verify, and the scope-wide jobs."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from credo.schema.command_base import Command, Id
+
+
+class Forget(Command):
+    """Remove the content of a fact (every version), a source, an entity (and the facts about it) or a summary."""
+
+    target_id: Id
+    reason: str = Field(min_length=1, max_length=16_384)
+    actor: str = Field(min_length=1, max_length=512)
+
+
+class Purge(Command):
+    """forgotten -> deleted: remove the tombstoned nodes themselves (the only exit from forgotten)."""
+
+    target_id: Id
+
+
+class VerifyForgotten(Command):
+    """List every place that still holds the content of a forgotten id; complete only when none does."""
+
+    target_id: Id
+
+
+class ForgetSubject(Command):
+    """Forget an entity and every fact about it, in batches, as a resumable job."""
+
+    entity: str = Field(min_length=1, max_length=512)
+    reason: str = Field(min_length=1, max_length=16_384)
+    actor: str = Field(min_length=1, max_length=512)
+    batch_size: int = Field(default=500, ge=1, le=10_000)
+
+
+class ForgetTenant(Command):
+    """Forget everything the tenant holds, in batches, as a resumable job."""
+
+    reason: str = Field(min_length=1, max_length=16_384)
+    actor: str = Field(min_length=1, max_length=512)
+    batch_size: int = Field(default=500, ge=1, le=10_000)
+
+
+class ForgetResume(Command):
+    """Resume the tenant's unfinished forget jobs (after a crash)."""

@@ -1,0 +1,98 @@
+"""Forgetting shapes: the tombstone a read shows, the residue report, and the persisted scope-wide job."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field
+
+from credo.schema.cascade import CascadeReport
+
+TargetKind = Literal["fact", "source", "entity", "summary", "tenant"]
+
+
+class Tombstone(BaseModel):
+    """What a read at an earlier known time shows in place of forgotten content."""
+
+    model_config = ConfigDict(frozen=True)
+
+    forgotten_at: datetime
+    by: str
+    reason: str
+
+    def text(self) -> str:
+        """'forgotten on T by A for R'."""
+        return f"forgotten on {self.forgotten_at.isoformat()} by {self.by} for {self.reason}"
+
+
+class Residue(BaseModel):
+    """One place that still holds forgotten content."""
+
+    model_config = ConfigDict(frozen=True)
+
+    place: str  # node property, full-text, vector, relation copy, alias, summary, episode, read receipt, ledger
+    ref: str
+    detail: str
+
+
+class OutsideStore(BaseModel):
+    """A copy the store cannot erase by itself (transaction logs, backups)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    place: str
+    detail: str
+
+
+class ResidueReport(BaseModel):
+    """verify_forgotten's answer: every place still holding the content; complete only when there is none."""
+
+    model_config = ConfigDict(frozen=True)
+
+    target_id: str
+    kind: TargetKind | None = None
+    residue: list[Residue] = Field(default_factory=list)
+    probes: list[str] = Field(default_factory=list)  # which searches ran (full-text / vector need the content)
+    outside_store: list[OutsideStore] = Field(default_factory=list)
+    tx_log_retention: str | None = None
+    crypto_erased: bool = False
+    crypto_reason: str = "crypto-erasure mode is not built yet (issue 12 item 4): copies outside the store stay readable"
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def complete(self) -> bool:
+        """True only when no place inside the store still holds the content."""
+        return not self.residue
+
+
+class ForgetResult(BaseModel):
+    """What a forget did: the ids it forgot (the target first), the residue report, and its cascade."""
+
+    model_config = ConfigDict(frozen=True)
+
+    target_id: str
+    kind: TargetKind
+    forgotten: list[str]
+    report: ResidueReport
+    cascade: CascadeReport | None = None
+
+
+class ForgetJob(BaseModel):
+    """A persisted scope-wide forget (:ForgetJob): resumable after a crash from its cursor."""
+
+    model_config = ConfigDict(frozen=True)
+
+    job_id: str
+    scope: Literal["subject", "tenant"]
+    target: str | None = None
+    reason: str
+    actor: str
+    state: Literal["running", "complete"]
+    phase: str
+    done: int = 0
+    total: int = 0
+    batch_size: int = 500
+    started_at: datetime
+    updated_at: datetime
+    report: ResidueReport | None = None

@@ -1,0 +1,172 @@
+"""Scope-wide forgetting (issue 12 item 3): a subject or a whole tenant, in batches, as a persisted :ForgetJob.
+
+Each batch is one write transaction that also advances the job's cursor (`phase`, `done`), so a crash loses at most
+the batch in flight (rolled back) and `resume` carries on where the last committed batch ended. The content of a
+batch is read just before its write and kept in the job's memory for the final probes, never stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from credo.graph import entities as entity_repo
+from credo.graph import forget as repo
+from credo.graph.db import Tx
+from credo.graph.ledger import new_id
+from credo.schema.errors import NotFound
+from credo.schema.forget import ForgetJob, ResidueReport
+from credo.services.context import Context
+from credo.services.forget import _forget_summaries, capture, forget_facts, rebuild_after, scrub_copies
+from credo.services.forget_rules import SUMMARY_TEXT, Probe
+from credo.services.forget_verify import verify
+from credo.services.tms_rules import text_hash
+
+Progress = Callable[[ForgetJob], None]
+PHASES = {"subject": ["facts", "entity", "verify"], "tenant": ["facts", "sources", "summaries", "entities", "verify"]}
+
+
+class SubjectJob:
+    """What forgetting a subject returned: the ids forgotten and the residue report."""
+
+    def __init__(self, job: ForgetJob, forgotten: list[str]) -> None:
+        self.job, self.forgotten, self.report = job, forgotten, job.report or ResidueReport(target_id=job.target or "")
+
+
+def _quiet(_job: ForgetJob) -> None:
+    return None
+
+
+def start(ctx: Context, *, scope: str, target: str | None, reason: str, actor: str, batch_size: int) -> ForgetJob:
+    """The running job for this scope and target (resumed), or a new persisted one."""
+    for job in ctx.read(lambda tx: repo.jobs(tx, ctx.tenant)):
+        if job.scope == scope and job.target == target:
+            return job
+    now = ctx.now()
+    job = ForgetJob(job_id=new_id("fj"), scope=scope, target=target, reason=reason, actor=actor, state="running",
+                    phase="facts", batch_size=batch_size, started_at=now, updated_at=now)
+    ctx.db.write(lambda tx: repo.save_job(tx, ctx.tenant, job))
+    return job
+
+
+def _advance(job: ForgetJob, ctx: Context, **changes: object) -> ForgetJob:
+    return job.model_copy(update={**changes, "updated_at": ctx.now()})
+
+
+def _facts_batch(ctx: Context, job: ForgetJob, probe: Probe, entity_ids: list[str], forgotten: list[str]) -> ForgetJob:
+    """One batch of the facts phase; the job's cursor moves in the same transaction. Returns the job (phase moved on
+    when nothing is left)."""
+    def pick(tx: Tx) -> list[dict]:
+        ids = (repo.facts_about(tx, ctx.tenant, entity_ids, job.batch_size) if job.scope == "subject"
+               else repo.tenant_batch(tx, ctx.tenant, "fact", job.batch_size))
+        keep = len(probe.texts) < 50  # enough content for the final probes; the graph checks cover the rest
+        return capture(tx, ctx.tenant, ids, probe if keep else Probe())
+
+    rows = ctx.read(pick)
+    if not rows:
+        return _advance(job, ctx, phase=PHASES[job.scope][1])
+    rebuild: list[str] = []
+
+    def work(tx: Tx, known: datetime) -> ForgetJob:
+        ids = forget_facts(tx, ctx.tenant, known, rows, by=job.actor, reason=job.reason, strict=False)
+        batch_probe = Probe()
+        for r in rows:
+            batch_probe.add(r["statements"] + r["quotes"] + r["literals"])
+        rebuild[:] = scrub_copies(tx, ctx.tenant, known, batch_probe, fact_ids=ids, source_ids=[], by=job.actor,
+                                  reason=job.reason)
+        moved = _advance(job, ctx, done=job.done + len(ids))
+        repo.save_job(tx, ctx.tenant, moved)
+        forgotten.extend(ids)
+        return moved
+
+    moved = ctx.write(work)
+    if job.scope == "subject":  # a tenant-wide forget forgets the summaries themselves next
+        rebuild_after(ctx, rebuild)
+    return moved
+
+
+def _ids_batch(ctx: Context, job: ForgetJob, kind: str, forgotten: list[str]) -> ForgetJob:
+    """One batch of sources, summaries or entities of a tenant-wide forget."""
+    ids = ctx.read(lambda tx: repo.tenant_batch(tx, ctx.tenant, kind, job.batch_size))
+    phases = PHASES[job.scope]
+    if not ids:
+        return _advance(job, ctx, phase=phases[phases.index(job.phase) + 1])
+    if kind == "summary":
+        _forget_summaries(ctx, ids, job.reason, job.actor, {})
+        moved = _advance(job, ctx, done=job.done + len(ids))
+        ctx.db.write(lambda tx: repo.save_job(tx, ctx.tenant, moved))
+        return moved
+
+    def work(tx: Tx, known: datetime) -> ForgetJob:
+        if kind == "source":
+            repo.scrub_sources(tx, ctx.tenant, ids, known, job.actor, job.reason)
+            repo.scrub_summaries(tx, [h["version_id"] for h in repo.summaries_holding(
+                tx, ctx.tenant, fact_ids=[], source_ids=ids, texts=[])], SUMMARY_TEXT, text_hash(SUMMARY_TEXT), known,
+                job.actor, job.reason)
+        else:
+            repo.scrub_entities(tx, ctx.tenant, ids, known, job.actor, job.reason)
+        moved = _advance(job, ctx, done=job.done + len(ids))
+        repo.save_job(tx, ctx.tenant, moved)
+        return moved
+
+    forgotten.extend(ids)
+    return ctx.write(work)
+
+
+def run(ctx: Context, job: ForgetJob, *, progress: Progress = _quiet, probe: Probe | None = None) -> tuple[ForgetJob, list[str]]:
+    """Drive a job to completion from its cursor; `progress` is called after every batch."""
+    probe = probe or Probe(kind="entity" if job.scope == "subject" else "tenant")
+    forgotten: list[str] = []
+    family = ctx.read(lambda tx: repo.entity_family(tx, ctx.tenant, job.target)) if job.scope == "subject" else []
+    while job.state == "running":
+        if job.phase == "facts":
+            job = _facts_batch(ctx, job, probe, family, forgotten)
+        elif job.phase == "entity":
+            def scrub(tx: Tx, known: datetime) -> ForgetJob:
+                repo.scrub_entities(tx, ctx.tenant, family, known, job.actor, job.reason)
+                moved = _advance(job, ctx, phase="verify")
+                repo.save_job(tx, ctx.tenant, moved)
+                return moved
+
+            job = ctx.write(scrub)
+            forgotten.append(job.target or "")
+        elif job.phase in ("sources", "summaries", "entities"):
+            job = _ids_batch(ctx, job, job.phase[:-1] if job.phase != "entities" else "entity", forgotten)
+        else:
+            kind = "entity" if job.scope == "subject" else "tenant"
+            probe.facts = []
+            report = verify(ctx, target_id=job.target or ctx.tenant, kind=kind, probe=probe)
+            job = _advance(job, ctx, state="complete", report=report)
+            done = job
+            ctx.db.write(lambda tx: repo.save_job(tx, ctx.tenant, done))
+        progress(job)
+    return job, forgotten
+
+
+def forget_subject(ctx: Context, *, entity_id: str | None = None, entity: str | None = None, reason: str, actor: str,
+                   batch_size: int = 500, probes: dict[str, Probe] | None = None,
+                   progress: Progress = _quiet) -> SubjectJob:
+    """Forget an entity (by id or name) and every fact naming it, in batches, resumably."""
+    if entity_id is None:
+        found = ctx.read(lambda tx: entity_repo.find(tx, ctx.tenant, entity or ""))
+        if found is None:
+            raise NotFound("entity", entity or "")
+        entity_id = found.entity_id
+    elif ctx.read(lambda tx: repo.target(tx, ctx.tenant, entity_id)) is None:
+        raise NotFound("entity", entity_id)
+    job = start(ctx, scope="subject", target=entity_id, reason=reason, actor=actor, batch_size=batch_size)
+    probe = (probes or {}).setdefault(entity_id, Probe(ids=[entity_id], kind="entity"))
+    job, forgotten = run(ctx, job, progress=progress, probe=probe)
+    return SubjectJob(job, forgotten[-1:] + forgotten[:-1] if forgotten else [entity_id])
+
+
+def forget_tenant(ctx: Context, *, reason: str, actor: str, batch_size: int = 500,
+                  progress: Progress = _quiet) -> ForgetJob:
+    """Forget everything the tenant holds, in batches; a crashed run resumes on the next call."""
+    job = start(ctx, scope="tenant", target=None, reason=reason, actor=actor, batch_size=batch_size)
+    return run(ctx, job, progress=progress)[0]
+
+
+def resume(ctx: Context, *, progress: Progress = _quiet) -> list[ForgetJob]:
+    """Finish every forget job of the tenant that a crash left running."""
+    return [run(ctx, job, progress=progress)[0] for job in ctx.read(lambda tx: repo.jobs(tx, ctx.tenant))]
