@@ -11,7 +11,8 @@ from fastapi import FastAPI
 
 def install(app: FastAPI) -> None:
     """Add the inspector's routes to the app (they are not part of the OpenAPI document)."""
-    from credo.api.pages import read_pages, write_pages
+    from credo.api.pages import forget_pages, read_pages, write_pages
 
     app.include_router(read_pages.router)
     app.include_router(write_pages.router)
+    app.include_router(forget_pages.router)

@@ -140,7 +140,7 @@ def timeline_view(store: Any, entity: str, *, valid_at: str | None,
         pictures.append((predicate, svg.draw(drawn, span, title=f"{entity} {predicate}: versions in valid × known time",
                                                    valid_at=at, known_at=known or now)))
     answer = store.facts(entity, valid_at=at, known_at=known)
-    return TimelineView(entity=entity, valid_at=at, known_at=known, rectangles=rects, as_of=list(answer)), pictures
+    return TimelineView(entity=entity, entity_id=versions[0].subject_id if versions else None, valid_at=at, known_at=known, rectangles=rects, as_of=list(answer)), pictures
 
 
 @router.get("/entities/{entity}.json", response_model=TimelineView)

@@ -58,6 +58,7 @@ class TimelineView(BaseModel):
     """An entity's timeline: every version a rectangle, and the as-of answer at (valid_at, known_at)."""
 
     entity: str
+    entity_id: str | None = None
     valid_at: datetime
     known_at: datetime | None = None
     rectangles: list[Rectangle]
@@ -82,3 +83,12 @@ class QueuesView(BaseModel):
     conflicts: list[Conflict]
     stale: list[StaleItem]
     candidates: list[Fact]
+
+
+class ForgetPreview(BaseModel):
+    """The forget confirmation: what forgetting the target will reach, read before anything is written."""
+
+    target_id: str
+    kind: str
+    title: str
+    reached: list[str]

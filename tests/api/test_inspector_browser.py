@@ -56,6 +56,13 @@ def served_owner(api, at: str) -> list[str]:
     return [f["object_name"] for f in page["items"]]
 
 
+def found_by_search(api, query: str) -> set[str]:
+    """The fact ids /v1/search answers for the query, valid on 2024-03-01 (while Alice owned the account)."""
+    answer = api.get("/v1/search", params={"query": query, "valid_at": "2024-03-01"})
+    assert answer.status_code == 200, answer.text
+    return {h["id"] for h in answer.json()["hits"] if h["kind"] == "fact"}
+
+
 def seed(api) -> dict[str, str]:
     """A quoted fact, a conflicting fact, a premise and a rule resting on it, all through REST."""
     assert api.post("/v1/sessions/s1/messages", json={"messages": [
@@ -135,6 +142,19 @@ def test_a_person_resolves_a_conflict_and_reverifies_a_stale_rule_in_the_browser
         assert "Acme account owner" in body
         shots(driver, "why", docs=True)
 
+        # when the person forgets that fact with one click (and confirms what it reaches)
+        assert ids["alice"] in found_by_search(api, "Alice owns the Acme account")
+        driver.find_element(By.CLASS_NAME, "forget-link").click()
+        reach = wait.until(ec.presence_of_element_located((By.ID, "reach"))).text
+        assert "Acme account owner" in reach
+        shots(driver, "forget-confirm")
+        driver.find_element(By.ID, "confirm-forget").click()
+        # then the residue report says complete, and search no longer finds it
+        status = wait.until(ec.presence_of_element_located((By.ID, "residue-status")))
+        assert status.text.startswith("Complete")
+        shots(driver, "forget-residue")
+        assert ids["alice"] not in found_by_search(api, "Alice owns the Acme account")
+
 
 def test_pages_are_readable_on_a_narrow_window_and_every_control_has_a_label(served, neo4j_db, shots):
     from selenium.webdriver.common.by import By
@@ -145,7 +165,8 @@ def test_pages_are_readable_on_a_narrow_window_and_every_control_has_a_label(ser
         driver.get(f"{served}/ui/login")
         driver.find_element(By.ID, "api_key").send_keys(tenant.key)
         driver.find_element(By.ID, "login").click()
-        for path in ("/ui/entities", "/ui/entities/Acme account", f"/ui/facts/{ids['rule']}", "/ui/queues"):
+        for path in ("/ui/entities", "/ui/entities/Acme account", f"/ui/facts/{ids['rule']}", "/ui/queues",
+                     "/ui/context?q=Acme account", f"/ui/forget?target={ids['alice']}"):
             driver.get(served + path)
             # nothing is wider than the window (tables scroll inside their own box)
             width = driver.execute_script("return document.documentElement.scrollWidth")
@@ -154,4 +175,4 @@ def test_pages_are_readable_on_a_narrow_window_and_every_control_has_a_label(ser
                 "return [...document.querySelectorAll('input:not([type=hidden]), select')]"
                 ".filter(e => !(e.id && document.querySelector('label[for=\"' + e.id + '\"]'))).map(e => e.name)")
             assert unlabelled == [], (path, unlabelled)
-            shots(driver, "narrow-" + path.strip("/").replace("/", "-").replace(" ", "_"))
+            shots(driver, "narrow-" + path.strip("/").replace("/", "-").replace(" ", "_").replace("?", "-"))

@@ -172,3 +172,19 @@ def test_why_view_lists_the_ledger_events_that_name_the_fact(api, tenant_a, a_st
     view = api.get(f"/ui/facts/{fact.fact_id}.json").json()
     assert len(view["ledger"]) >= 2
     assert api.get(f"/ui/facts/{fact.fact_id}").text.count('class="ledger-event"') == len(view["ledger"])
+
+
+def test_forget_confirms_what_it_reaches_then_the_residue_report_is_complete(api, tenant_a, a_store):
+    fact = a_store.add_fact("Acme", "owned_by", "Alice", valid_from="2024-01-01")
+    a_store.add_summary("Acme's owner", derived_from=[fact.fact_id])
+    login(api, tenant_a)
+    confirm = api.get("/ui/forget", params={"target": fact.fact_id})
+    assert "Acme&#39;s owner" in confirm.text or "Acme's owner" in html.unescape(confirm.text)
+    assert a_store.history(fact.fact_id)[0].state != "forgotten"  # the confirmation wrote nothing
+    done = api.post("/ui/forget", data={"target": fact.fact_id, "reason": "asked", "csrf": csrf_of(confirm.text)},
+                    follow_redirects=False)
+    assert done.status_code == 303
+    report = api.get(f"/ui/forget/{fact.fact_id}.json").json()
+    assert report["complete"] is True
+    assert "Complete" in api.get(f"/ui/forget/{fact.fact_id}").text
+    assert "Alice" not in {f.object_name for f in a_store.facts("Acme")}
