@@ -17,8 +17,10 @@ Span = tuple[datetime, datetime, datetime, datetime]
 
 def label_of(fact: Fact) -> str:
     """What a rectangle shows: how the version ended, or what it is now (conflict, current, ...)."""
-    if fact.state == "conflicted" or fact.disputed:
+    if fact.state == "conflicted":
         return "conflict"
+    if fact.disputed:
+        return "disputed"
     if fact.ended_by is not None:
         return str(fact.ended_by.value if hasattr(fact.ended_by, "value") else fact.ended_by)
     if fact.state not in ("active", "reinforced"):

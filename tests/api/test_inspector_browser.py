@@ -112,7 +112,8 @@ def test_a_person_resolves_a_conflict_and_reverifies_a_stale_rule_in_the_browser
         versions = api.get("/v1/entities/Acme account/versions").json()["items"]
         assert len(rects) == len(versions) >= 4
         assert driver.find_elements(By.CSS_SELECTOR, "svg .version.conflict")
-        shots(driver, "timeline", docs=True)
+        assert driver.find_elements(By.CSS_SELECTOR, "svg .version.disputed")
+        shots(driver, "timeline-before")
 
         # when the person resolves the conflict as a succession with one click
         driver.get(f"{served}/ui/queues")
@@ -134,6 +135,14 @@ def test_a_person_resolves_a_conflict_and_reverifies_a_stale_rule_in_the_browser
         wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, ".flash")))
         assert not driver.find_elements(By.ID, f"stale-{ids['rule']}")
         assert ids["rule"] not in {i["id"] for i in api.get("/v1/stale").json()["items"]}
+
+        # and the timeline now labels the succession; the as-of answer follows the inputs
+        driver.get(f"{served}/ui/entities/Acme account")
+        driver.find_element(By.ID, "valid_at").send_keys("2024-09-01", Keys.ENTER)
+        wait.until(lambda d: "valid_at=2024-09-01" in d.current_url)
+        assert driver.find_elements(By.CSS_SELECTOR, "svg .version.succession")
+        assert "Bob" in driver.find_element(By.ID, "as-of").text
+        shots(driver, "timeline", docs=True)
 
         # and the why-view shows the quote, its message and session, the summary derived from it
         driver.get(f"{served}/ui/facts/{ids['alice']}")
