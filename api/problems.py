@@ -15,6 +15,7 @@ from credo.schema.errors import (
     ConfigError,
     ConflictError,
     CredoError,
+    CsrfRefused,
     DatabaseUnavailable,
     EvidenceRefused,
     InvalidInput,
@@ -42,6 +43,7 @@ class ProblemKind:
 
 
 PROBLEMS: dict[type[CredoError], ProblemKind] = {
+    CsrfRefused: ProblemKind(403, "csrf_refused", "The form's CSRF token is missing or wrong"),
     Unauthenticated: ProblemKind(401, "unauthenticated", "Missing, unknown or revoked API key"),
     NotFound: ProblemKind(404, "not_found", "No such object in this tenant"),
     EvidenceRefused: ProblemKind(422, "evidence_refused", "The write gate refused the evidence"),

@@ -20,15 +20,17 @@ from credo.services import read_facts, record_fact, revise_fact, who
 from credo.services.context import Context, system_clock
 from credo.services.embeddings import Embedder
 from credo.store_cascade import CascadeMixin
-from credo.store_lifecycle import LifecycleMixin
 from credo.store_forget import ForgetMixin
+from credo.store_inspector import InspectorMixin
 from credo.store_ledger import LedgerMixin
+from credo.store_lifecycle import LifecycleMixin
 from credo.store_provenance import ProvenanceMixin
 from credo.store_recall import RecallMixin
 from credo.store_search import SearchMixin
 
 
-class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMixin, ForgetMixin, LedgerMixin):
+class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMixin, ForgetMixin, LedgerMixin,
+            InspectorMixin):
     """A tenant-bound handle on a Credo graph. Build it with `credo.connect()`; close it when done."""
 
     def __init__(

@@ -13,7 +13,8 @@
     │   └── NotCurrent           it targets a version or conflict that is not current any more (re-read)
     ├── TransitionRefused        the lifecycle table does not allow this state change     (accept the refusal)
     ├── UpstreamFailed           the LLM endpoint failed or answered nonsense          (wait, then retry)
-    └── Unauthenticated          no API key, an unknown one or a revoked one                (present a key)
+    ├── Unauthenticated          no API key, an unknown one or a revoked one                (present a key)
+    └── CsrfRefused              a page's form came without its session's CSRF token      (reload the page)
 
 Every constructor takes the identifying data, so messages are uniform and callers can inspect it.
 """
@@ -116,3 +117,7 @@ class TransitionRefused(CredoError):
         self.identifier = identifier
         self.current = current
         self.target = target
+
+
+class CsrfRefused(CredoError):
+    """A form of the inspector that writes came without this session's CSRF token; nothing was written."""

@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from credo.schema import commands as c
+from credo.schema import commands_forget as cf
+from credo.schema import commands_inspector as ci
+from credo.schema import commands_ledger as cl
 from credo.schema import commands_lifecycle as lc
 from credo.schema import commands_recall as recall
 from credo.schema import commands_search as cs
-from credo.schema import commands_forget as cf
-from credo.schema import commands_ledger as cl
 from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summary
 from credo.schema.context_package import ContextPackage
 from credo.schema.entities import Entity
@@ -173,6 +174,9 @@ OPERATIONS: list[Operation] = [
               mcp_reason="erasing a whole tenant is an operator's act", cli="forget tenant"),
     Operation("forget_resume", cf.ForgetResume, "forget_resume", "POST", "/v1/tenant/forget/resume", list[ForgetJob],
               write=True, mcp_reason="recovering a crashed job is an operator's act", cli="forget resume"),
+    # inspector
+    Operation("entity_versions", ci.EntityVersionsQuery, "entity_versions", "GET", "/v1/entities/{entity}/versions",
+              list[Fact], mcp_reason="the timeline is for a person; agents read facts_as_of and why", cli="versions"),
     # ledger: the hash-chained audit ledger and the utility ledger (issue 12 items 5-6)
     Operation("audit", cl.AuditQuery, "audit", "GET", "/v1/audit", AuditPage,
               mcp_reason="the audit ledger is read by auditors and operators, not by agents", cli="audit"),

@@ -25,6 +25,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from credo.api.pages import install as install_pages
 from credo.api.problems import PROBLEM_MEDIA_TYPE, Problem, problem_for
 from credo.api.rest.routes import add_routes, problem_responses
 from credo.graph.db import Database
@@ -255,6 +256,7 @@ def create_app(
         return Health(status="ok", database="up", auth=runtime.auth)
 
     add_routes(app.router)
+    install_pages(app)
     for mount in mounts:
         ctx = mount(app, runtime)
         if ctx is not None:

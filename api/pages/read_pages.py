@@ -1,0 +1,238 @@
+"""The inspector's read pages and their JSON twins: login, entities, an entity's timeline, a fact's why, queues."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import Any
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from credo.api.pages import svg
+from credo.api.pages.render import error_page, html
+from credo.api.pages.session import COOKIE, COOKIE_PATH, principal, store_of
+from credo.api.pages.views import EntitiesView, EntityRow, QueuesView, TimelineView, WhyView
+from credo.api.rest import pages
+from credo.schema.context_package import ContextPackage
+from credo.schema.errors import CredoError, InvalidInput, Unauthenticated
+from credo.schema.time import parse_instant
+from credo.services import api_keys
+from credo.services.timeline import ALL_STATES
+
+router = APIRouter(prefix="/ui", include_in_schema=False)
+
+
+def _safe_next(target: str | None) -> str:
+    return target if target and target.startswith("/ui/") and not target.startswith("//") else "/ui/entities"
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_form(request: Request, next: str | None = None) -> Response:
+    """The login form: one labelled field for the API key."""
+    return html(request, "login.html", next=_safe_next(next), csrf="", error=None)
+
+
+@router.post("/login")
+def login(request: Request, api_key: str = Form(""), next: str = Form("/ui/entities")) -> Response:
+    """Check the key; on success store it in an HttpOnly, SameSite=Strict cookie scoped to /ui."""
+    runtime = request.app.state.runtime
+    try:
+        if runtime.auth:
+            api_keys.authenticate(runtime.db, api_key.strip())
+    except Unauthenticated:
+        return html(request, "login.html", status=401, next=_safe_next(next), csrf="",
+                    error="That key is unknown or revoked.")
+    answer = RedirectResponse(_safe_next(next), status_code=303)
+    answer.set_cookie(COOKIE, api_key.strip(), httponly=True, samesite="strict", path=COOKIE_PATH,
+                      secure=request.url.scheme == "https")
+    return answer
+
+
+@router.post("/logout")
+def logout() -> Response:
+    """Forget the cookie."""
+    answer = RedirectResponse("/ui/login", status_code=303)
+    answer.delete_cookie(COOKIE, path=COOKIE_PATH)
+    return answer
+
+
+@router.get("", include_in_schema=False)
+def home() -> Response:
+    """The inspector starts at the entities page."""
+    return RedirectResponse("/ui/entities", status_code=303)
+
+
+def _page(request: Request, template: str, build: Callable[[Any], Any], **extra: Any) -> Response:
+    try:
+        store = store_of(request)
+        view = build(store)
+    except CredoError as error:
+        return error_page(request, error)
+    return html(request, template, view=view, tenant=principal(request).tenant, **extra)
+
+
+# -- entities and facts --------------------------------------------------------------------------------
+def entities_view(store: Any, *, q: str | None, state: str | None, kind: str | None, evidence: str | None,
+                  cursor: str | None, limit: int = 50) -> EntitiesView:
+    """Current facts (in one state, or the served ones) whose subject or statement contains every word of q."""
+    words = (q or "").casefold().split()
+    states = [state] if state else None
+    found = [f for f in store.facts(states=states) if all(w in f"{f.subject} {f.statement}".casefold() for w in words)]
+    if words and hasattr(store, "search"):  # hybrid search (full text, vectors, graph) adds what words miss
+        seen = {f.version_id for f in found}
+        result = store.search(q, states=states, limit=50)
+        found += [h.fact for h in result.hits if h.fact is not None and h.fact.version_id not in seen]
+    hits = [f for f in found if (not kind or f.kind == kind) and (not evidence or f.evidence == evidence)]
+    by_name: dict[str, list[Any]] = {}
+    for f in hits:
+        by_name.setdefault(f.subject, []).append(f)
+    rows = [EntityRow(name=n, facts=len(fs), predicates=sorted({f.predicate for f in fs}),
+                      states=sorted({f.state for f in fs})) for n, fs in sorted(by_name.items())]
+    fingerprint = pages.query_hash({"q": q, "state": state, "kind": kind, "evidence": evidence})
+    offset, _ = pages.decode(cursor, fingerprint) if cursor else (0, None)
+    listing = pages.page(rows, offset=offset, limit=limit, pinned=None, fingerprint=fingerprint)
+    names = {r.name for r in listing.items}
+    return EntitiesView(q=q, state=state, kind=kind, evidence=evidence, items=listing.items,
+                        facts=[f for f in hits if f.subject in names], next_cursor=listing.next_cursor)
+
+
+@router.get("/entities.json", response_model=EntitiesView)
+def entities_json(request: Request, q: str | None = None, state: str | None = None, kind: str | None = None,
+                  evidence: str | None = None, cursor: str | None = None) -> EntitiesView:
+    """The entities page as JSON."""
+    return entities_view(store_of(request), q=q, state=state, kind=kind, evidence=evidence, cursor=cursor)
+
+
+@router.get("/entities", response_class=HTMLResponse)
+def entities_page(request: Request, q: str | None = None, state: str | None = None, kind: str | None = None,
+                  evidence: str | None = None, cursor: str | None = None) -> Response:
+    """Entities and facts, filtered as you type."""
+    return _page(request, "entities.html", lambda s: entities_view(
+        s, q=q, state=state or None, kind=kind or None, evidence=evidence or None, cursor=cursor),
+        states=ALL_STATES)
+
+
+# -- an entity's timeline -------------------------------------------------------------------------------
+def _instant(value: str | None, field: str) -> datetime | None:
+    if not value:
+        return None
+    try:
+        return parse_instant(value, field)
+    except ValueError as exc:
+        raise InvalidInput(field, str(exc)) from None
+
+
+def timeline_view(store: Any, entity: str, *, valid_at: str | None,
+                  known_at: str | None) -> tuple[TimelineView, list[tuple[str, str]]]:
+    """Every version about the entity as a rectangle, the as-of answer at the point, and one SVG per predicate."""
+    versions = store.entity_versions(entity)
+    now = datetime.now(timezone.utc)
+    at, known = _instant(valid_at, "valid_at") or now, _instant(known_at, "known_at")
+    span = svg.span_of(versions, now) if versions else (now, now, now, now)
+    by_predicate: dict[str, list[Any]] = {}
+    for v in versions:
+        by_predicate.setdefault(v.predicate, []).append(v)
+    pictures, rects = [], []
+    for predicate, group in sorted(by_predicate.items()):
+        drawn = svg.layout(group, span)
+        rects += drawn
+        pictures.append((predicate, svg.draw(drawn, span, title=f"{entity} {predicate}: versions in valid × known time",
+                                                   valid_at=at, known_at=known or now)))
+    answer = store.facts(entity, valid_at=at, known_at=known)
+    return TimelineView(entity=entity, entity_id=versions[0].subject_id if versions else None, valid_at=at, known_at=known, rectangles=rects, as_of=list(answer)), pictures
+
+
+@router.get("/entities/{entity}.json", response_model=TimelineView)
+def timeline_json(request: Request, entity: str, valid_at: str | None = None, known_at: str | None = None) -> TimelineView:
+    """The timeline as JSON: rectangles (SVG units) and the as-of answer."""
+    return timeline_view(store_of(request), entity, valid_at=valid_at, known_at=known_at)[0]
+
+
+@router.get("/entities/{entity}", response_class=HTMLResponse)
+def timeline_page(request: Request, entity: str, valid_at: str | None = None, known_at: str | None = None) -> Response:
+    """An entity's timeline, with valid_at / known_at inputs and the as-of answer beside it."""
+    drawn: list[tuple[str, str]] = []
+
+    def build(store: Any) -> TimelineView:
+        view, pictures = timeline_view(store, entity, valid_at=valid_at, known_at=known_at)
+        drawn.extend(pictures)
+        return view
+
+    return _page(request, "timeline.html", build, drawn=drawn, valid_at=valid_at or "", known_at=known_at or "")
+
+
+# -- a fact's why-view ----------------------------------------------------------------------------------
+def why_view(store: Any, fact_id: str, *, known_at: str | None) -> WhyView:
+    """Why the fact is held, its versions, justifications, and the summaries derived from it."""
+    why = store.why(fact_id, known_at=known_at)
+    summaries = [s for s in store.summaries(states=["active", "stale", "deprecated"])
+                 if any(t.ref_id == fact_id for t in s.trace)]
+    missing, ledger, receipts = [], [], []
+    if hasattr(store, "audit"):
+        ledger = store.audit(id=fact_id, limit=200).items
+    else:
+        missing.append("ledger: this server has no audit-ledger read yet")
+    if hasattr(store, "tasks_served"):
+        receipts = store.tasks_served(fact_id)
+    else:
+        missing.append("read receipts: this server does not record which versions were served yet")
+    return WhyView(why=why, history=list(store.history(fact_id)), justifications=store.justifications(fact_id),
+                   summaries=summaries, ledger=ledger, receipts=receipts, missing=missing)
+
+
+@router.get("/facts/{fact_id}.json", response_model=WhyView)
+def why_json(request: Request, fact_id: str, known_at: str | None = None) -> WhyView:
+    """The why-view as JSON."""
+    return why_view(store_of(request), fact_id, known_at=known_at)
+
+
+@router.get("/facts/{fact_id}", response_class=HTMLResponse)
+def why_page(request: Request, fact_id: str, known_at: str | None = None) -> Response:
+    """A fact's why-view: quotes, messages, sessions, sources, premises, justifications, summaries, versions."""
+    return _page(request, "fact.html", lambda s: why_view(s, fact_id, known_at=known_at))
+
+
+# -- queues ---------------------------------------------------------------------------------------------
+def queues_view(store: Any) -> QueuesView:
+    """Open conflicts, the stale queue, candidates awaiting admission."""
+    return QueuesView(conflicts=store.conflicts(), stale=store.stale(),
+                      candidates=list(store.facts(states=["candidate"])))
+
+
+@router.get("/queues.json", response_model=QueuesView)
+def queues_json(request: Request) -> QueuesView:
+    """The queues as JSON."""
+    return queues_view(store_of(request))
+
+
+@router.get("/queues", response_class=HTMLResponse)
+def queues_page(request: Request) -> Response:
+    """Conflicts with resolve buttons, stale items with re-verify buttons, candidates with admit / reject."""
+    return _page(request, "queues.html", queues_view)
+
+
+# -- context ---------------------------------------------------------------------------------------------
+def context_view(store: Any, q: str | None, *, valid_at: str | None, budget: str | None) -> ContextPackage | None:
+    """The three-part context package an agent would receive for the question (no read receipt is recorded)."""
+    if not q:
+        return None
+    tokens = int(budget) if budget and budget.isdigit() else None
+    return store.context(q, valid_at=valid_at or None, budget_tokens=tokens)
+
+
+@router.get("/context.json", response_model=ContextPackage)
+def context_json(request: Request, q: str, valid_at: str | None = None, budget: str | None = None) -> ContextPackage:
+    """The context package as JSON."""
+    view = context_view(store_of(request), q, valid_at=valid_at, budget=budget)
+    if view is None:
+        raise InvalidInput("q", "must be a question or an entity's name")
+    return view
+
+
+@router.get("/context", response_class=HTMLResponse)
+def context_page(request: Request, q: str | None = None, valid_at: str | None = None,
+                 budget: str | None = None) -> Response:
+    """Type a question; see current / historical / open and the package's rendering for a prompt."""
+    return _page(request, "context.html", lambda s: context_view(s, q, valid_at=valid_at, budget=budget),
+                 q=q or "", valid_at=valid_at or "", budget=budget or "")

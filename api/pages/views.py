@@ -1,0 +1,94 @@
+"""The JSON twins of the inspector's pages: one response model per page (the HTML renders the same model)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, Field
+
+from credo.schema.cascade import Justification, StaleItem, Summary
+from credo.schema.facts import Conflict, Fact
+from credo.schema.ledger import AuditEvent
+from credo.schema.provenance import WhyTree
+from credo.schema.receipts import ReadReceipt
+
+
+class EntityRow(BaseModel):
+    """One entity of the list: its name, how many current facts name it as subject, their predicates and states."""
+
+    name: str
+    facts: int
+    predicates: list[str]
+    states: list[str]
+
+
+class EntitiesView(BaseModel):
+    """The entities page: entities and facts matching the filters, one cursor page of entities."""
+
+    q: str | None = None
+    state: str | None = None
+    kind: str | None = None
+    evidence: str | None = None
+    items: list[EntityRow]
+    facts: list[Fact]
+    next_cursor: str | None = None
+
+
+class Rectangle(BaseModel):
+    """One version as drawn: its valid interval (x) × known interval (y), in SVG units, and its label."""
+
+    predicate: str  # one picture per predicate, all on the same axes
+    fact_id: str
+    version_id: str
+    statement: str
+    object_name: str
+    state: str
+    label: str  # current, succession, correction, retraction, end, conflict, resolution, range_write, ...
+    valid_from: datetime | None
+    valid_to: datetime | None
+    known_from: datetime
+    known_to: datetime | None
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+class TimelineView(BaseModel):
+    """An entity's timeline: every version a rectangle, and the as-of answer at (valid_at, known_at)."""
+
+    entity: str
+    entity_id: str | None = None
+    valid_at: datetime
+    known_at: datetime | None = None
+    rectangles: list[Rectangle]
+    as_of: list[Fact]
+
+
+class WhyView(BaseModel):
+    """A fact's why-view: the why tree, its versions, justifications, and the summaries derived from it."""
+
+    why: WhyTree
+    history: list[Fact]
+    justifications: list[Justification]
+    summaries: list[Summary]
+    ledger: list[AuditEvent] = Field(default_factory=list)  # who did what when, from the audit ledger
+    receipts: list[ReadReceipt] = Field(default_factory=list)  # the tasks it was served to, with the versions
+    missing: list[str] = Field(default_factory=list)  # parts this server cannot show yet (named, never hidden)
+
+
+class QueuesView(BaseModel):
+    """What awaits a person: open conflicts, the stale queue with causes, candidates awaiting admission."""
+
+    conflicts: list[Conflict]
+    stale: list[StaleItem]
+    candidates: list[Fact]
+
+
+class ForgetPreview(BaseModel):
+    """The forget confirmation: what forgetting the target will reach, read before anything is written."""
+
+    target_id: str
+    kind: str
+    title: str
+    reached: list[str]
