@@ -1,4 +1,4 @@
-// Migration 0005: fold each state-only successor b into the version a it replaced: a is believed for b's interval
+// Migration 0007: fold each state-only successor b into the version a it replaced: a is believed for b's interval
 // too, b's state (with its stale cause and verification time) becomes a FLAGGED edge of a with b's known
 // interval, every edge of b is moved to a (an edge b carried from a extends a's twin instead of doubling it; the
 // relationship type is copied with Cypher 5.26's dynamic type, never from input), and b is deleted. Reads at every
@@ -7,15 +7,15 @@
 // returns: merged (number of pairs folded)
 UNWIND $rows AS row
 MATCH (a:Fact {version_id: row.a_id}), (b:Fact {version_id: row.b_id})
-MERGE (c:StateChange {tenant: a.tenant, change_id: 'sc_migration_0005'})
-  ON CREATE SET c.kind = 'migration', c.actor = 'migration 0005', c.reason = 'converted from a state-only version',
+MERGE (c:StateChange {tenant: a.tenant, change_id: 'sc_migration_0007'})
+  ON CREATE SET c.kind = 'migration', c.actor = 'migration 0007', c.reason = 'converted from a state-only version',
                 c.at = b.known_from
 WITH a, b, c, b.known_from AS t
 CALL (a, t) {
   MATCH (a)-[r:FLAGGED]->() WHERE r.known_to IS NULL
   SET r.known_to = t
 }
-CREATE (a)-[:FLAGGED {state: b.state, from_state: a.state, cause: b.stale_cause, actor: 'migration 0005',
+CREATE (a)-[:FLAGGED {state: b.state, from_state: a.state, cause: b.stale_cause, actor: 'migration 0007',
                       reason: a.end_reason, known_from: t, known_to: b.known_to,
                       verified_at: CASE WHEN b.verified_at IS NOT NULL
                                          AND (a.verified_at IS NULL OR b.verified_at <> a.verified_at)

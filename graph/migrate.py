@@ -15,7 +15,7 @@ def _data_steps() -> dict[int, Callable[[Database], object]]:
     """Data conversions run right after a schema file's statements (by migration number)."""
     from credo.graph.migrate_flags import convert_state_versions
 
-    return {5: convert_state_versions}
+    return {7: convert_state_versions}
 
 
 def statements(text: str) -> list[str]:

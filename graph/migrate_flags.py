@@ -1,4 +1,4 @@
-"""Migration 0005's data step: versions written the old way for a state change become state flags.
+"""Migration 0007's data step: versions written the old way for a state change become state flags.
 
 Before issue 9 a stale flag, a re-verification that held and a reinforcement each closed a version and wrote a
 copy in the new state. This step folds every such copy back into the version it replaced, as a FLAGGED edge with

@@ -8,6 +8,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field
 
 from credo.schema.cascade import CascadeReport
+from credo.schema.forget import ResidueReport
 
 
 class Tier(StrEnum):
@@ -68,4 +69,5 @@ class MaintainReport(CascadeReport):
     """What `maintain` did: the cascade of ended premises, the tier moves, and the episodic memories due by TTL."""
 
     tier_moves: list[TierMove] = Field(default_factory=list)
-    ttl_due: list[str] = Field(default_factory=list)  # fact ids past the episodic TTL, recorded for forgetting
+    ttl_due: list[str] = Field(default_factory=list)  # fact ids past the episodic TTL, forgotten by this sweep
+    rolled_off: list[ResidueReport] = Field(default_factory=list)  # TTL roll-off is forgetting: each one verified

@@ -7,8 +7,8 @@
    each per sweep).
 3. Give a tenant grown past `search_partition.THRESHOLD` fact versions its own search partition (label
    + vector index).
-4. Mark episodic memories older than the tenant's TTL as due for forgetting (TTL roll-off is forgetting; until
-   the forget operation exists the due ids are recorded on their usage, in the ledger and in the report).
+4. Forget episodic memories older than the tenant's TTL (TTL roll-off is forgetting): the due ids are recorded on
+   their usage, in the ledger and in the report, then each is forgotten and its residue report returned.
 
 Run it on a schedule (`credo maintain`); its now is the write's known time (the store's clock, injectable).
 """
@@ -26,6 +26,7 @@ from credo.schema.errors import InvalidInput
 from credo.schema.lifecycle import SERVED_VALUES
 from credo.schema.utility import MaintainReport, TierMove
 from credo.services.cascade import cascade
+from credo.services import forget as forget_service
 from credo.services.context import Context
 from credo.services.tier_rules import DEFAULT_POLICY, KINDS, TierPolicy, next_tier, ttl_due
 from credo.services.versions import changes
@@ -52,6 +53,10 @@ def maintain(ctx: Context, *, episodic_ttl_days: int | None = None,
         return MaintainReport(**base, tier_moves=moves, ttl_due=due)
 
     report = ctx.write(work)
+    if report.ttl_due:  # TTL roll-off is forgetting (DESIGN §9), each verified by its residue report
+        rolled = [forget_service.forget(ctx, target_id=fact_id, reason="episodic TTL roll-off", actor="maintain",
+                                        probes={}).report for fact_id in report.ttl_due]
+        report = report.model_copy(update={"rolled_off": rolled})
     # a tenant grown past the threshold gets its own vector index (a tenant migration; DDL runs outside the write)
     if search_partition.needs_partition(ctx.db, ctx.tenant):
         search_partition.partition(ctx.db, ctx.tenant)

@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from credo.graph import facts as fact_repo
 from credo.graph import ledger
 from credo.graph import receipts as receipt_repo
 from credo.schema.errors import NotFound
 from credo.schema.names import check_ref, clean_name
 from credo.schema.receipts import ReadReceipt
+from credo.services import utility
 from credo.services.context import Context, Write
 
 
@@ -33,6 +35,10 @@ def record(
                         query=query, valid_at=valid_at, known_at=known_at, served=served)
     ledger.audit(w.tx, w.tenant, w.known, [("read_receipt", receipt_id,
                                             {"task": task, "operation": operation, "versions": len(served)})])
+    # each served memory counts one neutral recall in the utility ledger, re-classified later by feedback
+    found = fact_repo.versions_by_ids(w.tx, w.tenant, [v for v, _part in served])
+    fact_ids = list(dict.fromkeys(found[v].fact_id for v, _part in served if v in found))
+    utility.recall_step(w.tx, w.tenant, w.known, receipt_id=receipt_id, fact_ids=fact_ids)
     return receipt_id
 
 

@@ -1,4 +1,4 @@
-// Migration 0005: lookups for forgetting (issue 12): a tenant's ledger, summaries, sources, facts and entities found
+// Migration 0008: lookups for forgetting (issue 12): a tenant's ledger, summaries, sources, facts and entities found
 // without scanning every tenant's nodes (tenant-wide forget, residue checks), and forget jobs by id.
 // Each statement is idempotent (IF NOT EXISTS); statements are separated by a line ending in ';'.
 

@@ -1,4 +1,4 @@
-"""Migration 0005: stale / re-verified / reinforced versions written the old way (a new version per state change)
+"""Migration 0007: stale / re-verified / reinforced versions written the old way (a new version per state change)
 become state flags, and every as-of read gives the same answer before and after, at every known time."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def _old_state_change(store, clock, fact_id, state, reason, cause=None, verified
     known = clock()
     [row] = db.query(_CURRENT, tenant=store.tenant, fact_id=fact_id)
     db.query(_OLD_RESTATE, write=True, known=known, state=state, reason=reason,
-             rows=[{"old_id": row["v"], "new_id": f"v_old{known.timestamp():.0f}{state}",
+             rows=[{"old_id": row["v"], "new_id": f"v_old{known.timestamp():.0f}{state}_{store.tenant}",
                     "cause": cause, "verified_at": known if verified else None}])
     return known
 

@@ -76,8 +76,23 @@ def test_a_simulated_month_moves_memories_by_the_tier_table(store, clock):
     assert store.utility(rule.fact_id).active_days == 3 and store.utility(rule.fact_id).uses == 3
     # the episodic memory is due for forgetting on day 14 (TTL 14 days), recorded once in the ledger
     assert due_on == {standup.fact_id: 14}
+    # and rolling off is forgetting: the memory's content is gone, verified by an empty residue report
+    assert store.verify_forgotten(standup.fact_id).complete
+    assert all(f.fact_id != standup.fact_id for f in store.facts(subject="standup"))
     [due_event] = store.audit(operation="ttl_due").items
     assert standup.fact_id in due_event.ids and due_event.detail["ttl_days"] == 14
     with pytest.raises(NotFound):
         store.utility(recipe.fact_id)  # procedural memories have no tier
     assert store.verify_ledger().ok
+
+
+def test_a_package_served_to_a_task_counts_each_memory_once_as_a_neutral_recall_that_feedback_reclassifies(store):
+    # given a preference, when an agent is served a context package for a task
+    fact = store.add_fact("Alice", "prefers", "tea", statement="Alice prefers tea")
+    package = store.context("Alice", task="t-plan")
+    assert package.receipt_id is not None
+    # then the read receipt counted the memory as one neutral recall in the utility ledger
+    assert store.utility(fact.fact_id).recalls == {"neutral": 1}
+    # and feedback on that receipt re-classifies the same recall: one recall then "useful" nets exactly 1.0
+    after = store.feedback(package.receipt_id, fact.fact_id, outcome="useful")
+    assert after.utility == 1.0 and after.recalls == {"useful": 1}
