@@ -25,7 +25,8 @@ def flag_states(
 ) -> None:
     """Move (version, target state, cause) current versions to their targets by the transition table, as flags in
     one query; TransitionRefused (naming both states) before anything is written if any move is not allowed.
-    With `notify`, versions leaving the served states are handed to the cascade (the cascade itself passes False:
+    With `notify`, versions leaving or re-entering the served states are handed to the cascade (its support
+    rule reads what is believed after this write, and summaries tracing them are re-checked) (the cascade itself passes False:
     its walk has already gone past them). With `refresh`, a move to the state a version is already in is allowed
     (a re-confirmation: it records the verification, it changes no state)."""
     rows = [FlagRow(version_id=f.version_id, from_state=f.state, cause=cause, verified_at=verified_at,
@@ -34,4 +35,4 @@ def flag_states(
     flag_repo.write(tx, tenant, known, rows, kind=kind, actor=actor, reason=reason)
     if notify:
         changes(tx).facts.extend((f, EndKind.STATE_CHANGE.value, reason) for f, target, _cause in moves
-                                 if is_served(f.state) and not is_served(target))
+                                 if is_served(f.state) != is_served(target))

@@ -80,8 +80,9 @@ def reverify(ctx: Context, *, fact_id: str, outcome: str, evidence: Any = None, 
                 replace(tx, known, [(old, new)])
             else:
                 new = old
+            # back to served: the cascade re-checks the summaries tracing it (green again when nothing else broke)
             flag_states(tx, ctx.tenant, known, [(new, State.ACTIVE.value, None)], kind="reverify", actor=None,
-                        reason="re-verified: holds", verified_at=known, refresh=True, notify=False)
+                        reason="re-verified: holds", verified_at=known, refresh=True, notify=new is old)
             new = new.model_copy(update={"state": State.ACTIVE.value, "stale_cause": None, "verified_at": known})
         else:
             because = note or text or old.stale_cause or "its premise changed"

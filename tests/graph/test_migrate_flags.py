@@ -87,7 +87,8 @@ def test_old_state_versions_become_flags_and_every_known_time_reads_the_same(sto
     points = [t0, t1, t1 + timedelta(seconds=1), t2, t3, now]
     ids = [p.fact_id, r.fact_id, d.fact_id]
     before = _answers(store, points, ids)
-    assert before[("facts", t1)][1][1] == "stale" and before[("facts", t3)][1][1] == "reinforced"
+    state_of = {at: {row[0]: row[1] for row in before[("facts", at)]} for at in (t1, t3)}  # ids sort at random
+    assert state_of[t1][r.fact_id] == "stale" and state_of[t3][r.fact_id] == "reinforced"
     versions = store._ctx.db.query(_VERSIONS, tenant=store.tenant)[0]["n"]
     # when the migration's data step runs
     folded = convert_state_versions(store._ctx.db)
