@@ -188,3 +188,24 @@ def test_forget_confirms_what_it_reaches_then_the_residue_report_is_complete(api
     assert report["complete"] is True
     assert "Complete" in api.get(f"/ui/forget/{fact.fact_id}").text
     assert "Alice" not in {f.object_name for f in a_store.facts("Acme")}
+
+
+def test_every_page_has_a_json_twin_with_a_response_model():
+    # given the app's inspector routes: every page a person reads (the login form aside)
+    from fastapi.responses import HTMLResponse
+    from fastapi.routing import APIRoute
+
+    from credo.api.rest import create_app
+    from credo.settings import Settings
+
+    def flat(routes):
+        for r in routes:  # included routers are kept whole by this FastAPI: walk into them
+            nested = getattr(r, "original_router", None)
+            yield from (flat(nested.routes) if nested is not None else [r])
+
+    routes = [r for r in flat(create_app(Settings()).routes) if isinstance(r, APIRoute) and r.path.startswith("/ui")]
+    pages = [r.path for r in routes if "GET" in r.methods and r.response_class is HTMLResponse and r.path != "/ui/login"]
+    twins = {r.path: r.response_model for r in routes if "GET" in r.methods and r.path.endswith(".json")}
+    # then each has a JSON twin at the same path + .json, declared with a response model
+    assert pages, "no inspector pages found"
+    assert {p: twins.get(p + ".json") is not None for p in pages} == {p: True for p in pages}
