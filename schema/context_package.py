@@ -13,25 +13,14 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from credo.schema.facts import Fact
+from credo.schema.provenance import WhySource
 
 Part = Literal["current", "historical", "open"]
 OpenKind = Literal["conflict", "stale", "hypothesis", "undated", "candidate", "quarantined", "unsupported"]
 
 
-class ContextSource(BaseModel):
-    """One source of an item: the verbatim quote and where it was said (source id, session, generation, index)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    source_id: str
-    kind: str
-    quote: str | None = None
-    session_id: str | None = None
-    generation: int | None = None
-    index: int | None = None
-    author: str | None = None
-    origin: str | None = None
-    at: datetime | None = None
+# one source of an item: the verbatim quote and where it was said — the why-view's source, not a copy of it
+ContextSource = WhySource
 
 
 class ContextItem(BaseModel):
