@@ -241,7 +241,10 @@ class LocalNeo4j:
         with file_lock(self.home):  # a concurrent `start` waits here, then finds this server running
             if (running := self._already_running()) is not None:
                 return running
-            return self._launch(java)
+            # ports are the machine's, not the instance's: another instance starting at the same moment waits
+            # here until this one holds its port, so two never pick the same free port (nor answer each other)
+            with file_lock(self.settings.cache_dir / "ports"):
+                return self._launch(java)
 
     def _already_running(self) -> ConnectionInfo | None:
         pid = self.pid()
@@ -275,7 +278,12 @@ class LocalNeo4j:
                 start_new_session=True,
             )
         self.pid_file.write_text(f"{process.pid}\n")
-        info = self._wait_until_answering(process.pid, process)
+        try:
+            info = self._wait_until_answering(process.pid, process)
+        except ProvisioningError:  # nothing of a failed start is left running
+            terminate(process.pid, self._marker, 10.0)
+            self.pid_file.unlink(missing_ok=True)
+            raise
         self.progress(f"Neo4j {info.server_version} is up (pid {process.pid}) in {time.monotonic() - began:.0f} s")
         return info
 

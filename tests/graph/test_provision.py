@@ -149,3 +149,23 @@ def test_a_cli_read_after_stop_says_the_server_is_stopped_and_starts_nothing(sta
     [line] = result.stderr.strip().splitlines()
     assert line.endswith("the local Neo4j is stopped; start it with `credo neo4j start`"), line
     assert local.pid() is None
+
+
+def test_two_instances_started_at_once_each_get_a_port_of_their_own(tmp_path):
+    # given two instances that prefer the same free port, started at the same moment (two shells, two test runs)
+    from concurrent.futures import ThreadPoolExecutor
+
+    port = free_port()
+    locals_ = [LocalNeo4j(_settings(tmp_path / f"data-{name}", instance=name), port=port, progress=lambda _: None)
+               for name in ("first", "second")]
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            infos = list(pool.map(lambda local: local.start(), locals_))
+        # then both answer, each on its own port with its own password, neither on the other's server
+        assert infos[0].uri != infos[1].uri
+        assert {infos[0].uri, infos[1].uri} & {f"bolt://127.0.0.1:{port}"}
+        for info in infos:
+            assert check_server(info.uri, info.user, info.password, 5).startswith("5.26.")
+    finally:
+        for local in locals_:
+            local.stop(timeout=30)
