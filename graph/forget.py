@@ -41,6 +41,11 @@ SAVE_FORGET_JOB = load("save_forget_job")
 READ_FORGET_JOBS = load("read_forget_jobs")
 READ_TENANT_BATCH = load("read_tenant_batch")
 READ_TENANT_RESIDUE = load("read_tenant_residue")
+READ_FACT_COPIES = load("read_fact_copies")
+SCRUB_FACT_COPIES = load("scrub_fact_copies")
+SAVE_FORGET_PROBE = load("save_forget_probe")
+READ_FORGET_PROBE = load("read_forget_probe")
+DELETE_FORGET_PROBES = load("delete_forget_probes")
 
 
 def target(tx: Tx, tenant: str, ident: str) -> dict[str, Any] | None:
@@ -203,3 +208,42 @@ def tenant_batch(tx: Tx, tenant: str, kind: str, limit: int) -> list[str]:
 def tenant_residue(tx: Tx, tenant: str) -> list[Residue]:
     """What still holds content in the whole tenant."""
     return _residue(tx.rows(READ_TENANT_RESIDUE, tenant=tenant, removed=REMOVED_TEXT))
+
+
+def scrub_fact_copies(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: list[str], texts: list[str],
+                      subject_ids: list[str], known: datetime, by: str, reason: str, cause: str, text_hash: str,
+                      note: dict[str, Any]) -> list[str]:
+    """Remove the facts' content from their versions and every copy (stale causes, summaries, episodes, ledger
+    details) in one statement; returns the current summaries to rebuild without it."""
+    row = tx.one(SCRUB_FACT_COPIES, tenant=tenant, fact_ids=fact_ids, source_ids=source_ids, texts=texts,
+                 subject_ids=subject_ids, known=known, by=by, reason=reason, cause=cause, removed=REMOVED_TEXT,
+                 hash=text_hash, detail=json.dumps(note))
+    return sorted(row["rebuild"]) if row else []
+
+
+def fact_copies(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: list[str], texts: list[str],
+                phrases: list[tuple[str, str]], embeddings: list[list[float]], subject_ids: list[str],
+                same_vector: float, candidates: int = 20) -> list[Residue]:
+    """Every place still holding forgotten facts' content, with the full-text (`phrases`: (text, Lucene query)) and
+    vector probes, in one round trip."""
+    return _residue(tx.rows(READ_FACT_COPIES, tenant=tenant, fact_ids=fact_ids, source_ids=source_ids, texts=texts,
+                            phrases=[q for _t, q in phrases], probe_texts=[t for t, _q in phrases],
+                            embeddings=[vector(e) for e in embeddings], candidates=candidates,
+                            same_vector=same_vector, subject_ids=subject_ids, removed=REMOVED_TEXT))
+
+
+def save_probe(tx: Tx, tenant: str, props: dict[str, Any]) -> None:
+    """Store a forget's probe (held until purge)."""
+    tx.one(SAVE_FORGET_PROBE, tenant=tenant, props={**props, "vectors": vector(props.get("vectors") or [])})
+
+
+def read_probe(tx: Tx, tenant: str, target_id: str) -> dict[str, Any] | None:
+    """The stored probe of a forgotten id, or None."""
+    row = tx.one(READ_FORGET_PROBE, tenant=tenant, target_id=target_id)
+    return dict(row["probe"]) if row else None
+
+
+def delete_probes(tx: Tx, tenant: str, target_ids: list[str]) -> None:
+    """Delete the stored probes of the ids (purge, or a finished tenant-wide forget)."""
+    if target_ids:
+        tx.one(DELETE_FORGET_PROBES, tenant=tenant, target_ids=target_ids)
