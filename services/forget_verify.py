@@ -88,7 +88,8 @@ def verify(ctx: Context, *, target_id: str, kind: str | None = None, probe: Prob
             kind = kind or (found["kind"] if found else "fact")
             tid = found["fact_id"] if found and kind == "fact" else target_id
         places = residue(tx, ctx.tenant, kind, tid, probe, list(extra_facts))
-        ran = ["graph"] + (["full-text", "ledger by subject"] if probe.texts else []) + (["vector"] if probe.embeddings else [])
+        ran = (["graph"] + (["full-text", "ledger by subject"] if probe.texts else [])
+               + (["vector"] if probe.embeddings else []))
         return ResidueReport(target_id=tid, kind=kind, residue=places, probes=ran, probe_from=probe_from,
                              outside_store=outside(retention), tx_log_retention=retention)
 

@@ -55,3 +55,21 @@ def test_a_probe_held_until_purge_makes_a_clean_forget_complete_from_any_handle(
         report = handle.verify_forgotten(f.fact_id)
         assert report.complete and report.probe_from == source
         assert {"graph", "full-text", "vector"} <= set(report.probes)
+
+
+def test_a_subject_forgotten_in_batches_is_verified_from_another_handle_with_the_probe_its_batches_stored(
+        neo4j_db, tenant, clock):
+    # given a person named by 12 facts, forgotten in batches of 5 by one handle
+    one = Store(neo4j_db, tenant=tenant, embedder=HashEmbedder(), _clock=clock, _owns_db=False)
+    made = [one.add_fact("Dana Ray", "visited", f"Site {i}", valid_from="2024-01-01",
+                         statement=f"Dana Ray visited the archive site number {i}") for i in range(12)]
+    entity = made[0].subject_id
+    job = one.forget_subject(entity, reason="erasure", actor="dpo", batch_size=5)
+    assert job.report.complete
+    # when another handle verifies the entity, then the text probes ran with the stored probe, and it is complete
+    report = _other_handle(one).verify_forgotten(entity)
+    assert report.probe_from == "stored with the forget until purge" and "full-text" in report.probes
+    assert report.complete, report.residue
+    # and purging the entity deletes the probe
+    one.purge(entity)
+    assert neo4j_db.query(_PROBE_NODES, tenant=tenant) == [{"n": 0}]
