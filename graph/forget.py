@@ -15,15 +15,8 @@ from credo.schema.forget import ForgetJob, Residue
 REMOVED_TEXT = "[content removed: an input was forgotten]"  # what a scrubbed summary version holds
 
 READ_FORGET_PROBES = load("read_forget_probes")
-SCRUB_FACT_VERSIONS = load("scrub_fact_versions")
 READ_SUMMARIES_HOLDING = load("read_summaries_holding")
 SCRUB_SUMMARY_VERSIONS = load("scrub_summary_versions")
-READ_AUDIT_HOLDING = load("read_audit_holding")
-SCRUB_AUDIT_EVENTS = load("scrub_audit_events")
-SCRUB_STALE_CAUSES = load("scrub_stale_causes")
-READ_FACT_RESIDUE = load("read_fact_residue")
-SEARCH_FACT_TEXT = load("search_fact_text")
-SEARCH_FACT_VECTORS_ANY = load("search_fact_vectors_any")
 READ_SOURCE_DEPENDENTS = load("read_source_dependents")
 SCRUB_SOURCES = load("scrub_sources")
 READ_SOURCE_RESIDUE = load("read_source_residue")
@@ -59,12 +52,6 @@ def probes(tx: Tx, tenant: str, fact_ids: list[str]) -> list[dict[str, Any]]:
     return tx.rows(READ_FORGET_PROBES, tenant=tenant, fact_ids=fact_ids) if fact_ids else []
 
 
-def scrub_facts(tx: Tx, tenant: str, fact_ids: list[str], known: datetime, by: str, reason: str) -> None:
-    """Remove the content of every version of the facts, and the quotes of their source edges."""
-    if fact_ids:
-        tx.one(SCRUB_FACT_VERSIONS, tenant=tenant, fact_ids=fact_ids, known=known, by=by, reason=reason)
-
-
 def summaries_holding(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: list[str], texts: list[str]) -> list[dict[str, Any]]:
     """Summary versions deriving from the facts or sources, or whose text contains one of the texts."""
     return tx.rows(READ_SUMMARIES_HOLDING, tenant=tenant, fact_ids=fact_ids, source_ids=source_ids, texts=texts,
@@ -77,40 +64,8 @@ def scrub_summaries(tx: Tx, version_ids: list[str], text: str, hash_: str, known
         tx.one(SCRUB_SUMMARY_VERSIONS, version_ids=version_ids, text=text, hash=hash_, known=known, by=by, reason=reason)
 
 
-def audit_holding(tx: Tx, tenant: str, texts: list[str]) -> list[str]:
-    """Ledger entries whose detail contains one of the texts."""
-    return [r["event_id"] for r in tx.rows(READ_AUDIT_HOLDING, tenant=tenant, texts=texts)] if texts else []
-
-
-def scrub_audit(tx: Tx, tenant: str, event_ids: list[str], note: dict[str, Any]) -> None:
-    """Replace ledger details that held content by a content-free note."""
-    if event_ids:
-        tx.one(SCRUB_AUDIT_EVENTS, tenant=tenant, event_ids=event_ids, detail=json.dumps(note))
-
-
-def scrub_stale_causes(tx: Tx, tenant: str, fact_ids: list[str], texts: list[str], note: str) -> None:
-    """Remove a forgotten premise's text from its dependents' stale causes."""
-    if fact_ids and texts:
-        tx.one(SCRUB_STALE_CAUSES, tenant=tenant, fact_ids=fact_ids, texts=texts, note=note)
-
-
 def _residue(rows: list[dict[str, Any]]) -> list[Residue]:
     return [Residue(place=r["place"], ref=str(r["ref"]), detail=r["detail"]) for r in rows]
-
-
-def fact_residue(tx: Tx, tenant: str, fact_ids: list[str], texts: list[str]) -> list[Residue]:
-    """Version properties, edge quotes, relation copies and stale causes still holding the facts' content."""
-    return _residue(tx.rows(READ_FACT_RESIDUE, tenant=tenant, fact_ids=fact_ids, texts=texts))
-
-
-def text_hits(tx: Tx, tenant: str, query: str) -> list[dict[str, Any]]:
-    """Full-text hits of the fact index in the tenant."""
-    return tx.rows(SEARCH_FACT_TEXT, tenant=tenant, phrase=query)
-
-
-def vector_hits(tx: Tx, tenant: str, embedding: list[float], candidates: int = 20) -> list[dict[str, Any]]:
-    """Nearest fact versions in the tenant to an embedding (any known time)."""
-    return tx.rows(SEARCH_FACT_VECTORS_ANY, tenant=tenant, vector=vector(embedding), candidates=candidates)
 
 
 def source_dependents(tx: Tx, tenant: str, source_id: str) -> list[tuple[str, bool]]:
