@@ -40,7 +40,8 @@ def kind_of(ctx: Context, target_id: str) -> dict[str, Any]:
 
 
 def capture(tx: Tx, tenant: str, fact_ids: list[str], probe: Probe) -> list[dict[str, Any]]:
-    """Read the facts' content into `probe` (memory only) and return their current versions and sources."""
+    """Read the facts' content into `probe` (stored with the forget until purge) and return their current versions
+    and sources."""
     rows = repo.probes(tx, tenant, fact_ids)
     for r in rows:
         probe.add(r["statements"] + r["quotes"] + r["literals"], r["embeddings"])
