@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from credo.cypher import Query
+from credo.graph.db import Tx
 from credo.schema.errors import NotFound
 from credo.store import Store
 from tests.services.test_forget import SECRET, HashEmbedder
@@ -73,3 +74,26 @@ def test_a_subject_forgotten_in_batches_is_verified_from_another_handle_with_the
     # and purging the entity deletes the probe
     one.purge(entity)
     assert neo4j_db.query(_PROBE_NODES, tenant=tenant) == [{"n": 0}]
+
+
+def test_forget_and_verify_of_a_fact_run_in_a_bounded_number_of_statements(neo4j_db, tenant, clock, monkeypatch):
+    # given a fact with an embedding, and a count of every statement sent to Neo4j
+    one = Store(neo4j_db, tenant=tenant, embedder=HashEmbedder(), _clock=clock, _owns_db=False)
+    f = one.add_fact("Vault", "code_kept_by", "Alice", valid_from="2024-01-01", statement=SECRET)
+    one.verify_forgotten(one.add_fact("Vault", "located_in", "Basement").fact_id)  # the retention setting is read
+    sent: list[str] = []
+    rows = Tx.rows
+
+    def counted(self, query, **params):
+        sent.append(query.name)
+        return rows(self, query, **params)
+
+    monkeypatch.setattr(Tx, "rows", counted)
+    # when it is forgotten and verified (the bench's per-item unit)
+    assert one.forget(f.fact_id, reason="erasure", actor="dpo").report.complete
+    forget_statements = len(sent)
+    assert one.verify_forgotten(f.fact_id).complete
+    # then the forget (with its own report) and the verify each cost a few round trips, not one per probe (was 29)
+    assert forget_statements <= 10, sent
+    assert len(sent) - forget_statements == 1, sent[forget_statements:]
+    assert "read_tx_log_retention" not in sent
