@@ -53,7 +53,7 @@ def report_lines(report: ResidueReport | None) -> list[str]:
     if report is None:
         return ["no report"]
     lines = [f"{report.target_id}: {'complete' if report.complete else 'NOT complete'} "
-             f"({len(report.residue)} places hold content; probes: {', '.join(report.probes)})"]
+             f"({len(report.residue)} places hold content; probes: {', '.join(report.probes)} from {report.probe_from})"]
     lines += [f"  residue  {r.place}: {r.ref} ({r.detail})" for r in report.residue]
     lines += [f"  outside  {o.place}: {o.detail}" for o in report.outside_store]
     lines.append(f"  crypto-erased: {str(report.crypto_erased).lower()} ({report.crypto_reason})")

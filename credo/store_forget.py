@@ -1,8 +1,9 @@
 """Store methods for forgetting (issue 12 items 2-3, DESIGN.md §7): forget, purge, verify_forgotten, and the
 scope-wide jobs forget_subject / forget_tenant / forget_resume.
 
-The content a forget removes is captured first and kept in this handle's memory only (`_forget_probes`), so
-verify_forgotten can still search the full-text and vector indexes with it; it is never stored.
+The content a forget removes is captured first (the probe) and held until purge, in this handle's memory
+(`_forget_probes`) and in a :ForgetProbe node stored with the forget, so verify_forgotten from any handle can still
+search the full-text and vector indexes with it.
 """
 
 from __future__ import annotations

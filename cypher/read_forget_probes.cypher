@@ -1,5 +1,5 @@
 // The content of facts about to be forgotten (every version), read before it is removed so the residue checks can
-// search the indexes with it; it is kept in memory only, never stored.
+// search the indexes with it; it is held until purge (in memory and in a :ForgetProbe node, save_forget_probe).
 // $tenant    tenant id
 // $fact_ids  fact ids
 // returns: fact_id, statements, quotes, literals (literal object texts), embeddings, versions (current version ids

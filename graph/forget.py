@@ -15,15 +15,8 @@ from credo.schema.forget import ForgetJob, Residue
 REMOVED_TEXT = "[content removed: an input was forgotten]"  # what a scrubbed summary version holds
 
 READ_FORGET_PROBES = load("read_forget_probes")
-SCRUB_FACT_VERSIONS = load("scrub_fact_versions")
 READ_SUMMARIES_HOLDING = load("read_summaries_holding")
 SCRUB_SUMMARY_VERSIONS = load("scrub_summary_versions")
-READ_AUDIT_HOLDING = load("read_audit_holding")
-SCRUB_AUDIT_EVENTS = load("scrub_audit_events")
-SCRUB_STALE_CAUSES = load("scrub_stale_causes")
-READ_FACT_RESIDUE = load("read_fact_residue")
-SEARCH_FACT_TEXT = load("search_fact_text")
-SEARCH_FACT_VECTORS_ANY = load("search_fact_vectors_any")
 READ_SOURCE_DEPENDENTS = load("read_source_dependents")
 SCRUB_SOURCES = load("scrub_sources")
 READ_SOURCE_RESIDUE = load("read_source_residue")
@@ -41,6 +34,11 @@ SAVE_FORGET_JOB = load("save_forget_job")
 READ_FORGET_JOBS = load("read_forget_jobs")
 READ_TENANT_BATCH = load("read_tenant_batch")
 READ_TENANT_RESIDUE = load("read_tenant_residue")
+READ_FACT_COPIES = load("read_fact_copies")
+SCRUB_FACT_COPIES = load("scrub_fact_copies")
+SAVE_FORGET_PROBE = load("save_forget_probe")
+READ_FORGET_PROBE = load("read_forget_probe")
+DELETE_FORGET_PROBES = load("delete_forget_probes")
 
 
 def target(tx: Tx, tenant: str, ident: str) -> dict[str, Any] | None:
@@ -52,12 +50,6 @@ def target(tx: Tx, tenant: str, ident: str) -> dict[str, Any] | None:
 def probes(tx: Tx, tenant: str, fact_ids: list[str]) -> list[dict[str, Any]]:
     """Per fact: its statements, quotes, literal objects, a few embeddings, current versions and cited sources."""
     return tx.rows(READ_FORGET_PROBES, tenant=tenant, fact_ids=fact_ids) if fact_ids else []
-
-
-def scrub_facts(tx: Tx, tenant: str, fact_ids: list[str], known: datetime, by: str, reason: str) -> None:
-    """Remove the content of every version of the facts, and the quotes of their source edges."""
-    if fact_ids:
-        tx.one(SCRUB_FACT_VERSIONS, tenant=tenant, fact_ids=fact_ids, known=known, by=by, reason=reason)
 
 
 def summaries_holding(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: list[str], texts: list[str]) -> list[dict[str, Any]]:
@@ -72,40 +64,8 @@ def scrub_summaries(tx: Tx, version_ids: list[str], text: str, hash_: str, known
         tx.one(SCRUB_SUMMARY_VERSIONS, version_ids=version_ids, text=text, hash=hash_, known=known, by=by, reason=reason)
 
 
-def audit_holding(tx: Tx, tenant: str, texts: list[str]) -> list[str]:
-    """Ledger entries whose detail contains one of the texts."""
-    return [r["event_id"] for r in tx.rows(READ_AUDIT_HOLDING, tenant=tenant, texts=texts)] if texts else []
-
-
-def scrub_audit(tx: Tx, tenant: str, event_ids: list[str], note: dict[str, Any]) -> None:
-    """Replace ledger details that held content by a content-free note."""
-    if event_ids:
-        tx.one(SCRUB_AUDIT_EVENTS, tenant=tenant, event_ids=event_ids, detail=json.dumps(note))
-
-
-def scrub_stale_causes(tx: Tx, tenant: str, fact_ids: list[str], texts: list[str], note: str) -> None:
-    """Remove a forgotten premise's text from its dependents' stale causes."""
-    if fact_ids and texts:
-        tx.one(SCRUB_STALE_CAUSES, tenant=tenant, fact_ids=fact_ids, texts=texts, note=note)
-
-
 def _residue(rows: list[dict[str, Any]]) -> list[Residue]:
     return [Residue(place=r["place"], ref=str(r["ref"]), detail=r["detail"]) for r in rows]
-
-
-def fact_residue(tx: Tx, tenant: str, fact_ids: list[str], texts: list[str]) -> list[Residue]:
-    """Version properties, edge quotes, relation copies and stale causes still holding the facts' content."""
-    return _residue(tx.rows(READ_FACT_RESIDUE, tenant=tenant, fact_ids=fact_ids, texts=texts))
-
-
-def text_hits(tx: Tx, tenant: str, query: str) -> list[dict[str, Any]]:
-    """Full-text hits of the fact index in the tenant."""
-    return tx.rows(SEARCH_FACT_TEXT, tenant=tenant, phrase=query)
-
-
-def vector_hits(tx: Tx, tenant: str, embedding: list[float], candidates: int = 20) -> list[dict[str, Any]]:
-    """Nearest fact versions in the tenant to an embedding (any known time)."""
-    return tx.rows(SEARCH_FACT_VECTORS_ANY, tenant=tenant, vector=vector(embedding), candidates=candidates)
 
 
 def source_dependents(tx: Tx, tenant: str, source_id: str) -> list[tuple[str, bool]]:
@@ -203,3 +163,42 @@ def tenant_batch(tx: Tx, tenant: str, kind: str, limit: int) -> list[str]:
 def tenant_residue(tx: Tx, tenant: str) -> list[Residue]:
     """What still holds content in the whole tenant."""
     return _residue(tx.rows(READ_TENANT_RESIDUE, tenant=tenant, removed=REMOVED_TEXT))
+
+
+def scrub_fact_copies(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: list[str], texts: list[str],
+                      subject_ids: list[str], known: datetime, by: str, reason: str, cause: str, text_hash: str,
+                      note: dict[str, Any]) -> list[str]:
+    """Remove the facts' content from their versions and every copy (stale causes, summaries, episodes, ledger
+    details) in one statement; returns the current summaries to rebuild without it."""
+    row = tx.one(SCRUB_FACT_COPIES, tenant=tenant, fact_ids=fact_ids, source_ids=source_ids, texts=texts,
+                 subject_ids=subject_ids, known=known, by=by, reason=reason, cause=cause, removed=REMOVED_TEXT,
+                 hash=text_hash, detail=json.dumps(note))
+    return sorted(row["rebuild"]) if row else []
+
+
+def fact_copies(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: list[str], texts: list[str],
+                phrases: list[tuple[str, str]], embeddings: list[list[float]], subject_ids: list[str],
+                same_vector: float, candidates: int = 20) -> list[Residue]:
+    """Every place still holding forgotten facts' content, with the full-text (`phrases`: (text, Lucene query)) and
+    vector probes, in one round trip."""
+    return _residue(tx.rows(READ_FACT_COPIES, tenant=tenant, fact_ids=fact_ids, source_ids=source_ids, texts=texts,
+                            phrases=[q for _t, q in phrases], probe_texts=[t for t, _q in phrases],
+                            embeddings=[vector(e) for e in embeddings], candidates=candidates,
+                            same_vector=same_vector, subject_ids=subject_ids, removed=REMOVED_TEXT))
+
+
+def save_probe(tx: Tx, tenant: str, props: dict[str, Any]) -> None:
+    """Store a forget's probe (held until purge)."""
+    tx.one(SAVE_FORGET_PROBE, tenant=tenant, props={**props, "vectors": vector(props.get("vectors") or [])})
+
+
+def read_probe(tx: Tx, tenant: str, target_id: str) -> dict[str, Any] | None:
+    """The stored probe of a forgotten id, or None."""
+    row = tx.one(READ_FORGET_PROBE, tenant=tenant, target_id=target_id)
+    return dict(row["probe"]) if row else None
+
+
+def delete_probes(tx: Tx, tenant: str, target_ids: list[str]) -> None:
+    """Delete the stored probes of the ids (purge, or a finished tenant-wide forget)."""
+    if target_ids:
+        tx.one(DELETE_FORGET_PROBES, tenant=tenant, target_ids=target_ids)

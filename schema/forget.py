@@ -54,6 +54,7 @@ class ResidueReport(BaseModel):
     kind: TargetKind | None = None
     residue: list[Residue] = Field(default_factory=list)
     probes: list[str] = Field(default_factory=list)  # which searches ran (full-text / vector need the content)
+    probe_from: str = "none (purged, or never captured): graph-only checks"  # where the content probe came from
     outside_store: list[OutsideStore] = Field(default_factory=list)
     tx_log_retention: str | None = None
     crypto_erased: bool = False

@@ -21,7 +21,7 @@ from credo.schema.facts import EndKind
 from credo.schema.forget import ForgetResult, ResidueReport
 from credo.schema.lifecycle import State, check_transition
 from credo.services.context import Context
-from credo.services.forget_rules import SUMMARY_TEXT, Probe, only_evidence
+from credo.services.forget_rules import SUMMARY_TEXT, Probe, ledger_subjects, only_evidence
 from credo.services.forget_verify import verify
 from credo.services.summarizers import ListSummarizer
 from credo.services.tms_rules import text_hash
@@ -40,7 +40,8 @@ def kind_of(ctx: Context, target_id: str) -> dict[str, Any]:
 
 
 def capture(tx: Tx, tenant: str, fact_ids: list[str], probe: Probe) -> list[dict[str, Any]]:
-    """Read the facts' content into `probe` (memory only) and return their current versions and sources."""
+    """Read the facts' content into `probe` (stored with the forget until purge) and return their current versions
+    and sources."""
     rows = repo.probes(tx, tenant, fact_ids)
     for r in rows:
         probe.add(r["statements"] + r["quotes"] + r["literals"], r["embeddings"])
@@ -63,8 +64,8 @@ def mark_forgotten(tx: Tx, tenant: str, known: datetime, version_ids: list[str],
 
 def forget_facts(tx: Tx, tenant: str, known: datetime, rows: list[dict[str, Any]], *, by: str, reason: str,
                  strict: bool) -> list[str]:
-    """Forget facts inside one write: transition check, state change, content removed from every version (the
-    copies elsewhere go with `scrub_copies`)."""
+    """The state change of forgetting facts inside one write (transition check, flags); their content goes with
+    `scrub_copies`, in the same write."""
     moving, ids = [], []
     for r in rows:
         for v in r["versions"]:
@@ -74,19 +75,18 @@ def forget_facts(tx: Tx, tenant: str, known: datetime, rows: list[dict[str, Any]
             moving.append(v["version_id"])
         ids.append(r["fact_id"])
     mark_forgotten(tx, tenant, known, moving, reason)
-    repo.scrub_facts(tx, tenant, ids, known, by, reason)
     return ids
 
 
 def scrub_copies(tx: Tx, tenant: str, known: datetime, probe: Probe, *, fact_ids: list[str], source_ids: list[str],
                  by: str, reason: str) -> list[str]:
-    """Summaries, episodes, stale causes and ledger details holding the content; returns summaries to rebuild."""
-    held = repo.summaries_holding(tx, tenant, fact_ids=fact_ids, source_ids=source_ids, texts=probe.texts)
-    repo.scrub_summaries(tx, [h["version_id"] for h in held], SUMMARY_TEXT, text_hash(SUMMARY_TEXT), known, by, reason)
-    repo.scrub_stale_causes(tx, tenant, fact_ids, probe.texts, f"premise forgotten for {reason}")
-    note = {"redacted": "content removed by forget", "by": by}
-    repo.scrub_audit(tx, tenant, repo.audit_holding(tx, tenant, probe.texts), note)
-    return sorted({h["summary_id"] for h in held if h["current"] and h["kind"] != "episode"})
+    """The content of the facts' versions and of every copy (summaries, episodes, stale causes, ledger details of
+    events about them), removed in one statement; returns the summaries to rebuild."""
+    return repo.scrub_fact_copies(tx, tenant, fact_ids=fact_ids, source_ids=source_ids, texts=probe.texts,
+                                  subject_ids=ledger_subjects(fact_ids, source_ids), known=known, by=by,
+                                  reason=reason, cause=f"premise forgotten for {reason}",
+                                  text_hash=text_hash(SUMMARY_TEXT),
+                                  note={"redacted": "content removed by forget", "by": by})
 
 
 def _tombstone_event(tx: Tx, tenant: str, known: datetime, target_id: str, kind: str, by: str, reason: str,
@@ -139,13 +139,13 @@ def forget(ctx: Context, *, target_id: str, reason: str, actor: str, probes: dic
         rebuild[:] = scrub_copies(tx, ctx.tenant, known, probe, fact_ids=ids, source_ids=sources, by=actor,
                                   reason=reason)
         _tombstone_event(tx, ctx.tenant, known, target, kind, actor, reason, ids)
+        probe.facts = [i for i in ids if i != target]
+        repo.save_probe(tx, ctx.tenant, probe.stored(target))  # held until purge: any handle can probe with it
         return ForgetResult(target_id=target, kind=kind, forgotten=sources + ids, report=ResidueReport(target_id=target))
 
     done = ctx.write(work)
     rebuild_after(ctx, rebuild)
-    facts = [i for i in done.forgotten if i != target]
-    probe.facts = facts
-    report = verify(ctx, target_id=target, kind=kind, probe=probe, extra_facts=facts)
+    report = verify(ctx, target_id=target, kind=kind, probe=probe, extra_facts=probe.facts)
     return done.model_copy(update={"report": report})
 
 
@@ -183,8 +183,9 @@ def purge(ctx: Context, *, target_id: str, probes: dict[str, Probe]) -> ResidueR
     def work(tx: Tx, known: datetime) -> None:
         family = repo.entity_family(tx, ctx.tenant, target) if kind == "entity" else [target]
         repo.purge(tx, ctx.tenant, **{ids: family})
+        repo.delete_probes(tx, ctx.tenant, [target])  # the last copy of the content goes with the tombstone
         ledger.audit(tx, ctx.tenant, known, [("purge", target, {"kind": kind})])
 
     ctx.write(work)
-    probe = probes.setdefault(target, Probe(ids=[target], kind=kind))
-    return verify(ctx, target_id=target, kind=kind, probe=probe, extra_facts=probe.facts)
+    probe = probes.get(target)  # this handle's capture, if any (the stored one went with the purge)
+    return verify(ctx, target_id=target, kind=kind, probe=probe, extra_facts=probe.facts if probe else [])

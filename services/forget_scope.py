@@ -2,7 +2,9 @@
 
 Each batch is one write transaction that also advances the job's cursor (`phase`, `done`), so a crash loses at most
 the batch in flight (rolled back) and `resume` carries on where the last committed batch ended. The content of a
-batch is read just before its write and kept in the job's memory for the final probes, never stored.
+batch is read just before its write; the first batches' content (up to 50 texts) becomes the final probes' probe,
+stored with its batch (a :ForgetProbe) so a resumed job still probes with it. A tenant-wide job deletes it when
+complete; a subject's stays until the entity is purged.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from credo.schema.forget import ForgetJob, ResidueReport
 from credo.services.context import Context
 from credo.services.forget import _forget_summaries, capture, forget_facts, rebuild_after, scrub_copies
 from credo.services.forget_rules import SUMMARY_TEXT, Probe
-from credo.services.forget_verify import verify
+from credo.services.forget_verify import stored_probe, verify
 from credo.services.tms_rules import text_hash
 
 Progress = Callable[[ForgetJob], None]
@@ -59,9 +61,9 @@ def _facts_batch(ctx: Context, job: ForgetJob, probe: Probe, entity_ids: list[st
     def pick(tx: Tx) -> list[dict]:
         ids = (repo.facts_about(tx, ctx.tenant, entity_ids, job.batch_size) if job.scope == "subject"
                else repo.tenant_batch(tx, ctx.tenant, "fact", job.batch_size))
-        keep = len(probe.texts) < 50  # enough content for the final probes; the graph checks cover the rest
         return capture(tx, ctx.tenant, ids, probe if keep else Probe())
 
+    keep = len(probe.texts) < 50  # enough content for the final probes; the graph checks cover the rest
     rows = ctx.read(pick)
     if not rows:
         return _advance(job, ctx, phase=PHASES[job.scope][1])
@@ -76,6 +78,8 @@ def _facts_batch(ctx: Context, job: ForgetJob, probe: Probe, entity_ids: list[st
                                   reason=job.reason)
         moved = _advance(job, ctx, done=job.done + len(ids))
         repo.save_job(tx, ctx.tenant, moved)
+        if keep:  # the probe grew: stored with the job's batch, so a resumed job or another handle probes with it
+            repo.save_probe(tx, ctx.tenant, probe.stored(probe_key(ctx, job)))
         forgotten.extend(ids)
         return moved
 
@@ -113,9 +117,20 @@ def _ids_batch(ctx: Context, job: ForgetJob, kind: str, forgotten: list[str]) ->
     return ctx.write(work)
 
 
+def probe_key(ctx: Context, job: ForgetJob) -> str:
+    """The id a scope-wide job's probe is stored under: the entity, or the tenant for a tenant-wide job."""
+    return job.target or ctx.tenant
+
+
 def run(ctx: Context, job: ForgetJob, *, progress: Progress = _quiet, probe: Probe | None = None) -> tuple[ForgetJob, list[str]]:
-    """Drive a job to completion from its cursor; `progress` is called after every batch."""
-    probe = probe or Probe(kind="entity" if job.scope == "subject" else "tenant")
+    """Drive a job to completion from its cursor; `progress` is called after every batch. A resumed job carries on
+    with the probe its committed batches stored."""
+    kind = "entity" if job.scope == "subject" else "tenant"
+    if probe is None or not (probe.texts or probe.embeddings):
+        stored = stored_probe(ctx, probe_key(ctx, job))
+        probe = probe or Probe(ids=[probe_key(ctx, job)], kind=kind)
+        if stored is not None:
+            probe.add(stored.texts, stored.embeddings)
     forgotten: list[str] = []
     family = ctx.read(lambda tx: repo.entity_family(tx, ctx.tenant, job.target)) if job.scope == "subject" else []
     while job.state == "running":
@@ -133,12 +148,17 @@ def run(ctx: Context, job: ForgetJob, *, progress: Progress = _quiet, probe: Pro
         elif job.phase in ("sources", "summaries", "entities"):
             job = _ids_batch(ctx, job, job.phase[:-1] if job.phase != "entities" else "entity", forgotten)
         else:
-            kind = "entity" if job.scope == "subject" else "tenant"
             probe.facts = []
             report = verify(ctx, target_id=job.target or ctx.tenant, kind=kind, probe=probe)
             job = _advance(job, ctx, state="complete", report=report)
             done = job
-            ctx.db.write(lambda tx: repo.save_job(tx, ctx.tenant, done))
+
+            def finish(tx: Tx) -> None:
+                repo.save_job(tx, ctx.tenant, done)
+                if job.scope == "tenant":  # no purge follows a tenant-wide forget: its probe goes with the report
+                    repo.delete_probes(tx, ctx.tenant, [probe_key(ctx, done)])
+
+            ctx.db.write(finish)
         progress(job)
     return job, forgotten
 

@@ -7,6 +7,7 @@ import anyio
 from mcp.client import Client
 
 from credo.api.mcp_server import build_server
+from credo.cypher import Query
 
 SECRET = "The vault code 7431 is kept under Alice's desk"
 
@@ -55,3 +56,19 @@ def test_an_agent_forgets_a_fact_over_mcp_and_verifies_it_and_another_tenants_id
     assert checked.structured_content["complete"] is True
     assert other.is_error and other.structured_content["code"] == "not_found"
     assert store.for_tenant(store.tenant + "_b").facts("Vault")[0].fact_id == theirs.fact_id
+
+
+def test_rest_residue_from_a_later_request_runs_the_text_probe_with_the_probe_stored_until_purge(api, tenant_a, neo4j_db):
+    # given a fact forgotten over REST (one handle per request), then a copy of its text planted on another fact
+    made = [api.post("/v1/facts", json={"subject": "Vault", "predicate": p, "object": o, "statement": s},
+                     headers=tenant_a.headers).json()["result"]["fact_id"]
+            for p, o, s in (("code_kept_by", "Alice", SECRET), ("located_in", "Basement", None))]
+    assert api.post(f"/v1/items/{made[0]}/forget", json={"reason": "erasure", "actor": "dpo"},
+                    headers=tenant_a.headers).json()["result"]["report"]["complete"] is True
+    neo4j_db.query(Query("raw", "MATCH (f:Fact {fact_id: $id}) SET f.quote = $text", frozenset()), write=True,
+                   id=made[1], text=SECRET)
+    # when a later request asks for the residue
+    report = api.get(f"/v1/items/{made[0]}/residue", headers=tenant_a.headers).json()
+    # then the full-text probe ran from the stored probe and finds the copy
+    assert "full-text" in report["probes"] and report["probe_from"] == "stored with the forget until purge"
+    assert report["complete"] is False and "full-text" in {r["place"] for r in report["residue"]}

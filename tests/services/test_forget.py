@@ -41,8 +41,10 @@ def _msg(index, text, origin="human_input"):
             "at": T0 + timedelta(minutes=index)}
 
 
-_CONTENT = Query("raw", "MATCH (n {tenant: $tenant}) WHERE any(k IN keys(n) WHERE n[k] IS :: STRING AND n[k] CONTAINS $text) "
-                 "RETURN labels(n) AS labels, n.version_id AS version_id", frozenset())
+# every node of the tenant holding the text, except the forget's own probe (held until purge, then deleted: see
+# tests/services/test_forget_probe.py)
+_CONTENT = Query("raw", "MATCH (n {tenant: $tenant}) WHERE NOT n:ForgetProbe AND any(k IN keys(n) WHERE n[k] IS :: STRING "
+                 "AND n[k] CONTAINS $text) RETURN labels(n) AS labels, n.version_id AS version_id", frozenset())
 
 
 def _holding(store: Store, text: str) -> list[dict]:

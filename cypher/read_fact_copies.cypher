@@ -1,0 +1,76 @@
+// The whole residue check of forgotten facts (and a forgotten source's citations) in one round trip: version
+// properties, lifecycle, edge quotes, relation copies and stale causes of the facts; summaries and extraction
+// episodes deriving from them or holding a text; full-text hits of each text probe and vector hits of each embedding
+// probe; ledger events about the forgotten ids whose detail holds a text. The :ForgetProbe node that holds the
+// probe until purge is not read here (no index covers it).
+// $tenant       tenant id
+// $fact_ids     forgotten fact ids (may be empty)
+// $source_ids   forgotten source ids a summary trace may name (may be empty)
+// $texts        content texts (may be empty)
+// $phrases      one Lucene phrase query per text probe (may be empty)
+// $probe_texts  the text each phrase was made from (same order as $phrases)
+// $embeddings   embeddings captured before removal (may be empty)
+// $candidates   how many nearest nodes each vector probe takes from the index
+// $same_vector  a vector hit at least this close is a copy of the forgotten embedding
+// $subject_ids  ids the ledger events about the forgotten content have as subject
+// $removed      the content-free text a scrubbed summary version holds
+// returns: place, ref, detail
+CALL () {
+  MATCH (f:Fact)
+  WHERE f.fact_id IN $fact_ids AND f.tenant = $tenant
+  CALL (f) {
+    WITH f WHERE any(k IN ['statement', 'quote', 'embedding', 'subject_name', 'object_name', 'stale_cause']
+                     WHERE f[k] IS NOT NULL) OR (f.object_value IS NOT NULL AND f.object_value <> '')
+    RETURN 'node property' AS place, f.version_id AS ref,
+           'version still holds ' + reduce(s = '', k IN [k IN ['statement', 'quote', 'embedding', 'subject_name',
+                  'object_name', 'stale_cause', 'object_value'] WHERE f[k] IS NOT NULL AND f[k] <> ''] | s + k + ' ') AS detail
+    UNION
+    WITH f, @state_at(f, null) AS state WHERE f.known_to IS NULL AND state <> 'forgotten'
+    RETURN 'lifecycle' AS place, f.version_id AS ref, 'current version is ' + state + ', not forgotten' AS detail
+    UNION
+    MATCH (f)-[r:SOURCED_FROM]->(s) WHERE r.quote IS NOT NULL
+    RETURN 'relation copy' AS place, f.version_id + '->' + s.source_id AS ref, 'SOURCED_FROM edge keeps its quote' AS detail
+    UNION
+    MATCH ()-[r:RELATED]->() WHERE r.version_id = f.version_id OR r.fact_id = f.fact_id
+    RETURN 'relation copy' AS place, elementId(r) AS ref, 'RELATED copy of the fact' AS detail
+    UNION
+    MATCH (d:Fact)-[:DEPENDS_ON]->(f) WHERE d.stale_cause IS NOT NULL AND any(t IN $texts WHERE d.stale_cause CONTAINS t)
+    RETURN 'stale cause' AS place, d.version_id AS ref, 'a dependent quotes the forgotten premise' AS detail
+  }
+  RETURN place, ref, detail
+  UNION
+  MATCH (m:Summary)
+  WHERE m.tenant = $tenant AND m.text <> $removed
+  WITH m,
+       EXISTS { (m)-[:DERIVED_FROM]->(f:Fact) WHERE f.fact_id IN $fact_ids } OR
+       EXISTS { (m)-[:DERIVED_FROM]->(s:Source) WHERE s.source_id IN $source_ids } AS derived,
+       any(t IN $texts WHERE m.text CONTAINS t) AS holds
+  WHERE derived OR holds
+  RETURN CASE WHEN m.kind = 'episode' THEN 'episode' ELSE 'summary' END AS place, m.version_id AS ref,
+         CASE WHEN holds THEN 'its text contains the content' ELSE 'derived from it, text kept' END AS detail
+  UNION
+  UNWIND range(0, size($phrases) - 1) AS i
+  CALL (i) {
+    CALL db.index.fulltext.queryNodes('fact_text', $phrases[i]) YIELD node
+    WITH node WHERE node.tenant = $tenant
+    RETURN node LIMIT 50
+  }
+  WITH node, $probe_texts[i] AS text
+  WHERE node.fact_id IN $fact_ids OR text = node.statement OR text = node.quote
+  RETURN 'full-text' AS place, node.version_id AS ref, 'the fact_text index finds it' AS detail
+  UNION
+  UNWIND $embeddings AS embedding
+  CALL (embedding) {
+    CALL db.index.vector.queryNodes('fact_embedding', $candidates, embedding) YIELD node, score
+    WITH node, score WHERE node.tenant = $tenant
+    RETURN node, score
+  }
+  WITH node, score WHERE node.fact_id IN $fact_ids OR score >= $same_vector
+  RETURN 'vector' AS place, node.version_id AS ref,
+         'the fact_embedding index finds it (score ' + toString(round(score, 4)) + ')' AS detail
+  UNION
+  MATCH (a:AuditEvent)
+  WHERE a.tenant = $tenant AND a.subject_id IN $subject_ids AND any(t IN $texts WHERE a.detail CONTAINS t)
+  RETURN 'audit ledger' AS place, a.event_id AS ref, "an event's detail holds the content" AS detail
+}
+RETURN place, ref, detail

@@ -1,0 +1,56 @@
+// Forgetting's one scrub of facts' content, in one round trip: every version's statement, quote, embedding, names
+// and literal object (and the quotes on their SOURCED_FROM edges), with the tombstone; dependents' stale causes
+// quoting a forgotten premise; summary and episode versions deriving from the facts or sources or holding a text;
+// ledger details of events about the forgotten ids that hold a text. The indexes drop removed properties themselves.
+// $tenant       tenant id
+// $fact_ids     fact ids (may be empty)
+// $source_ids   forgotten source ids a summary trace may name (may be empty)
+// $texts        content texts (may be empty)
+// $subject_ids  ids the ledger events about the forgotten content have as subject
+// $known        known time of the forgetting
+// $by           who forgot
+// $reason       why
+// $cause        what is left in place of a stale cause that quoted a forgotten premise
+// $removed      the content-free text a scrubbed summary version holds
+// $hash         its hash
+// $detail       the content-free ledger detail (JSON text)
+// returns: versions, causes, events (counts scrubbed), rebuild (ids of current summaries to rebuild without it)
+CALL () {
+  MATCH (f:Fact)
+  WHERE f.fact_id IN $fact_ids AND f.tenant = $tenant
+  REMOVE f.statement, f.quote, f.embedding, f.subject_name, f.object_name, f.stale_cause, f.lapse_reason
+  SET f.object_value = '', f.forgotten_at = $known, f.forgotten_by = $by, f.forgotten_reason = $reason,
+      f.end_reason = CASE WHEN f.end_reason IS NULL THEN null ELSE 'forgotten' END
+  WITH f
+  CALL (f) {
+    MATCH (f)-[r:SOURCED_FROM]->()
+    REMOVE r.quote, r.span
+  }
+  RETURN count(f) AS versions
+}
+CALL () {
+  MATCH (d:Fact)-[:DEPENDS_ON]->(p:Fact)
+  WHERE p.fact_id IN $fact_ids AND d.tenant = $tenant AND d.stale_cause IS NOT NULL
+    AND any(t IN $texts WHERE d.stale_cause CONTAINS t)
+  WITH DISTINCT d
+  SET d.stale_cause = $cause
+  RETURN count(d) AS causes
+}
+CALL () {
+  MATCH (m:Summary)
+  WHERE m.tenant = $tenant AND m.text <> $removed
+    AND (EXISTS { (m)-[:DERIVED_FROM]->(f:Fact) WHERE f.fact_id IN $fact_ids }
+         OR EXISTS { (m)-[:DERIVED_FROM]->(s:Source) WHERE s.source_id IN $source_ids }
+         OR any(t IN $texts WHERE m.text CONTAINS t))
+  WITH m, CASE WHEN m.known_to IS NULL AND coalesce(m.kind, '') <> 'episode' THEN m.summary_id END AS again
+  SET m.text = $removed, m.text_hash = $hash, m.content_removed_at = $known, m.content_removed_by = $by,
+      m.content_removed_reason = $reason
+  RETURN collect(DISTINCT again) AS rebuild
+}
+CALL () {
+  MATCH (a:AuditEvent)
+  WHERE a.tenant = $tenant AND a.subject_id IN $subject_ids AND any(t IN $texts WHERE a.detail CONTAINS t)
+  SET a.detail = $detail
+  RETURN count(a) AS events
+}
+RETURN versions, causes, events, rebuild
