@@ -10,8 +10,8 @@
 // $fact_ids    fact ids whose change starts the walk
 // $served      the served state values
 // $with_given  whether to return the given facts' current versions
-// returns: dependents (list of {fact_id, version_id, state, valid_from, valid_to (ISO text or null),
-//          premises (list of [justification, premise fact id]), missed, summarized}),
+// returns: dependents (one list per dependent, not a map: [fact_id, version_id, state, valid_from, valid_to (ISO
+//          text or null), premises (list of [justification, premise fact id]), missed, summarized]),
 //          summarized (those of the given fact ids that a current summary derives from),
 //          given (list of {fact_id, version_id, state, statement, valid_from, valid_to}, empty unless $with_given)
 CALL () {
@@ -22,20 +22,20 @@ CALL () {
   MATCH (m)<-[e:DEPENDS_ON]-(dep:Fact)
   WHERE e.known_to IS NULL AND dep.known_to IS NULL AND dep.tenant = $tenant
   WITH DISTINCT dep
-  RETURN collect({
-    fact_id: dep.fact_id, version_id: dep.version_id, state: @state_at(dep, null),
-    valid_from: toString(dep.valid_from), valid_to: toString(dep.valid_to),
-    premises: [(dep)-[j:DEPENDS_ON WHERE j.known_to IS NULL]->(p:Fact) | [j.justification, p.fact_id]],
-    missed: @state_at(dep, null) IN $served AND EXISTS {
+  WITH dep, @state_at(dep, null) AS state
+  RETURN collect([
+    dep.fact_id, dep.version_id, state, toString(dep.valid_from), toString(dep.valid_to),
+    [(dep)-[j:DEPENDS_ON WHERE j.known_to IS NULL]->(p:Fact) | [j.justification, p.fact_id]],
+    state IN $served AND EXISTS {
       MATCH (v:Fact {fact_id: dep.fact_id})<-[x:DEPENDS_ON]-(y:Fact)
       WHERE NOT (v.known_to IS NULL AND @state_at(v, null) IN $served) AND x.known_to IS NULL AND y.known_to IS NULL
         AND y.tenant = $tenant
     },
-    summarized: EXISTS {
+    EXISTS {
       MATCH (:Fact {fact_id: dep.fact_id})<-[:DERIVED_FROM]-(sm:Summary)
       WHERE sm.known_to IS NULL AND sm.tenant = $tenant
     }
-  }) AS dependents
+  ]) AS dependents
 }
 CALL () {
   UNWIND $fact_ids AS id
