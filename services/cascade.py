@@ -150,8 +150,10 @@ def _flag_facts(
     # version stays the version (FlaggedFact.version_id names it)
     texts = flag_states(tx, tenant, known, moves, kind="cascade", actor="cascade",  # type: ignore[arg-type]
                 reason="stale: lost all support", notify=False)
-    return [FlaggedFact(fact_id=old.fact_id, version_id=old.version_id, statement=texts.get(old.version_id, ""),
-                        cause=cause, path=list(path), depth=depth) for old, cause, path, depth in pending]
+    # built without re-validation: every field is already of its type (ids and texts from the graph, a StaleCause)
+    return [FlaggedFact.model_construct(fact_id=old.fact_id, version_id=old.version_id,
+                                        statement=texts.get(old.version_id, ""), cause=cause, path=list(path),
+                                        depth=depth) for old, cause, path, depth in pending]
 
 
 def _cause(
