@@ -4,7 +4,8 @@
 // with only what the support rule needs: ids, state, valid interval (ISO text), justification -> premise fact ids;
 // no statements (the report fetches those for what it flags). For a served one, `missed` says whether a current
 // version depends on another of its fact's versions (one not current or not served, which the traversal does not
-// enter), so the caller walks on from that fact; `summarized` whether a current summary derives from its fact.
+// enter), so the caller walks on from that fact; `summarized` whether a current summary derives from its fact
+// (sought from the fact's index, so its cost does not grow with the tenant's summaries).
 // Also which of the given facts current summaries derive from, and (with $with_given) their current versions.
 // $tenant      tenant id
 // $fact_ids    fact ids whose change starts the walk
@@ -32,7 +33,8 @@ CALL () {
         AND y.tenant = $tenant
     },
     EXISTS {
-      MATCH (:Fact {fact_id: dep.fact_id})<-[:DERIVED_FROM]-(sm:Summary)
+      MATCH (d:Fact {fact_id: dep.fact_id})<-[:DERIVED_FROM]-(sm:Summary)
+      USING INDEX d:Fact(fact_id)
       WHERE sm.known_to IS NULL AND sm.tenant = $tenant
     }
   ]) AS dependents
@@ -41,7 +43,8 @@ CALL () {
   UNWIND $fact_ids AS id
   WITH DISTINCT id
   WHERE EXISTS {
-    MATCH (:Fact {fact_id: id})<-[:DERIVED_FROM]-(sm:Summary)
+    MATCH (d:Fact {fact_id: id})<-[:DERIVED_FROM]-(sm:Summary)
+    USING INDEX d:Fact(fact_id)
     WHERE sm.known_to IS NULL AND sm.tenant = $tenant
   }
   RETURN collect(id) AS summarized
