@@ -79,10 +79,18 @@ def draw_premises(store: credo.Store, facts: list, deps: list[list[str]], versio
     store._db.write(lambda tx: link(tx, known, rows))
 
 
+class _Ref:
+    """A version id where `draw_premises` expects a written fact."""
+
+    def __init__(self, version_id: str) -> None:
+        self.version_id = version_id
+
+
 def build_tree(store: credo.Store, total: int, batch: int, rng: random.Random, tag: str = "",
                direct: bool = False) -> tuple[str, int]:
     """P with `total` transitive dependents on 8 levels; returns (P's fact id, facts written, anchor included).
-    With `direct`, the rules are written by `add_facts` without premises and their edges drawn by `draw_premises`
+    With `direct`, the rules are written by `add_facts` without premises and their edges (and the alternative
+    justifications) drawn by `draw_premises`
     (a loaded machine writes rules with premises at ≈16/s through `add_facts`)."""
     scale = total / sum(LEVELS)
     sizes = [max(1, round(n * scale)) for n in LEVELS]
@@ -112,8 +120,14 @@ def build_tree(store: credo.Store, total: int, batch: int, rng: random.Random, t
         alternatives += [fid for fid in current if rng.random() < 0.03]
         above = current
         written += size
-    for fid in alternatives:
-        store.justify(fid, premises=[anchor.fact_id])
+    if direct:  # the same edges `justify` draws (a justification of its own on the anchor), in one write
+        versions[anchor.fact_id] = anchor.version_id
+        by_id = [_Ref(versions[fid]) for fid in alternatives]
+        if by_id:
+            draw_premises(store, by_id, [[anchor.fact_id]] * len(by_id), versions)
+    else:
+        for fid in alternatives:
+            store.justify(fid, premises=[anchor.fact_id])
     print(f"  dependency graph: {total} dependents on {len(sizes)} levels {sizes}, {len(alternatives)} with an "
           f"alternative justification, in {time.perf_counter() - started:.1f} s")
     return premise.fact_id, written + len(alternatives) * 0
