@@ -1,28 +1,28 @@
-"""Issue 5 benchmark: the cost of the cascade inside the write that changes a premise.
+"""Issues 5 and 9 benchmark: the cost of the cascade inside the write that changes a premise, at two store sizes.
 
-    .venv/bin/python bench/bench_cascade.py [--facts 100000] [--dependents 10000] [--small 10000] [--trials 5]
-                                            [--direct]
+    .venv/bin/python bench/bench_cascade.py [--sizes 10000 100000] [--dependents 10000] [--trials 3] [--direct]
 
-Builds, through the public API only, a store of `--facts` facts in a fresh tenant: filler facts via
-`store.add_facts` in batches of `--batch` (one distinct subject each, a multi-valued predicate, literal objects, so
-no conflicts), and a dependency graph hanging from one premise P: `--dependents` dependents on 8 levels (sizes 10,
-40, 150, 400, 900, 1800, 2900, 3800 scaled to the total), each resting on a random fact of the level above (mixed fan-out); 20% add a
-second premise from the level above (ANDed), and 3% get an alternative justification (`store.justify`) on an
+For each store size (`--sizes`, facts in the tenant when the cascade runs), builds through the public API
+`--trials` + 1 dependency graphs, each hanging from one premise P: `--dependents` dependents on 8 levels (sizes 10,
+40, 150, 400, 900, 1800, 2900, 3800 scaled to the total), each resting on a random fact of the level above (mixed
+fan-out); 20% add a second premise from the level above (ANDed), and 3% get an alternative justification on an
 anchor fact that stays believed, so they and what rests only on them keep their support. Dependents are written
-with `add_facts(rows with depends_on)` in the same batches (with `--direct`: `add_facts` without premises, then
-the same DEPENDS_ON edges drawn by `graph.dependencies.link` in one write per batch, much faster to build).
+with `add_facts(rows with depends_on)` and `store.justify` (with `--direct`: `add_facts` without premises, then the
+same DEPENDS_ON edges drawn by `graph.dependencies.link`, the function `justify` uses, in one write per batch, much
+faster to build). A store big enough holds all the graphs in one tenant; a smaller one is one tenant per graph
+(each holds one graph, so "10,000 facts" with 10,000 dependents is the graph itself). Filler facts
+(`store.add_facts`, one distinct subject each, a multi-valued predicate, literal objects, so no conflicts) bring
+each tenant to the size.
 
-(a) time of `store.end_fact(P)` including its cascade (flags everything that lost all support), after the same
-write on a second graph of the same shape (PW, another seed) is timed first: Neo4j plans a query once per text and
-parameter size bucket (1, 10, 100, 1000, ... list items), so the first cascade of a new size on a server may also
-pay the planning;
-(b) a premise with 10 dependents, in a store of `--small` facts and in the big one: median and max over
-`--trials` premises of `store.retract_fact(premise)` including its cascade, next to the same write on a premise
-with no dependents (the write's own cost).
+(a) time of `store.end_fact(P)` including its cascade (flags everything that lost all support), one per graph,
+after an untimed first one (Neo4j plans a query once per text and parameter size bucket, so the first cascade of a
+size on a server also pays the planning); the walk's share is printed;
+(b) a premise with 10 dependents: median and max over `--trials` premises of `store.retract_fact(premise)`
+including its cascade, next to the same write on a premise with no dependents (the write's own cost).
 The floor (`bench/floor.py`'s `cascade`: one path query returning the ids, one `FLAGGED` edge per dependent in one
-transaction) is measured in the same run, on the same server, for 10,000 (8 levels) and 10 (one level) dependents,
-median of `--trials`, and each Credo figure is printed with its ratio to it.
-Wall time in this process (driver round trips included). Both tenants are deleted at the end unless `--keep`.
+transaction) is measured in the same run, on the same server, for `--dependents` (8 levels) and 10 (one level)
+dependents, median of `--trials`, and each Credo median is printed with its ratio to it.
+Wall time in this process (driver round trips included). The tenants are deleted at the end unless `--keep`.
 """
 
 from __future__ import annotations
@@ -79,10 +79,18 @@ def draw_premises(store: credo.Store, facts: list, deps: list[list[str]], versio
     store._db.write(lambda tx: link(tx, known, rows))
 
 
+class _Ref:
+    """A version id where `draw_premises` expects a written fact."""
+
+    def __init__(self, version_id: str) -> None:
+        self.version_id = version_id
+
+
 def build_tree(store: credo.Store, total: int, batch: int, rng: random.Random, tag: str = "",
                direct: bool = False) -> tuple[str, int]:
     """P with `total` transitive dependents on 8 levels; returns (P's fact id, facts written, anchor included).
-    With `direct`, the rules are written by `add_facts` without premises and their edges drawn by `draw_premises`
+    With `direct`, the rules are written by `add_facts` without premises and their edges (and the alternative
+    justifications) drawn by `draw_premises`
     (a loaded machine writes rules with premises at ≈16/s through `add_facts`)."""
     scale = total / sum(LEVELS)
     sizes = [max(1, round(n * scale)) for n in LEVELS]
@@ -112,8 +120,14 @@ def build_tree(store: credo.Store, total: int, batch: int, rng: random.Random, t
         alternatives += [fid for fid in current if rng.random() < 0.03]
         above = current
         written += size
-    for fid in alternatives:
-        store.justify(fid, premises=[anchor.fact_id])
+    if direct:  # the same edges `justify` draws (a justification of its own on the anchor), in one write
+        versions[anchor.fact_id] = anchor.version_id
+        by_id = [_Ref(versions[fid]) for fid in alternatives]
+        if by_id:
+            draw_premises(store, by_id, [[anchor.fact_id]] * len(by_id), versions)
+    else:
+        for fid in alternatives:
+            store.justify(fid, premises=[anchor.fact_id])
     print(f"  dependency graph: {total} dependents on {len(sizes)} levels {sizes}, {len(alternatives)} with an "
           f"alternative justification, in {time.perf_counter() - started:.1f} s")
     return premise.fact_id, written + len(alternatives) * 0
@@ -186,13 +200,24 @@ def ms(values: list[float]) -> str:
     return f"median {statistics.median(values) * 1000:.1f} ms, max {max(values) * 1000:.1f} ms"
 
 
+def time_big_one(store: credo.Store, premise: str) -> list[float]:
+    """[seconds] of `end_fact(premise)` including its cascade, with what it flagged printed."""
+    WALKS.clear()
+    t0 = time.perf_counter()
+    report = store.end_fact(premise, at="2025-01-01").cascade
+    elapsed = time.perf_counter() - t0
+    depths = [f.depth for f in report.facts]
+    print(f"    {elapsed:.2f} s: checked {len(report.checked)}, flagged {len(report.facts)} (max depth "
+          f"{max(depths) if depths else 0}), of which the walk {sum(WALKS):.3f} s")
+    return [elapsed]
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Build both stores, run (a) and (b), print the figures."""
+    """For each store size: build it, time (b) and (a), print the figures with the floor of the same run."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--facts", type=int, default=100_000)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000], help="facts in the store")
     parser.add_argument("--dependents", type=int, default=10_000)
-    parser.add_argument("--small", type=int, default=10_000)
-    parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument("--trials", type=int, default=3)
     parser.add_argument("--batch", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--keep", action="store_true")
@@ -200,56 +225,59 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     run = uuid.uuid4().hex[:8]
-    big = credo.connect(tenant=f"bench_cascade_big_{run}", embedder=None)
-    small = big.for_tenant(f"bench_cascade_small_{run}")
+    base = credo.connect(tenant=f"bench_cascade_{run}", embedder=None)
+    tenants: list[credo.Store] = []
+    results: dict[int, dict[str, list[float]]] = {}
     try:
-        print(f"building the big store ({args.facts} facts) ...")
-        premise, tree = build_tree(big, args.dependents, args.batch, rng, direct=args.direct)
-        first, tree2 = build_tree(big, args.dependents, args.batch, random.Random(args.seed + 1), tag="W",
-                                  direct=args.direct)
-        pairs_big = small_premises(big, args.trials)
-        fill(big, args.facts - tree - tree2 - 22 * args.trials, args.batch, "big")
-        print(f"building the small store ({args.small} facts) ...")
-        pairs_small = small_premises(small, args.trials)
-        fill(small, args.small - 22 * args.trials, args.batch, "small")
-
         print(f"floor (bench/floor.py, same server, median of {args.trials}), load average {os.getloadavg()[0]:.2f}")
-        floor_small, _ = floor_cascade(big, 10, (10,), args.trials)
-        floor_big, floor_collect = floor_cascade(big, args.dependents, floor.LEVELS, max(1, args.trials // 2))
+        floor_small, _ = floor_cascade(base, 10, (10,), args.trials)
+        floor_big, floor_collect = floor_cascade(base, args.dependents, floor.LEVELS, args.trials)
         print(f"  10 dependents: collect ids + one flag edge each {floor_small * 1000:.1f} ms")
         print(f"  {args.dependents} dependents: collect ids + one flag edge each {floor_big:.2f} s "
               f"(collect alone {floor_collect:.3f} s)")
         time_walks()
-
-        print("(b) premise with 10 dependents")
-        for label, store, pairs in (("small", small, pairs_small), ("big", big, pairs_big)):
-            timings = time_small(store, pairs)
-            for key, values in timings.items():
-                print(f"  {label} store ({args.small if label == 'small' else args.facts} facts), {key}: {ms(values)}"
-                      + (f"; {statistics.median(values) / floor_small:.1f}x the floor" if "10" in key else ""))
-
-        print("(a) premise with transitive dependents")
-        t0 = time.perf_counter()
-        ended = big.end_fact(first, at="2025-01-01")
-        print(f"  first cascade of this size on this server (plans compiled): {time.perf_counter() - t0:.2f} s, "
-              f"flagged {len(ended.cascade.facts)}")
-        WALKS.clear()
-        t0 = time.perf_counter()
-        ended = big.end_fact(premise, at="2025-01-01")
-        elapsed = time.perf_counter() - t0
-        report = ended.cascade
-        depths = [f.depth for f in report.facts]
-        print(f"  end_fact + cascade: {elapsed:.2f} s; checked {len(report.checked)}, flagged {len(report.facts)} "
-              f"(max depth {max(depths) if depths else 0}), kept by alternative support "
-              f"{len(report.checked) - len(report.facts)}; {elapsed / floor_big:.1f}x the floor")
-        print(f"  of which the walk (collecting the dependents): {sum(WALKS):.3f} s; "
-              f"{sum(WALKS) / floor_collect:.1f}x the floor's path query")
-        print(f"load average {os.getloadavg()[0]:.2f}")
+        for size in args.sizes:
+            print(f"store of {size} facts, load average {os.getloadavg()[0]:.2f}")
+            graphs = args.trials + 1
+            # a store holding `graphs` dependency graphs when it is big enough, else one store per graph (each then
+            # holds its graph and the filler up to `size`, so every cascade runs in a store of `size` facts)
+            shared = size >= graphs * (args.dependents + 2) + 22 * args.trials
+            stores = [base.for_tenant(f"bench_cascade_{run}_{size}_{g}") for g in range(1 if shared else graphs)]
+            tenants += stores
+            premises = []
+            for g in range(graphs):
+                store = stores[0 if shared else g]
+                premise, _ = build_tree(store, args.dependents, args.batch, random.Random(args.seed + g),
+                                        tag=f"G{g}", direct=args.direct)
+                premises.append((store, premise))
+            pairs = small_premises(stores[0], args.trials)
+            for index, store in enumerate(stores):
+                written = (graphs if shared else 1) * (args.dependents + 2) + (22 * args.trials if index == 0 else 0)
+                fill(store, max(0, size - written), args.batch, f"tenant {index}")
+            timings = time_small(stores[0], pairs)
+            print(f"  (b) 10 dependents: {ms(timings['with 10 dependents'])}; no dependents: "
+                  f"{ms(timings['no dependents'])}")
+            print(f"  (a) {args.dependents} dependents:")
+            big = []
+            warm_store, warm = premises[0]
+            t0 = time.perf_counter()
+            report = warm_store.end_fact(warm, at="2025-01-01").cascade
+            print(f"    warm-up (plans compiled): {time.perf_counter() - t0:.2f} s, flagged {len(report.facts)}")
+            for store, premise in premises[1:]:
+                big += time_big_one(store, premise)
+            results[size] = {"small": timings["with 10 dependents"], "none": timings["no dependents"], "big": big}
+        print(f"summary (medians; floor: 10 dependents {floor_small * 1000:.1f} ms, {args.dependents} dependents "
+              f"{floor_big:.2f} s), load average {os.getloadavg()[0]:.2f}")
+        for size, r in results.items():
+            small_m, big_m = statistics.median(r["small"]), statistics.median(r["big"])
+            print(f"  {size:>7} facts: 10 dependents {small_m * 1000:.1f} ms ({small_m / floor_small:.1f}x the floor; "
+                  f"no dependents {statistics.median(r['none']) * 1000:.1f} ms); {args.dependents} dependents "
+                  f"{big_m:.2f} s ({big_m / floor_big:.1f}x the floor)")
     finally:
         if not args.keep:
-            cleanup(big)
-            cleanup(small)
-        big.close()
+            for store in tenants:
+                cleanup(store)
+        base.close()
     return 0
 
 

@@ -7,7 +7,7 @@
 // $known   known time of the write
 // $change  {change_id, kind, actor, reason}
 // $rows    list of {version_id, state, from_state, cause (or null), verified_at (or null)}
-// returns: flagged (list of version ids actually flagged)
+// returns: flagged (list of version ids actually flagged), statements (their statements, in the same order)
 CREATE (c:StateChange {tenant: $tenant, change_id: $change.change_id, kind: $change.kind, actor: $change.actor,
                        reason: $change.reason, at: $known})
 WITH c
@@ -21,4 +21,4 @@ CALL (v) {
 }
 CREATE (v)-[:FLAGGED {state: row.state, from_state: row.from_state, cause: row.cause, actor: $change.actor,
                       reason: $change.reason, verified_at: row.verified_at, known_from: $known}]->(c)
-RETURN collect(v.version_id) AS flagged
+RETURN collect(v.version_id) AS flagged, collect(v.statement) AS statements

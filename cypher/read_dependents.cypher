@@ -4,14 +4,15 @@
 // with only what the support rule needs: ids, state, valid interval (ISO text), justification -> premise fact ids;
 // no statements (the report fetches those for what it flags). For a served one, `missed` says whether a current
 // version depends on another of its fact's versions (one not current or not served, which the traversal does not
-// enter), so the caller walks on from that fact; `summarized` whether a current summary derives from its fact.
+// enter), so the caller walks on from that fact; `summarized` whether a current summary derives from its fact
+// (sought from the fact's index, so its cost does not grow with the tenant's summaries).
 // Also which of the given facts current summaries derive from, and (with $with_given) their current versions.
 // $tenant      tenant id
 // $fact_ids    fact ids whose change starts the walk
 // $served      the served state values
 // $with_given  whether to return the given facts' current versions
-// returns: dependents (list of {fact_id, version_id, state, valid_from, valid_to (ISO text or null),
-//          premises (list of [justification, premise fact id]), missed, summarized}),
+// returns: dependents (one list per dependent, not a map: [fact_id, version_id, state, valid_from, valid_to (ISO
+//          text or null), premises (list of [justification, premise fact id]), missed, summarized]),
 //          summarized (those of the given fact ids that a current summary derives from),
 //          given (list of {fact_id, version_id, state, statement, valid_from, valid_to}, empty unless $with_given)
 CALL () {
@@ -22,26 +23,28 @@ CALL () {
   MATCH (m)<-[e:DEPENDS_ON]-(dep:Fact)
   WHERE e.known_to IS NULL AND dep.known_to IS NULL AND dep.tenant = $tenant
   WITH DISTINCT dep
-  RETURN collect({
-    fact_id: dep.fact_id, version_id: dep.version_id, state: @state_at(dep, null),
-    valid_from: toString(dep.valid_from), valid_to: toString(dep.valid_to),
-    premises: [(dep)-[j:DEPENDS_ON WHERE j.known_to IS NULL]->(p:Fact) | [j.justification, p.fact_id]],
-    missed: @state_at(dep, null) IN $served AND EXISTS {
+  WITH dep, @state_at(dep, null) AS state
+  RETURN collect([
+    dep.fact_id, dep.version_id, state, toString(dep.valid_from), toString(dep.valid_to),
+    [(dep)-[j:DEPENDS_ON WHERE j.known_to IS NULL]->(p:Fact) | [j.justification, p.fact_id]],
+    state IN $served AND EXISTS {
       MATCH (v:Fact {fact_id: dep.fact_id})<-[x:DEPENDS_ON]-(y:Fact)
       WHERE NOT (v.known_to IS NULL AND @state_at(v, null) IN $served) AND x.known_to IS NULL AND y.known_to IS NULL
         AND y.tenant = $tenant
     },
-    summarized: EXISTS {
-      MATCH (:Fact {fact_id: dep.fact_id})<-[:DERIVED_FROM]-(sm:Summary)
+    EXISTS {
+      MATCH (d:Fact {fact_id: dep.fact_id})<-[:DERIVED_FROM]-(sm:Summary)
+      USING INDEX d:Fact(fact_id)
       WHERE sm.known_to IS NULL AND sm.tenant = $tenant
     }
-  }) AS dependents
+  ]) AS dependents
 }
 CALL () {
   UNWIND $fact_ids AS id
   WITH DISTINCT id
   WHERE EXISTS {
-    MATCH (:Fact {fact_id: id})<-[:DERIVED_FROM]-(sm:Summary)
+    MATCH (d:Fact {fact_id: id})<-[:DERIVED_FROM]-(sm:Summary)
+    USING INDEX d:Fact(fact_id)
     WHERE sm.known_to IS NULL AND sm.tenant = $tenant
   }
   RETURN collect(id) AS summarized

@@ -18,7 +18,6 @@ READ_JUSTIFICATIONS = load("read_justifications")
 READ_STALE_FACTS = load("read_stale_facts")
 READ_SUPPORT_KNOWN_AT = load("read_support_known_at")
 READ_ENDED_PREMISES = load("read_ended_premises")
-READ_STATEMENTS_BY_VERSION_IDS = load("read_statements_by_version_ids")
 
 
 def link(tx: Tx, known: datetime, rows: list[dict[str, Any]]) -> None:
@@ -58,23 +57,33 @@ def dependents(
     if row is None:
         return [], set(), {}
     found = []
-    for d in row["dependents"]:
+    for fact_id, version_id, state, valid_from, valid_to, premises, missed, summarized in row["dependents"]:
         groups: dict[str, set[str]] = {}
-        for justification, premise in d["premises"]:
+        for justification, premise in premises:
             groups.setdefault(justification, set()).add(premise)
-        found.append(_dependent(d, {j: frozenset(p) for j, p in groups.items()}, d["missed"], d["summarized"]))
+        found.append(Dependent(
+            fact_id=fact_id, version_id=version_id, state=state, statement="",
+            valid_from=_instant(valid_from), valid_to=_instant(valid_to),
+            justifications={j: frozenset(p) for j, p in groups.items()}, missed=missed, summarized=summarized))
     given: dict[str, list[Dependent]] = {fid: [] for fid in fact_ids} if with_given else {}
     for g in row["given"]:
         given.setdefault(g["fact_id"], []).append(_dependent(g, {}, False, False))
     return found, set(row["summarized"]), given
 
 
-def statements(tx: Tx, tenant: str, version_ids: list[str]) -> dict[str, str]:
-    """The statement of each given version (by version id)."""
-    if not version_ids:
-        return {}
-    rows = tx.rows(READ_STATEMENTS_BY_VERSION_IDS, tenant=tenant, version_ids=sorted(set(version_ids)))
-    return {r["version_id"]: r["statement"] or "" for r in rows}
+_INSTANTS: dict[str, datetime] = {}
+
+
+def _instant(text: str | None) -> datetime | None:
+    """An ISO instant as a datetime, each distinct text parsed once (a large walk repeats a few valid bounds)."""
+    if not text:
+        return None
+    found = _INSTANTS.get(text)
+    if found is None:
+        if len(_INSTANTS) > 4096:
+            _INSTANTS.clear()
+        found = _INSTANTS[text] = instant(text)
+    return found
 
 
 def _dependent(d: dict[str, Any], justifications: dict[str, frozenset[str]], missed: bool,

@@ -39,11 +39,11 @@ class FlagRow:
 
 
 def write(tx: Tx, tenant: str, known: datetime, rows: list[FlagRow], *, kind: str, actor: str | None,
-          reason: str | None, summaries: bool = False) -> None:
+          reason: str | None, summaries: bool = False) -> dict[str, str]:
     """Flag the fact (or, with `summaries`, summary) versions in one UNWIND query; refuse if any stopped being
-    believed meanwhile."""
+    believed meanwhile. Returns each flagged fact version's statement by version id ({} for summaries)."""
     if not rows:
-        return
+        return {}
     change = {"change_id": new_id("sc"), "kind": kind, "actor": actor, "reason": reason}
     params = [{"version_id": r.version_id, "state": r.state, "from_state": r.from_state, "cause": r.cause}
               | ({} if summaries else {"verified_at": r.verified_at}) for r in rows]
@@ -53,6 +53,7 @@ def write(tx: Tx, tenant: str, known: datetime, rows: list[FlagRow], *, kind: st
     missing = [r.version_id for r in rows if r.version_id not in flagged]
     if missing:
         raise ConflictError(missing[0], "this version is no longer current (another write changed it first)")
+    return dict(zip(row["flagged"], row.get("statements") or [])) if row else {}
 
 
 def by_source(tx: Tx, tenant: str, source_id: str) -> list[Fact]:

@@ -146,12 +146,14 @@ def _flag_facts(
                 continue
             moves.append((old, State.STALE.value, text))
             pending.append((old, cause, loss.path, loss.depth))
-    texts = dep_repo.statements(tx, tenant, [old.version_id for old, _cause, _path, _depth in pending])
-    # one flag edge per dependent; the flagged version stays the version (FlaggedFact.version_id names it)
-    flag_states(tx, tenant, known, moves, kind="cascade", actor="cascade",  # type: ignore[arg-type]
+    # one flag edge per dependent, in one query that also returns the statements the report names; the flagged
+    # version stays the version (FlaggedFact.version_id names it)
+    texts = flag_states(tx, tenant, known, moves, kind="cascade", actor="cascade",  # type: ignore[arg-type]
                 reason="stale: lost all support", notify=False)
-    return [FlaggedFact(fact_id=old.fact_id, version_id=old.version_id, statement=texts.get(old.version_id, ""),
-                        cause=cause, path=list(path), depth=depth) for old, cause, path, depth in pending]
+    # built without re-validation: every field is already of its type (ids and texts from the graph, a StaleCause)
+    return [FlaggedFact.model_construct(fact_id=old.fact_id, version_id=old.version_id,
+                                        statement=texts.get(old.version_id, ""), cause=cause, path=list(path),
+                                        depth=depth) for old, cause, path, depth in pending]
 
 
 def _cause(

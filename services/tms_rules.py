@@ -91,12 +91,22 @@ class Loss:
         return len(self.path) - 1
 
 
-def _shortest_paths(starts: Iterable[str], justifications: Justifications, allowed: set[str]) -> dict[str, tuple[str, ...]]:
-    """BFS from the starts along premise -> dependent edges, visiting only `allowed` nodes."""
+def _premise_index(justifications: Justifications) -> dict[str, list[str]]:
+    """premise -> its dependents (sorted), the edges the shortest-path searches walk."""
     dependents: dict[str, list[str]] = {}
     for node, alternatives in justifications.items():
         for premise in {p for premises in alternatives for p in premises}:
             dependents.setdefault(premise, []).append(node)
+    for nodes in dependents.values():
+        nodes.sort()
+    return dependents
+
+
+def _shortest_paths(starts: Iterable[str], justifications: Justifications, allowed: set[str],
+                    dependents: Mapping[str, list[str]] | None = None) -> dict[str, tuple[str, ...]]:
+    """BFS from the starts along premise -> dependent edges, visiting only `allowed` nodes."""
+    if dependents is None:
+        dependents = _premise_index(justifications)
     paths: dict[str, tuple[str, ...]] = {}
     queue: deque[str] = deque()
     for start in sorted(set(starts)):
@@ -104,7 +114,7 @@ def _shortest_paths(starts: Iterable[str], justifications: Justifications, allow
         queue.append(start)
     while queue:
         here = queue.popleft()
-        for node in sorted(dependents.get(here, ())):
+        for node in dependents.get(here, ()):
             if node in allowed and node not in paths:
                 paths[node] = paths[here] + (node,)
                 queue.append(node)
@@ -117,13 +127,16 @@ def select_stale(
 ) -> list[Loss]:
     """Served dependents that lost all support, each once, with its shortest path from a changed fact."""
     lost = served - supported(justifications, believed_outside=believed_outside, served=served, revised=revised)
-    through_lost = _shortest_paths(changed, justifications, lost)
-    anywhere = _shortest_paths(changed, justifications, set(justifications))
+    index = _premise_index(justifications)
+    through_lost = _shortest_paths(changed, justifications, lost, index)
+    anywhere: dict[str, tuple[str, ...]] | None = None  # searched only when a path through lost nodes is missing
     found = []
     for node in lost:
-        path = through_lost.get(node) or anywhere.get(node) or (node,)
-        if node in changed and len(path) == 1:
-            path = anywhere.get(node, path)
+        path = through_lost.get(node)
+        if path is None or node in changed and len(path) == 1:
+            if anywhere is None:
+                anywhere = _shortest_paths(changed, justifications, set(justifications), index)
+            path = anywhere.get(node) or path or (node,)
         found.append(Loss(node, path))
     return sorted(found, key=lambda loss: (loss.depth, loss.fact_id))
 
