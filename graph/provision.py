@@ -315,7 +315,7 @@ class LocalNeo4j:
     def _set_initial_password(self, java: Path, lib: Path, password: str) -> None:
         env = {**os.environ, "NEO4J_HOME": str(self.home), "NEO4J_CONF": str(self.home / "conf")}
         done = subprocess.run(
-            [str(java), "-cp", f"{lib}/*", "org.neo4j.cli.AdminTool", "dbms", "set-initial-password", password],
+            [str(java), "-cp", f"{lib}/*", "org.neo4j.cli.AdminTool", "dbms", "set-initial-password", "--", password],  # "--": a password may start with "-"
             env=env, cwd=self.home, capture_output=True, text=True, timeout=300,
         )
         if done.returncode != 0:

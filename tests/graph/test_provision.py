@@ -169,3 +169,19 @@ def test_two_instances_started_at_once_each_get_a_port_of_their_own(tmp_path):
     finally:
         for local in locals_:
             local.stop(timeout=30)
+
+
+def test_a_password_that_starts_with_a_dash_is_set_and_answers(tmp_path):
+    # given an instance whose stored password starts with '-' (secrets.token_urlsafe draws one in 64)
+    from credo.graph.provision_proc import write_private
+
+    settings = _settings(tmp_path / "data", instance="dash")
+    settings.instance_dir.mkdir(parents=True)
+    write_private(settings.instance_dir / "credentials.json", {"user": "neo4j", "password": "-Zq3_dash-first"})
+    local = LocalNeo4j(settings, port=free_port(), progress=lambda _: None)
+    try:
+        # when it starts for the first time, then the admin tool takes it as the password, not an option
+        info = local.start()
+        assert check_server(info.uri, info.user, "-Zq3_dash-first", 5).startswith("5.26.")
+    finally:
+        local.stop(timeout=30)
