@@ -76,7 +76,16 @@ def connect(
     except BaseException:
         db.close()
         raise
-    return Store(db, tenant=tenant or settings.tenant, embedder=_embedder(embedder))
+    from credo.services.crypto import cipher_for
+    from credo.services.crypto_keys import FileKeyStore
+
+    tenant = tenant or settings.tenant
+    try:
+        cipher = cipher_for(settings.crypto, FileKeyStore(settings.keys_dir()), tenant)
+    except BaseException:
+        db.close()
+        raise
+    return Store(db, tenant=tenant, embedder=_embedder(embedder), cipher=cipher)
 
 
 class _LazyDefaultEmbedder:

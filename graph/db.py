@@ -57,13 +57,20 @@ class Tx:
         self._tx = tx
 
     def rows(self, query: Query, **params: Any) -> list[dict[str, Any]]:
-        """Run a query and return its records as plain dicts."""
-        return [record.data() for record in self._tx.run(query.text, params)]
+        """Run a query and return its records as plain dicts (sealed content opened when a cipher is set)."""
+        found = [record.data() for record in self._tx.run(query.text, params)]
+        cipher = getattr(self, "credo_cipher", None)  # set by services.context (crypto-erasure mode)
+        return cipher.open_tree(self.credo_tenant, found) if cipher is not None else found
 
     def one(self, query: Query, **params: Any) -> dict[str, Any] | None:
         """Run a query and return its first record, or None."""
         found = self.rows(query, **params)
         return found[0] if found else None
+
+
+def cipher_of(tx: Tx) -> Any:
+    """The crypto-erasure cipher bound to this transaction (services/crypto.py), or None when the mode is off."""
+    return getattr(tx, "credo_cipher", None)
 
 
 def _unreachable(error: Exception) -> bool:

@@ -9,7 +9,7 @@ from typing import Any
 
 from credo.cypher import Query, load
 from credo.graph import search_partition
-from credo.graph.db import Tx
+from credo.graph.db import Tx, cipher_of
 from credo.graph.records import FAR_FUTURE, fact_from_row, fact_props, instant, readable
 from credo.schema.errors import ConflictError
 from credo.schema.facts import Fact, Listing
@@ -39,8 +39,11 @@ def create_versions(tx: Tx, facts: list[Fact], embeddings: dict[str, list[float]
         return
     embeddings = embeddings or {}
     rows = []
+    cipher = cipher_of(tx)
     for f in facts:
         props = fact_props(f, embedding=embeddings.get(f.version_id))
+        if cipher is not None:  # the one encrypt step of a fact version (crypto-erasure mode)
+            props = cipher.seal_fact(f.tenant, props)
         # instants travel as ISO text and become datetimes in Cypher: the driver's pure-Python datetime
         # packing was the largest client cost of a bulk write (same stored value, fixed UTC offset)
         instants = {k: props.pop(k).isoformat() for k in _INSTANTS if k in props}

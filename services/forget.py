@@ -20,6 +20,7 @@ from credo.schema.errors import NotFound, TransitionRefused
 from credo.schema.facts import EndKind
 from credo.schema.forget import ForgetResult, ResidueReport
 from credo.schema.lifecycle import State, check_transition
+from credo.services import crypto_erase
 from credo.services.context import Context
 from credo.services.forget_rules import SUMMARY_TEXT, Probe, only_evidence
 from credo.services.forget_verify import verify
@@ -142,6 +143,8 @@ def forget(ctx: Context, *, target_id: str, reason: str, actor: str, probes: dic
         return ForgetResult(target_id=target, kind=kind, forgotten=sources + ids, report=ResidueReport(target_id=target))
 
     done = ctx.write(work)
+    probe.add_keys(crypto_erase.erase(ctx, fact_ids=[i for i in done.forgotten if i not in sources],
+                                      source_ids=sources))
     rebuild_after(ctx, rebuild)
     facts = [i for i in done.forgotten if i != target]
     probe.facts = facts

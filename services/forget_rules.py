@@ -19,11 +19,16 @@ class Probe:
     facts: list[str] = field(default_factory=list)  # facts forgotten with the target (a source's, an entity's)
     texts: list[str] = field(default_factory=list)
     embeddings: list[list[float]] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)  # crypto-erasure keys that sealed it (ids only; never key bytes)
 
     def add(self, texts: list[str], embeddings: list[list[float]] = ()) -> None:
         """Add texts (long enough to be specific) and embeddings."""
         self.texts += [t for t in texts if t and len(t.strip()) >= MIN_PROBE and t not in self.texts]
         self.embeddings += [list(e) for e in embeddings]
+
+    def add_keys(self, key_ids: list[str]) -> None:
+        """Remember which keys sealed the content (the nodes naming them may be purged later)."""
+        self.keys += [k for k in key_ids if k not in self.keys]
 
 
 def lucene_phrase(text: str) -> str:
