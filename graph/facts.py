@@ -121,11 +121,17 @@ def held_for(
     tuples; an (object_type, object_value, object_id) narrows the read to versions of that object."""
     if not keys:
         return []
-    rows = [{"subject_ids": ids, "predicate": p, "object_type": o[0] if o else None,
+    # sealed literal values differ byte for byte: ask for every object and compare the opened values here
+    opened = cipher_of(tx) is not None
+    rows = [{"subject_ids": ids, "predicate": p, "object_type": o[0] if o and not (opened and o[2] is None) else None,
              "object_value": o[1] if o else None, "object_id": o[2] if o else None} for ids, p, o in keys]
     found: list[list[HeldRow]] = [[] for _ in keys]
     for r in tx.rows(READ_HELD_BY_SUBJECTS, tenant=tenant, states=states, rows=rows):
         found[r["at"]] = [held for h in r["held"] if (held := _held(h)) is not None]
+    if opened:
+        for at, (_ids, _p, o) in enumerate(keys):
+            if o is not None and o[2] is None:
+                found[at] = [h for h in found[at] if h[2] == (o[0], o[1])]
     return found
 
 
@@ -169,10 +175,11 @@ def as_of(
     Listing: unreadable stored versions are skipped and named in `.unreadable`)."""
     params = _point_params(tenant, predicate=predicate, scope_key=scope_key, valid_at=valid_at, known_at=known_at,
                            states=states, include_undated=include_undated, any_valid=any_valid)
-    params.update(object_id=None, object_value=object_value)
+    value, sealed = _value_filter(tx, object_value)
+    params.update(object_id=None, object_value=value)
 
     def seen(found: list[Fact]) -> Listing:
-        return _believed_listing(found, known_at)
+        return _believed_listing(_same_value(found, sealed), known_at)
 
     if subject_ids is not None:
         if object_ids is not None:
@@ -211,6 +218,7 @@ def as_of_named(
     the returned facts whose version rests on premises (the others are supported by themselves)."""
     params = _point_params(tenant, predicate=predicate, scope_key=scope_key, valid_at=valid_at, known_at=known_at,
                            states=states, include_undated=include_undated, any_valid=any_valid)
+    object_value, sealed = _value_filter(tx, object_value)
     if subject_norm is not None:
         rows = tx.rows(READ_FACTS_BY_SUBJECT_NAME, norm=subject_norm, object_norm=object_norm,
                        object_value=object_value, **params)
@@ -219,7 +227,19 @@ def as_of_named(
     else:
         raise ValueError("as_of_named needs a subject or an object name")
     premised = {r["fact"]["fact_id"] for r in rows if r["premised"]}
-    return _believed_listing([fact_from_row(r["fact"]) for r in rows], known_at), premised
+    return _believed_listing(_same_value([fact_from_row(r["fact"]) for r in rows], sealed), known_at), premised
+
+
+def _value_filter(tx: Tx, object_value: str | None) -> tuple[str | None, str | None]:
+    """(the value Cypher filters on, the value Python filters on): in crypto-erasure mode literal values are sealed
+    with a random nonce, so the equality is checked on the opened rows instead of in the query."""
+    if object_value is None or cipher_of(tx) is None:
+        return object_value, None
+    return None, object_value
+
+
+def _same_value(found: list[Fact], value: str | None) -> list[Fact]:
+    return found if value is None else [f for f in found if f.object.value == value]
 
 
 def _point_params(tenant: str, *, predicate: str | None, scope_key: str | None, valid_at: datetime,

@@ -22,8 +22,9 @@ from credo.services.crypto_keys import KeyStore
 
 Mode = Literal["off", "on", "read-only"]
 PREFIX = "enc1:"
-FACT_FIELDS = ("statement", "quote")  # a fact version's words (literal values: see docs/crypto-erasure.md)
-SOURCE_FIELDS = ("text",)  # a source's verbatim words
+FACT_FIELDS = ("statement", "quote")  # a fact version's words
+LITERAL_FIELDS = ("object_value", "object_name")  # a literal object (an entity object is a name: not sealed)
+SOURCE_FIELDS = ("text", "title")  # a source's verbatim words, and a document's title
 EDGE_QUOTE = "sourced_quote"  # the quote on a SOURCED_FROM edge, sealed under the source's key
 ERASED = "[unreadable: its key was destroyed by forget]"
 
@@ -133,7 +134,8 @@ class Cipher:
         if not self.sealing:
             return props
         props = dict(props)
-        for name in FACT_FIELDS:
+        names = FACT_FIELDS + (LITERAL_FIELDS if props.get("object_type") != "entity" else ())
+        for name in names:
             if isinstance(props.get(name), str) and props[name] and not is_sealed(props[name]):
                 props[name], props["crypto_key"] = self.seal(tenant, fact_subject(props["subject_id"]),
                                                              props["version_id"], name, props[name])
@@ -181,7 +183,8 @@ class Cipher:
 def _own_node(row: dict[str, Any], key: str, value: str) -> str | None:
     """The node id a content field of this map must be sealed for, when the map says which node it is."""
     name = header_of(value).get("f")
-    if key in FACT_FIELDS and name in FACT_FIELDS and isinstance(row.get("version_id"), str):
+    fields = FACT_FIELDS + LITERAL_FIELDS
+    if key in fields and name in fields and isinstance(row.get("version_id"), str):
         return row["version_id"]
     if key in SOURCE_FIELDS and name in SOURCE_FIELDS and isinstance(row.get("source_id"), str):
         return row["source_id"]

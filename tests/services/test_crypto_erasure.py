@@ -57,15 +57,18 @@ def _said(store: Store, text: str = SAID) -> tuple[str, str]:
 def test_with_crypto_on_the_stored_properties_hold_no_plaintext_but_reads_why_and_search_do(cstore):
     # given a message and a fact remembered from it, in crypto mode
     source_id, fact_id = _said(cstore)
-    # then no stored node or edge property holds the statement, the quote or the message text
+    doc = cstore.add_source("document", "Memo: the code was changed in May", title="Vault handling memo")
+    cstore.cite(fact_id, doc.source_id)
+    # then no stored node or edge property holds the statement, the quote, the message text or the document's words
     stored = _texts(_raw(cstore)) + _texts(_raw(cstore, _RAW_EDGES))
     assert "7431" not in stored and "under my desk" not in stored and "enc1:" in stored
+    assert "changed in May" not in stored and "handling memo" not in stored
     # and reads, why and search give the plaintext back
     [fact] = cstore.history(fact_id)
     assert [f.statement for f in cstore.facts("Alice").undated] == [SECRET]
     assert fact.statement == SECRET and "7431" in (fact.quote or "")
     why = cstore.why(fact_id)
-    assert "7431" in repr(why) and SAID in repr(why) or "the vault code is 7431" in repr(why)
+    assert "the vault code is 7431" in repr(why) and "Vault handling memo" in repr(why)
     found = cstore.search("where is the vault code kept")
     assert any(h.fact is not None and h.fact.statement == SECRET for h in found.hits), found
 
@@ -136,3 +139,52 @@ def test_a_tenant_with_sealed_content_cannot_be_opened_with_crypto_off_without_s
     reader = cipher_for("read-only", keys, tenant)
     assert reader is not None and not reader.sealing
     assert cipher_for("off", keys, "another-tenant") is None  # a tenant without keys is unaffected
+
+
+def test_literal_values_are_sealed_yet_filters_and_the_conflict_rule_still_compare_them(cstore):
+    from credo import text
+
+    # given a literal value in crypto mode
+    pin = cstore.add_fact("Frank", "door_pin", text("4417-22"), valid_from="2024-01-01")
+    # then no stored property holds it
+    assert "4417-22" not in _texts(_raw(cstore, _FACT, fact_id=pin.fact_id))
+    # and a read filtered by the value finds it, another value does not
+    assert [f.fact_id for f in cstore.facts("Frank", "door_pin", text("4417-22")).dated] == [pin.fact_id]
+    assert list(cstore.facts("Frank", "door_pin", text("0000-00")).dated) == []
+    # and the conflict rule still tells the same value (no conflict) from a different one (a conflict)
+    same = cstore.add_fact("Frank", "door_pin", text("4417-22"), valid_from="2024-01-01")
+    other = cstore.add_fact("Frank", "door_pin", text("9999-11"), valid_from="2024-01-01")
+    assert same.state != "conflicted" and other.state == "conflicted"
+    assert len(cstore.conflicts()) == 1
+
+
+def test_a_ciphertext_whose_header_is_rewritten_to_claim_another_node_fails_its_integrity_check(keys, tenant):
+    # given a statement sealed for node v_a
+    cipher = cipher_for("on", keys, tenant)
+    sealed, _key = cipher.seal(tenant, "entity:e_1", "v_a", "statement", "Dan likes tea")
+    # when its clear header is rewritten to name v_b (so the node check would pass)
+    import base64
+    import json
+
+    head, _, body = sealed[len("enc1:"):].partition(".")
+    header = json.loads(base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)))
+    forged_head = base64.urlsafe_b64encode(json.dumps({**header, "n": "v_b"}, separators=(",", ":"),
+                                                      sort_keys=True).encode()).decode().rstrip("=")
+    # then opening it as v_b's is refused (the header is associated data); another tenant has no key to open it
+    with pytest.raises(SealBroken):
+        cipher.open(tenant, f"enc1:{forged_head}.{body}", node="v_b")
+    assert cipher.open(tenant, sealed, node="v_a") == "Dan likes tea"
+    assert cipher.open(tenant + "x", sealed) is None
+
+
+def test_the_file_key_store_writes_0600_keys_and_destroys_them_for_good(keys, tenant):
+    # given a key for a subject
+    key_id = keys.create(tenant, "entity:e_9")
+    [path] = list(keys.root.rglob("*.key"))
+    # then it is a 0600 file outside the graph, found again by subject and listed for the tenant
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert keys.current(tenant, "entity:e_9") == key_id and keys.list(tenant) == [key_id]
+    # when it is destroyed, it is gone, and the subject's next key has a new id
+    assert keys.destroy(tenant, key_id) is True
+    assert keys.get(tenant, key_id) is None and not path.exists() and keys.current(tenant, "entity:e_9") is None
+    assert keys.create(tenant, "entity:e_9") != key_id
