@@ -65,8 +65,9 @@ def status(tx: Tx, tenant: str, cipher: Cipher | None, key_ids: list[str]) -> tu
         if cipher is None:
             return False, ("crypto-erasure mode is off for this store: copies in transaction logs and backups stay "
                            "readable until they expire")
-        return False, ("its content was stored in plaintext (before crypto mode was on): copies in transaction logs "
-                       "and backups stay readable until they expire")
+        return False, ("no sealed copy of it is known (stored in plaintext before crypto mode was on, or purged before "
+                       "this handle saw its keys): copies in transaction logs and backups may stay readable until they "
+                       "expire")
     if cipher is None:
         return False, "crypto mode is off for this handle, so the state of its keys cannot be checked"
     alive = [k for k in key_ids if cipher.keys.get(tenant, k) is not None]  # the store, not this handle's cache

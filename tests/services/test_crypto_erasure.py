@@ -139,6 +139,10 @@ def test_a_tenant_with_sealed_content_cannot_be_opened_with_crypto_off_without_s
     reader = cipher_for("read-only", keys, tenant)
     assert reader is not None and not reader.sealing
     assert cipher_for("off", keys, "another-tenant") is None  # a tenant without keys is unaffected
+    # and a server handle with the mode off refuses to serve that tenant rather than write plaintext beside it
+    plain = Store(cstore._db, tenant="another-tenant", embedder=None, _owns_db=False, keys=keys)
+    with pytest.raises(ConfigError, match="crypto-sealed"):
+        plain.for_tenant(tenant)
 
 
 def test_literal_values_are_sealed_yet_filters_and_the_conflict_rule_still_compare_them(cstore):
