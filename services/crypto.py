@@ -71,29 +71,37 @@ class Cipher:
 
     keys: KeyStore
     mode: Mode = "on"
-    _cache: dict[tuple[str, str], bytes] = field(default_factory=dict, repr=False)
+    _cache: dict[tuple[str, str], AESGCM] = field(default_factory=dict, repr=False)
+    _current: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)
 
     @property
     def sealing(self) -> bool:
         """Whether new content is sealed."""
         return self.mode == "on"
 
-    def _key_for(self, tenant: str, subject: str) -> tuple[str, bytes]:
-        key_id = self.keys.current(tenant, subject) or self.keys.create(tenant, subject)
-        key = self.key(tenant, key_id)
-        if key is None:  # destroyed between the two calls: a fresh key, never the old id
+    def _key_for(self, tenant: str, subject: str) -> tuple[str, AESGCM]:
+        """The live key of a subject (made on first use). A remembered id is re-checked in the key store before each
+        seal, so content is never sealed under a key another process has destroyed."""
+        key_id = self._current.get((tenant, subject))
+        if key_id is None or not self.keys.exists(tenant, key_id):
+            key_id = self.keys.current(tenant, subject) or self.keys.create(tenant, subject)
+        aead = self.key(tenant, key_id)
+        if aead is None:  # destroyed between the two calls: a fresh key, never the old id
             key_id = self.keys.create(tenant, subject)
-            key = self.key(tenant, key_id)
-        assert key is not None
-        return key_id, key
+            aead = self.key(tenant, key_id)
+        assert aead is not None
+        self._current[(tenant, subject)] = key_id
+        return key_id, aead
 
-    def key(self, tenant: str, key_id: str) -> bytes | None:
-        """Key bytes (cached in this handle until destroyed through it)."""
+    def key(self, tenant: str, key_id: str) -> AESGCM | None:
+        """The AEAD of a key, or None once destroyed (cached in this handle; a key destroyed by another process
+        stays usable for opening in this one until it restarts — never for sealing)."""
         found = self._cache.get((tenant, key_id))
         if found is None:
-            found = self.keys.get(tenant, key_id)
-            if found is not None:
-                self._cache[(tenant, key_id)] = found
+            raw = self.keys.get(tenant, key_id)
+            if raw is None:
+                return None
+            found = self._cache[(tenant, key_id)] = AESGCM(raw)
         return found
 
     def destroy(self, tenant: str, key_id: str) -> bool:
@@ -103,10 +111,10 @@ class Cipher:
 
     def seal(self, tenant: str, subject: str, node: str, name: str, text: str) -> tuple[str, str]:
         """(envelope, key id) of `text` for field `name` of node `node`."""
-        key_id, key = self._key_for(tenant, subject)
+        key_id, aead = self._key_for(tenant, subject)
         header = json.dumps({"k": key_id, "n": node, "f": name}, separators=(",", ":"), sort_keys=True).encode()
         nonce = os.urandom(12)
-        sealed = AESGCM(key).encrypt(nonce, text.encode("utf-8"), _aad(tenant, header))
+        sealed = aead.encrypt(nonce, text.encode("utf-8"), _aad(tenant, header))
         return f"{PREFIX}{_b64(header)}.{_b64(nonce + sealed)}", key_id
 
     def open(self, tenant: str, value: str, *, node: str | None = None, name: str | None = None) -> str | None:
@@ -118,12 +126,12 @@ class Cipher:
         if (node is not None and header.get("n") != node) or (name is not None and header.get("f") != name):
             raise SealBroken(f"a sealed {header.get('f')} of node {header.get('n')} was found on {node} ({name}): "
                              "refused (a ciphertext cannot move between nodes)")
-        key = self.key(tenant, header["k"])
-        if key is None:
+        aead = self.key(tenant, header["k"])
+        if aead is None:
             return None
         raw = _unb64(body)
         try:
-            return AESGCM(key).decrypt(raw[:12], raw[12:], _aad(tenant, header_bytes)).decode("utf-8")
+            return aead.decrypt(raw[:12], raw[12:], _aad(tenant, header_bytes)).decode("utf-8")
         except InvalidTag as exc:
             raise SealBroken(f"the sealed {header.get('f')} of node {header.get('n')} failed its integrity check "
                              "(altered, or its header was rewritten to move it)") from exc

@@ -28,6 +28,9 @@ class KeyStore(Protocol):
     def get(self, tenant: str, key_id: str) -> bytes | None:
         """The key bytes, or None once destroyed (or never made)."""
 
+    def exists(self, tenant: str, key_id: str) -> bool:
+        """Whether a key is still live (cheap: checked before every seal with a remembered key)."""
+
     def destroy(self, tenant: str, key_id: str) -> bool:
         """Destroy a key for good; True if it existed."""
 
@@ -62,6 +65,7 @@ class FileKeyStore:
 
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root)
+        self._paths: dict[tuple[str, str], str] = {}
 
     def _tenant_dir(self, tenant: str) -> Path:
         return self.root / _digest(tenant)
@@ -70,7 +74,14 @@ class FileKeyStore:
         return self._tenant_dir(tenant) / _digest(subject)
 
     def _path(self, tenant: str, key_id: str) -> Path:
-        return self._subject_dir(tenant, subject_of(key_id)) / f"{_digest(key_id)}.key"
+        return Path(self._file(tenant, key_id))
+
+    def _file(self, tenant: str, key_id: str) -> str:
+        found = self._paths.get((tenant, key_id))
+        if found is None:
+            found = self._paths[(tenant, key_id)] = str(
+                self._subject_dir(tenant, subject_of(key_id)) / f"{_digest(key_id)}.key")
+        return found
 
     def current(self, tenant: str, subject: str) -> str | None:
         """The live key id of a subject (its file's first line), or None."""
@@ -101,6 +112,10 @@ class FileKeyStore:
             return self._path(tenant, key_id).read_bytes()[:KEY_BYTES]
         except FileNotFoundError:
             return None
+
+    def exists(self, tenant: str, key_id: str) -> bool:
+        """Whether the key file is still there (one stat)."""
+        return os.path.exists(self._file(tenant, key_id))
 
     def destroy(self, tenant: str, key_id: str) -> bool:
         """Overwrite, fsync and unlink the key file (the directory entry is synced too)."""
