@@ -67,7 +67,8 @@ def header_of(value: str) -> dict[str, str]:
 
 @dataclass
 class Cipher:
-    """One tenant's sealing and opening; `mode` "read-only" opens old ciphertext but seals nothing new."""
+    """A store's sealing and opening (shared by its tenants' handles: every call names the tenant); `mode`
+    "read-only" opens old ciphertext but seals nothing new."""
 
     keys: KeyStore
     mode: Mode = "on"
@@ -150,7 +151,7 @@ class Cipher:
         return props
 
     def seal_source(self, tenant: str, row: dict[str, Any]) -> dict[str, Any]:
-        """A source's stored properties with its text sealed under the source's own key."""
+        """A source's stored properties with its text and title sealed under the source's own key."""
         if not self.sealing:
             return row
         row = dict(row)
