@@ -72,10 +72,12 @@ def close_versions(tx: Tx, known: datetime, closing: list[tuple[str, str, str | 
     close_checked(tx, CLOSE_FACT_VERSIONS, known, closing, "version")
 
 
-def carry_edges(tx: Tx, known: datetime, pairs: list[tuple[str, str]]) -> None:
-    """Copy the believed SOURCED_FROM / ACCEPTED_IN / DEPENDS_ON edges of old versions to their new versions."""
+def carry_edges(tx: Tx, known: datetime, pairs: list[tuple[str, str]], same_statement: set[str] = frozenset()) -> None:
+    """Copy the believed SOURCED_FROM / ACCEPTED_IN / DEPENDS_ON edges of old versions to their new versions (and the
+    embedding when the statement is unchanged; `same_statement` names new version ids known to keep it)."""
     if pairs:
-        tx.one(CARRY_VERSION_EDGES, known=known, rows=[{"old_id": o, "new_id": n} for o, n in pairs])
+        tx.one(CARRY_VERSION_EDGES, known=known,
+               rows=[{"old_id": o, "new_id": n, "same_statement": n in same_statement} for o, n in pairs])
 
 
 def link_supersedes(tx: Tx, known: datetime, links: list[tuple[str, str, str, datetime | None]]) -> None:

@@ -192,3 +192,16 @@ def test_the_file_key_store_writes_0600_keys_and_destroys_them_for_good(keys, te
     assert keys.destroy(tenant, key_id) is True
     assert keys.get(tenant, key_id) is None and not path.exists() and keys.current(tenant, "entity:e_9") is None
     assert keys.create(tenant, "entity:e_9") != key_id
+
+
+_EMBEDDED = Query("raw", "MATCH (f:Fact {tenant: $tenant, fact_id: $fact_id}) WHERE f.known_to IS NULL "
+                         "RETURN f.embedding IS NOT NULL AS embedded", frozenset())
+
+
+def test_a_new_version_with_an_unchanged_statement_keeps_its_embedding_in_crypto_mode(cstore):
+    # given a fact with an embedding, in crypto mode (sealed statements of two versions never compare equal)
+    f = cstore.add_fact("Gina", "works_at", "Initech", valid_from="2024-01-01", statement="Gina works at Initech")
+    # when a new version keeps the statement (its valid time ends)
+    cstore.end_fact(f.fact_id, at="2025-01-01")
+    # then the current version still has its vector, so the vector path still finds it
+    assert [r["embedded"] for r in _raw(cstore, _EMBEDDED, fact_id=f.fact_id)] == [True]
