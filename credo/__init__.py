@@ -59,7 +59,8 @@ def connect(
 ) -> Store:
     """A store handle bound to `tenant`: uses NEO4J_URI if set, else starts the local Neo4j (when `start`).
 
-    `embedder` is "default" (all-MiniLM-L6-v2, loaded on first use), None (no embeddings) or an Embedder.
+    `embedder` is "default" (all-MiniLM-L6-v2, loaded on first use), None (no embeddings) or an Embedder;
+    `crypto="on"` (CREDO_CRYPTO) turns crypto-erasure on (docs/crypto-erasure.md; keys in CREDO_KEY_DIR).
     """
     from credo.graph.db import Database
     from credo.graph.migrate import migrate as run_migrations
@@ -76,7 +77,17 @@ def connect(
     except BaseException:
         db.close()
         raise
-    return Store(db, tenant=tenant or settings.tenant, embedder=_embedder(embedder))
+    from credo.services.crypto import cipher_for
+    from credo.services.crypto_keys import FileKeyStore
+
+    tenant = tenant or settings.tenant
+    keys = FileKeyStore(settings.keys_dir())
+    try:
+        cipher = cipher_for(settings.crypto, keys, tenant)
+    except BaseException:
+        db.close()
+        raise
+    return Store(db, tenant=tenant, embedder=_embedder(embedder), cipher=cipher, keys=keys)
 
 
 class _LazyDefaultEmbedder:

@@ -46,6 +46,9 @@ class Settings(BaseSettings):
     llm_model: str | None = Field(default=None, validation_alias=AliasChoices("CREDO_LLM_MODEL", "llm_model"))
     llm_api_key: str | None = Field(default=None, validation_alias=AliasChoices("CREDO_LLM_API_KEY", "llm_api_key"))
 
+    crypto: str = Field(default="off", validation_alias=AliasChoices("CREDO_CRYPTO", "crypto"))  # off | on | read-only
+    key_dir: Path | None = Field(default=None, validation_alias=AliasChoices("CREDO_KEY_DIR", "key_dir"))
+
     auth: bool = Field(default=True, validation_alias=AliasChoices("CREDO_AUTH", "auth"))
     host: str = Field(default="127.0.0.1", validation_alias=AliasChoices("CREDO_HOST", "host"))
     port: int = Field(default=8080, validation_alias=AliasChoices("CREDO_PORT", "port"))
@@ -62,6 +65,10 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [h.strip() for h in value.split(",") if h.strip()]
         return value
+
+    def keys_dir(self) -> Path:
+        """Where crypto-erasure keys live (never back it up with the graph): CREDO_KEY_DIR, else <instance>/keys."""
+        return self.key_dir or self.instance_dir / "keys"
 
     @property
     def instance_dir(self) -> Path:

@@ -18,6 +18,8 @@ from credo.services import entities as entity_service
 from credo.services import predicates as predicate_service
 from credo.services import read_facts, record_fact, revise_fact, who
 from credo.services.context import Context, system_clock
+from credo.services.crypto import Cipher, cipher_for
+from credo.services.crypto_keys import KeyStore
 from credo.services.embeddings import Embedder
 from credo.store_cascade import CascadeMixin
 from credo.store_forget import ForgetMixin
@@ -36,13 +38,14 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
     def __init__(
         self, db: Database, *, tenant: str, embedder: Embedder | None = None,
         _clock: Callable[[], datetime] | None = None, _owns_db: bool = True, clearance: str = "all",
-        actor: str | None = None,
+        actor: str | None = None, cipher: Cipher | None = None, keys: KeyStore | None = None,
     ) -> None:
         self.tenant = tenant
+        self._keys = keys  # the crypto-erasure key store (docs/crypto-erasure.md), if this handle's process has one
         self._db = db
         self._owns_db = _owns_db
         self._ctx = Context(db=db, tenant=tenant, clock=_clock or system_clock, embedder=embedder, clearance=clearance,
-                            actor=actor or SYSTEM_ACTOR)
+                            actor=actor or SYSTEM_ACTOR, cipher=cipher)
 
     def __enter__(self) -> "Store":
         return self
@@ -59,7 +62,9 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         """Another tenant's handle sharing this connection: reads see what `clearance` allows (default all);
         `actor` is who its writes are recorded for in the audit ledger (default: system)."""
         return Store(self._db, tenant=tenant, embedder=self._ctx.embedder, _clock=self._ctx.clock, _owns_db=False,
-                     clearance=clearance, actor=actor)
+                     clearance=clearance, actor=actor, keys=self._keys,
+                     # crypto mode off is refused for a tenant whose content is sealed (ConfigError)
+                     cipher=self._ctx.cipher if self._ctx.cipher is not None else cipher_for("off", self._keys, tenant))
 
     # -- recording -----------------------------------------------------------------------------
     def add_fact(

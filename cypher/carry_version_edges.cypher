@@ -1,5 +1,6 @@
 // Carry a version's evidence and premise edges (believed now) over to the version that replaces it.
-// The embedding comes along when the statement is unchanged (otherwise the new version keeps its own).
+// The embedding comes along when the statement is unchanged (otherwise the new version keeps its own); in
+// crypto-erasure mode two sealings of one statement differ, so the caller says so with `same_statement`.
 // SOURCED_FROM, ACCEPTED_IN and DEPENDS_ON describe the claim, not one version, so a correction or a
 // state change keeps them; the copies start being known at this write.
 // An open CONFLICTS_WITH dispute also follows the claim, in both directions (out of a replaced challenger, into a
@@ -7,12 +8,13 @@
 // open from now, keeps the conflict id and when it opened. An edge carried earlier in this same write is carried
 // again (a version split into pieces); an endpoint replaced in this same write carries the edge on its own row.
 // $known  known time of the write
-// $rows   list of {old_id, new_id}
+// $rows   list of {old_id, new_id, same_statement (true when the caller knows the statement is unchanged)}
 // returns: carried
 UNWIND $rows AS row
 MATCH (old:Fact {version_id: row.old_id})
 MATCH (new:Fact {version_id: row.new_id})
-SET new.embedding = coalesce(CASE WHEN new.statement = old.statement THEN old.embedding END, new.embedding)
+SET new.embedding = coalesce(CASE WHEN new.statement = old.statement OR row.same_statement THEN old.embedding END,
+                             new.embedding)
 WITH old, new
 CALL (old, new) {
   MATCH (old)-[r:SOURCED_FROM]->(s)

@@ -79,19 +79,26 @@ class Tx:
 
     def rows(self, query: Query, **params: Any) -> list[dict[str, Any]]:
         """Run a query and return its records as plain dicts (as `Record.data()` gives them; a record of plain
-        values is converted without the driver's per-value transform, which dominated large list results)."""
+        values is converted without the driver's per-value transform, which dominated large list results; sealed
+        content opened when a cipher is set)."""
         found = []
         for record in self._tx.run(query.text, params):
             try:
                 found.append(dict(zip(record.keys(), [_plain(v) for v in record.values()])))
             except _NotPlain:
                 found.append(record.data())
-        return found
+        cipher = getattr(self, "credo_cipher", None)  # set by services.context (crypto-erasure mode)
+        return cipher.open_tree(self.credo_tenant, found) if cipher is not None else found
 
     def one(self, query: Query, **params: Any) -> dict[str, Any] | None:
         """Run a query and return its first record, or None."""
         found = self.rows(query, **params)
         return found[0] if found else None
+
+
+def cipher_of(tx: Tx) -> Any:
+    """The crypto-erasure cipher bound to this transaction (services/crypto.py), or None when the mode is off."""
+    return getattr(tx, "credo_cipher", None)
 
 
 def _unreachable(error: Exception) -> bool:

@@ -9,7 +9,7 @@ from typing import Any
 
 from credo.cypher import Query, load
 from credo.graph import search_partition
-from credo.graph.db import Tx
+from credo.graph.db import Tx, cipher_of
 from credo.graph.records import FAR_FUTURE, fact_from_row, fact_props, instant, readable
 from credo.schema.errors import ConflictError
 from credo.schema.facts import Fact, Listing
@@ -39,8 +39,11 @@ def create_versions(tx: Tx, facts: list[Fact], embeddings: dict[str, list[float]
         return
     embeddings = embeddings or {}
     rows = []
+    cipher = cipher_of(tx)
     for f in facts:
         props = fact_props(f, embedding=embeddings.get(f.version_id))
+        if cipher is not None:  # the one encrypt step of a fact version (crypto-erasure mode)
+            props = cipher.seal_fact(f.tenant, props)
         # instants travel as ISO text and become datetimes in Cypher: the driver's pure-Python datetime
         # packing was the largest client cost of a bulk write (same stored value, fixed UTC offset)
         instants = {k: props.pop(k).isoformat() for k in _INSTANTS if k in props}
@@ -69,10 +72,12 @@ def close_versions(tx: Tx, known: datetime, closing: list[tuple[str, str, str | 
     close_checked(tx, CLOSE_FACT_VERSIONS, known, closing, "version")
 
 
-def carry_edges(tx: Tx, known: datetime, pairs: list[tuple[str, str]]) -> None:
-    """Copy the believed SOURCED_FROM / ACCEPTED_IN / DEPENDS_ON edges of old versions to their new versions."""
+def carry_edges(tx: Tx, known: datetime, pairs: list[tuple[str, str]], same_statement: set[str] = frozenset()) -> None:
+    """Copy the believed SOURCED_FROM / ACCEPTED_IN / DEPENDS_ON edges of old versions to their new versions (and the
+    embedding when the statement is unchanged; `same_statement` names new version ids known to keep it)."""
     if pairs:
-        tx.one(CARRY_VERSION_EDGES, known=known, rows=[{"old_id": o, "new_id": n} for o, n in pairs])
+        tx.one(CARRY_VERSION_EDGES, known=known,
+               rows=[{"old_id": o, "new_id": n, "same_statement": n in same_statement} for o, n in pairs])
 
 
 def link_supersedes(tx: Tx, known: datetime, links: list[tuple[str, str, str, datetime | None]]) -> None:
@@ -118,11 +123,17 @@ def held_for(
     tuples; an (object_type, object_value, object_id) narrows the read to versions of that object."""
     if not keys:
         return []
-    rows = [{"subject_ids": ids, "predicate": p, "object_type": o[0] if o else None,
+    # sealed literal values differ byte for byte: ask for every object and compare the opened values here
+    opened = cipher_of(tx) is not None
+    rows = [{"subject_ids": ids, "predicate": p, "object_type": o[0] if o and not (opened and o[2] is None) else None,
              "object_value": o[1] if o else None, "object_id": o[2] if o else None} for ids, p, o in keys]
     found: list[list[HeldRow]] = [[] for _ in keys]
     for r in tx.rows(READ_HELD_BY_SUBJECTS, tenant=tenant, states=states, rows=rows):
         found[r["at"]] = [held for h in r["held"] if (held := _held(h)) is not None]
+    if opened:
+        for at, (_ids, _p, o) in enumerate(keys):
+            if o is not None and o[2] is None:
+                found[at] = [h for h in found[at] if h[2] == (o[0], o[1])]
     return found
 
 
@@ -166,10 +177,11 @@ def as_of(
     Listing: unreadable stored versions are skipped and named in `.unreadable`)."""
     params = _point_params(tenant, predicate=predicate, scope_key=scope_key, valid_at=valid_at, known_at=known_at,
                            states=states, include_undated=include_undated, any_valid=any_valid)
-    params.update(object_id=None, object_value=object_value)
+    value, sealed = _value_filter(tx, object_value)
+    params.update(object_id=None, object_value=value)
 
     def seen(found: list[Fact]) -> Listing:
-        return _believed_listing(found, known_at)
+        return _believed_listing(_same_value(found, sealed), known_at)
 
     if subject_ids is not None:
         if object_ids is not None:
@@ -208,6 +220,7 @@ def as_of_named(
     the returned facts whose version rests on premises (the others are supported by themselves)."""
     params = _point_params(tenant, predicate=predicate, scope_key=scope_key, valid_at=valid_at, known_at=known_at,
                            states=states, include_undated=include_undated, any_valid=any_valid)
+    object_value, sealed = _value_filter(tx, object_value)
     if subject_norm is not None:
         rows = tx.rows(READ_FACTS_BY_SUBJECT_NAME, norm=subject_norm, object_norm=object_norm,
                        object_value=object_value, **params)
@@ -216,7 +229,19 @@ def as_of_named(
     else:
         raise ValueError("as_of_named needs a subject or an object name")
     premised = {r["fact"]["fact_id"] for r in rows if r["premised"]}
-    return _believed_listing([fact_from_row(r["fact"]) for r in rows], known_at), premised
+    return _believed_listing(_same_value([fact_from_row(r["fact"]) for r in rows], sealed), known_at), premised
+
+
+def _value_filter(tx: Tx, object_value: str | None) -> tuple[str | None, str | None]:
+    """(the value Cypher filters on, the value Python filters on): in crypto-erasure mode literal values are sealed
+    with a random nonce, so the equality is checked on the opened rows instead of in the query."""
+    if object_value is None or cipher_of(tx) is None:
+        return object_value, None
+    return None, object_value
+
+
+def _same_value(found: list[Fact], value: str | None) -> list[Fact]:
+    return found if value is None else [f for f in found if f.object.value == value]
 
 
 def _point_params(tenant: str, *, predicate: str | None, scope_key: str | None, valid_at: datetime,

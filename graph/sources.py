@@ -8,7 +8,7 @@ from typing import Any
 
 from credo.cypher import load
 from credo.graph.records import tombstone_of
-from credo.graph.db import Tx
+from credo.graph.db import Tx, cipher_of
 from credo.graph.records import native
 from credo.schema.sources import Source
 
@@ -47,6 +47,9 @@ def create(tx: Tx, tenant: str, known: datetime, rows: list[dict[str, Any]]) -> 
     """Create Source nodes from property maps (None values are left out)."""
     if rows:
         clean = [{k: v for k, v in r.items() if v is not None} | {"text_hash": text_hash(r.get("text"))} for r in rows]
+        cipher = cipher_of(tx)
+        if cipher is not None:  # the one encrypt step of a source (crypto-erasure mode)
+            clean = [cipher.seal_source(tenant, r) for r in clean]
         tx.one(CREATE_SOURCES, tenant=tenant, known=known, rows=clean)
 
 
@@ -69,6 +72,9 @@ def by_ids(tx: Tx, tenant: str, source_ids: list[str]) -> dict[str, Source]:
 def link_sourced_from(tx: Tx, known: datetime, rows: list[tuple[str, str, str | None, list[int] | None]]) -> None:
     """(version_id, source_id, quote, span) SOURCED_FROM edges."""
     if rows:
+        cipher = cipher_of(tx)
+        if cipher is not None:  # the quote is the source's words: sealed under the source's key
+            rows = [(v, s, cipher.seal_edge_quote(tx.credo_tenant, v, s, q), sp) for v, s, q, sp in rows]
         tx.one(LINK_SOURCED_FROM, known=known,
                rows=[{"version_id": v, "source_id": s, "quote": q, "span": sp} for v, s, q, sp in rows])
 

@@ -58,7 +58,7 @@ class ResidueReport(BaseModel):
     outside_store: list[OutsideStore] = Field(default_factory=list)
     tx_log_retention: str | None = None
     crypto_erased: bool = False
-    crypto_reason: str = "crypto-erasure mode is not built yet (issue 12 item 4): copies outside the store stay readable"
+    crypto_reason: str = "crypto-erasure mode is off: copies outside the store stay readable until they expire"
 
     @computed_field  # type: ignore[prop-decorator]
     @property

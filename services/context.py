@@ -13,6 +13,7 @@ from credo.services.governance import FULL, Governance
 
 if TYPE_CHECKING:
     from credo.schema.cascade import CascadeReport
+    from credo.services.crypto import Cipher
     from credo.services.embeddings import Embedder
 
 T = TypeVar("T")
@@ -80,6 +81,14 @@ class Context:
     predicate_cache: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     governance: Governance = FULL  # the ablation harness alone turns parts off (services/governance.py)
     actor: str = ledger.SYSTEM_ACTOR  # who the ledger records for events that do not name their own actor
+    cipher: "Cipher | None" = None  # crypto-erasure mode (services/crypto.py); None = content stored as given
+
+    def bind(self, tx: Tx) -> Tx:
+        """Give a transaction this store's cipher (every row it returns is opened, every seal uses it)."""
+        if self.cipher is not None:
+            setattr(tx, "credo_cipher", self.cipher)
+            setattr(tx, "credo_tenant", self.tenant)
+        return tx
 
     def now(self) -> datetime:
         """The store's notion of now (UTC)."""
@@ -111,6 +120,7 @@ class Context:
             from credo.services.cascade import cascade
 
             setattr(tx, "credo_vectors", plan)
+            self.bind(tx)
             ledger.act_as(tx, self.actor)
             # now is read after the clock lock is held, so no commit can land at a known time a reader already used
             known = ledger.begin(tx, self.tenant, self.now())
@@ -129,4 +139,6 @@ class Context:
 
     def read(self, work: Callable[[Tx], T]) -> T:
         """Run `work(tx)` in a read transaction."""
-        return self.db.read(work)
+        if self.cipher is None:
+            return self.db.read(work)
+        return self.db.read(lambda tx: work(self.bind(tx)))

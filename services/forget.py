@@ -20,6 +20,7 @@ from credo.schema.errors import NotFound, TransitionRefused
 from credo.schema.facts import EndKind
 from credo.schema.forget import ForgetResult, ResidueReport
 from credo.schema.lifecycle import State, check_transition
+from credo.services import crypto_erase
 from credo.services.context import Context
 from credo.services.forget_rules import SUMMARY_TEXT, Probe, ledger_subjects, only_evidence
 from credo.services.forget_verify import verify
@@ -140,10 +141,12 @@ def forget(ctx: Context, *, target_id: str, reason: str, actor: str, probes: dic
                                   reason=reason)
         _tombstone_event(tx, ctx.tenant, known, target, kind, actor, reason, ids)
         probe.facts = [i for i in ids if i != target]
-        repo.save_probe(tx, ctx.tenant, probe.stored(target))  # held until purge: any handle can probe with it
+        repo.save_probe(tx, ctx.tenant, probe.stored(target, with_texts=ctx.cipher is None))  # held until purge: any handle can probe with it
         return ForgetResult(target_id=target, kind=kind, forgotten=sources + ids, report=ResidueReport(target_id=target))
 
     done = ctx.write(work)
+    probe.add_keys(crypto_erase.erase(ctx, fact_ids=[i for i in done.forgotten if i not in sources],
+                                      source_ids=sources))
     rebuild_after(ctx, rebuild)
     report = verify(ctx, target_id=target, kind=kind, probe=probe, extra_facts=probe.facts)
     return done.model_copy(update={"report": report})

@@ -21,17 +21,21 @@ class Probe:
     facts: list[str] = field(default_factory=list)  # facts forgotten with the target (a source's, an entity's)
     texts: list[str] = field(default_factory=list)
     embeddings: list[list[float]] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)  # crypto-erasure keys that sealed it (ids only; never key bytes)
 
     def add(self, texts: list[str], embeddings: list[list[float]] = ()) -> None:
         """Add texts (long enough to be specific) and embeddings."""
         self.texts += [t for t in texts if t and len(t.strip()) >= MIN_PROBE and t not in self.texts]
         self.embeddings += [list(e) for e in embeddings]
 
-    def stored(self, target_id: str) -> dict[str, Any]:
-        """The probe as node properties (embeddings flattened: a property cannot hold a list of lists)."""
+    def stored(self, target_id: str, *, with_texts: bool = True) -> dict[str, Any]:
+        """The probe as node properties (embeddings flattened: a property cannot hold a list of lists). Without
+        texts in crypto-erasure mode: a plaintext copy kept until purge would outlive the destroyed key in the
+        transaction logs, and the full-text index holds only ciphertext there, so a text probe finds nothing."""
         dims = len(self.embeddings[0]) if self.embeddings else 0
-        return {"target_id": target_id, "kind": self.kind, "ids": self.ids, "facts": self.facts, "texts": self.texts,
-                "vectors": [x for e in self.embeddings for x in e], "dims": dims}
+        return {"target_id": target_id, "kind": self.kind, "ids": self.ids, "facts": self.facts,
+                "texts": self.texts if with_texts else [],
+                "vectors": [x for e in self.embeddings for x in e], "dims": dims, "keys": self.keys}
 
     @classmethod
     def from_stored(cls, props: dict[str, Any]) -> "Probe":
@@ -39,7 +43,12 @@ class Probe:
         flat, dims = list(props.get("vectors") or []), int(props.get("dims") or 0)
         return cls(ids=list(props.get("ids") or []), kind=props.get("kind") or "fact",
                    facts=list(props.get("facts") or []), texts=list(props.get("texts") or []),
-                   embeddings=[flat[i:i + dims] for i in range(0, len(flat), dims)] if dims else [])
+                   embeddings=[flat[i:i + dims] for i in range(0, len(flat), dims)] if dims else [],
+                   keys=list(props.get("keys") or []))
+
+    def add_keys(self, key_ids: list[str]) -> None:
+        """Remember which keys sealed the content (the nodes naming them may be purged later)."""
+        self.keys += [k for k in key_ids if k not in self.keys]
 
 
 def lucene_phrase(text: str) -> str:

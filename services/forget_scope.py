@@ -18,6 +18,7 @@ from credo.graph.db import Tx
 from credo.graph.ledger import new_id
 from credo.schema.errors import NotFound
 from credo.schema.forget import ForgetJob, ResidueReport
+from credo.services import crypto_erase
 from credo.services.context import Context
 from credo.services.forget import _forget_summaries, capture, forget_facts, rebuild_after, scrub_copies
 from credo.services.forget_rules import SUMMARY_TEXT, Probe
@@ -79,17 +80,18 @@ def _facts_batch(ctx: Context, job: ForgetJob, probe: Probe, entity_ids: list[st
         moved = _advance(job, ctx, done=job.done + len(ids))
         repo.save_job(tx, ctx.tenant, moved)
         if keep:  # the probe grew: stored with the job's batch, so a resumed job or another handle probes with it
-            repo.save_probe(tx, ctx.tenant, probe.stored(probe_key(ctx, job)))
+            repo.save_probe(tx, ctx.tenant, probe.stored(probe_key(ctx, job), with_texts=ctx.cipher is None))
         forgotten.extend(ids)
         return moved
 
     moved = ctx.write(work)
+    probe.add_keys(crypto_erase.erase(ctx, fact_ids=[r["fact_id"] for r in rows], source_ids=[]))
     if job.scope == "subject":  # a tenant-wide forget forgets the summaries themselves next
         rebuild_after(ctx, rebuild)
     return moved
 
 
-def _ids_batch(ctx: Context, job: ForgetJob, kind: str, forgotten: list[str]) -> ForgetJob:
+def _ids_batch(ctx: Context, job: ForgetJob, kind: str, forgotten: list[str], probe: Probe) -> ForgetJob:
     """One batch of sources, summaries or entities of a tenant-wide forget."""
     ids = ctx.read(lambda tx: repo.tenant_batch(tx, ctx.tenant, kind, job.batch_size))
     phases = PHASES[job.scope]
@@ -114,7 +116,10 @@ def _ids_batch(ctx: Context, job: ForgetJob, kind: str, forgotten: list[str]) ->
         return moved
 
     forgotten.extend(ids)
-    return ctx.write(work)
+    moved = ctx.write(work)
+    if kind == "source":
+        probe.add_keys(crypto_erase.erase(ctx, fact_ids=[], source_ids=ids))
+    return moved
 
 
 def probe_key(ctx: Context, job: ForgetJob) -> str:
@@ -146,9 +151,10 @@ def run(ctx: Context, job: ForgetJob, *, progress: Progress = _quiet, probe: Pro
             job = ctx.write(scrub)
             forgotten.append(job.target or "")
         elif job.phase in ("sources", "summaries", "entities"):
-            job = _ids_batch(ctx, job, job.phase[:-1] if job.phase != "entities" else "entity", forgotten)
+            job = _ids_batch(ctx, job, job.phase[:-1] if job.phase != "entities" else "entity", forgotten, probe)
         else:
             probe.facts = []
+            probe.add_keys(crypto_erase.sweep(ctx, [f"entity:{e}" for e in family] if job.scope == "subject" else None))
             report = verify(ctx, target_id=job.target or ctx.tenant, kind=kind, probe=probe)
             job = _advance(job, ctx, state="complete", report=report)
             done = job

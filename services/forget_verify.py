@@ -5,9 +5,11 @@ from __future__ import annotations
 import time
 
 from credo.graph import forget as repo
+from credo.graph import sealed
 from credo.graph.db import Tx
 from credo.schema.errors import CredoError
 from credo.schema.forget import OutsideStore, Residue, ResidueReport
+from credo.services import crypto_erase
 from credo.services.context import Context
 from credo.services.forget_rules import Probe, ledger_subjects, lucene_phrase
 
@@ -90,8 +92,13 @@ def verify(ctx: Context, *, target_id: str, kind: str | None = None, probe: Prob
         places = residue(tx, ctx.tenant, kind, tid, probe, list(extra_facts))
         ran = (["graph"] + (["full-text", "ledger by subject"] if probe.texts else [])
                + (["vector"] if probe.embeddings else []))
+        keys = probe.keys if ctx.cipher is None else list(dict.fromkeys(probe.keys + sealed.content_keys(
+            tx, ctx.tenant, fact_ids=([tid] if kind == "fact" else []) + list(extra_facts),
+            source_ids=[tid] if kind == "source" else [])))  # crypto off: nothing sealed to look up
+        erased, why = crypto_erase.status(tx, ctx.tenant, ctx.cipher, keys)
         return ResidueReport(target_id=tid, kind=kind, residue=places, probes=ran, probe_from=probe_from,
-                             outside_store=outside(retention), tx_log_retention=retention)
+                             outside_store=outside(retention), tx_log_retention=retention,
+                             crypto_erased=erased, crypto_reason=why)
 
     return ctx.read(work)
 

@@ -52,7 +52,8 @@ def replace(tx: Tx, known: datetime, pairs: list[tuple[Fact, Fact]]) -> None:
     """Write new versions that replace old ones of the same claim, carrying their evidence and premises (and the
     embedding, when the statement is unchanged)."""
     fact_repo.create_versions(tx, [new for _old, new in pairs], embeddings_for(tx, list(pairs)))
-    fact_repo.carry_edges(tx, known, [(old.version_id, new.version_id) for old, new in pairs])
+    fact_repo.carry_edges(tx, known, [(old.version_id, new.version_id) for old, new in pairs],
+                          {new.version_id for old, new in pairs if old.statement == new.statement})
 
 
 def carve(

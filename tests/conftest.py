@@ -90,9 +90,16 @@ def tenant() -> str:
 
 
 @pytest.fixture
-def store(neo4j_db: Database, tenant: str, clock: Clock) -> Store:
-    """A store bound to this test's tenant and clock, without embeddings."""
-    return Store(neo4j_db, tenant=tenant, embedder=None, _clock=clock, _owns_db=False)
+def store(neo4j_db: Database, tenant: str, clock: Clock, tmp_path: Path) -> Store:
+    """A store bound to this test's tenant and clock, without embeddings (CREDO_TEST_CRYPTO=on: in crypto-erasure
+    mode, keys in the test's own directory, to run the suite against the mode)."""
+    cipher = None
+    if os.environ.get("CREDO_TEST_CRYPTO") == "on":
+        from credo.services.crypto import cipher_for
+        from credo.services.crypto_keys import FileKeyStore
+
+        cipher = cipher_for("on", FileKeyStore(tmp_path / "keys"), tenant)
+    return Store(neo4j_db, tenant=tenant, embedder=None, _clock=clock, _owns_db=False, cipher=cipher)
 
 
 @pytest.fixture

@@ -1,0 +1,81 @@
+"""Crypto-erasure on forget (docs/crypto-erasure.md): after a forget commits, every key that sealed the forgotten
+content and that no remembered content still needs is destroyed; verify_forgotten then says whether the copies
+outside the store (transaction logs, backups) are unreadable, and why.
+
+Rule: a key is destroyed when no node that is not forgotten holds content sealed under it. A subject's key so goes
+with the last remembered fact about it (forget_subject, or forgetting its only fact); a source's key goes with the
+source. Forgetting one fact of a subject with other remembered facts keeps the key, and says so.
+"""
+
+from __future__ import annotations
+
+from credo.graph import sealed
+from credo.graph.db import Tx
+from credo.services.context import Context
+from credo.services.crypto import Cipher
+from credo.services.crypto_keys import subject_of
+
+COVERED = "statement and quote of every version, source text and evidence quotes"
+NOT_COVERED = ("not covered: embeddings, entity names, literal object values and summaries, which are stored in "
+               "plaintext (docs/crypto-erasure.md)")
+
+
+def _users(tx: Tx, tenant: str, key_ids: list[str]) -> dict[str, int]:
+    keys = []
+    for k in key_ids:
+        kind, _, ident = subject_of(k).partition(":")
+        keys.append((k, kind, ident))
+    return sealed.key_users(tx, tenant, keys)
+
+
+def erase(ctx: Context, *, fact_ids: list[str], source_ids: list[str]) -> list[str]:
+    """Destroy the keys of this forgotten content that nothing remembered still needs; returns every key id that
+    sealed it (destroyed or not), for the residue report."""
+    if ctx.cipher is None:
+        return []
+    key_ids = ctx.read(lambda tx: sealed.content_keys(tx, ctx.tenant, fact_ids=fact_ids, source_ids=source_ids))
+    erase_keys(ctx, key_ids)
+    return key_ids
+
+
+def sweep(ctx: Context, subjects: list[str] | None = None) -> list[str]:
+    """At the end of a scope-wide forget: destroy every live key of these subjects (all of the tenant's when None)
+    that nothing remembered needs (a batch that crashed before its own erasure is caught here); returns them."""
+    if ctx.cipher is None:
+        return []
+    live = [k for k in ctx.cipher.keys.list(ctx.tenant) if subjects is None or subject_of(k) in subjects]
+    erase_keys(ctx, live)
+    return live
+
+
+def erase_keys(ctx: Context, key_ids: list[str]) -> list[str]:
+    """Destroy the given keys that no remembered node still needs; returns the ids destroyed."""
+    if ctx.cipher is None or not key_ids:
+        return []
+    users = ctx.read(lambda tx: _users(tx, ctx.tenant, key_ids))
+    gone = [k for k in key_ids if users.get(k, 0) == 0]
+    for k in gone:
+        ctx.cipher.destroy(ctx.tenant, k)
+    return gone
+
+
+def status(tx: Tx, tenant: str, cipher: Cipher | None, key_ids: list[str]) -> tuple[bool, str]:
+    """(crypto_erased, why) for forgotten content sealed under `key_ids`."""
+    if not key_ids:
+        if cipher is None:
+            return False, ("crypto-erasure mode is off for this store: copies in transaction logs and backups stay "
+                           "readable until they expire")
+        return False, ("no sealed copy of it is known (stored in plaintext before crypto mode was on, or purged before "
+                       "this handle saw its keys): copies in transaction logs and backups may stay readable until they "
+                       "expire")
+    if cipher is None:
+        return False, "crypto mode is off for this handle, so the state of its keys cannot be checked"
+    alive = [k for k in key_ids if cipher.keys.get(tenant, k) is not None]  # the store, not this handle's cache
+    if alive:
+        users = _users(tx, tenant, alive)
+        held = "; ".join(f"key {k} still protects {users.get(k, 0)} remembered item(s) of {subject_of(k)}"
+                         for k in alive)
+        return False, (f"{held}: copies outside the store stay readable with it (a key is destroyed only when no "
+                       "remembered content needs it; forget the subject to erase it)")
+    return True, (f"key(s) {', '.join(key_ids)} destroyed: the {COVERED} in transaction logs and backups can no "
+                  f"longer be decrypted; {NOT_COVERED}")
