@@ -10,7 +10,8 @@
 // returns: entity_id (no row when no entity has this name), outgoing (facts), incoming (list of {fact, inverse});
 //          each list ordered by valid_from, known_from; instants as ISO 8601 text
 WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
-OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: $norm})
+// the (tenant, norm) key, not the tenant's index: the planner otherwise scans the tenant's entities
+OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: $norm}) USING INDEX direct:Entity(tenant, norm)
 OPTIONAL MATCH (:Alias {tenant: $tenant, norm: $norm})-[:ALIAS_OF]->(aliased:Entity)
 WITH valid_at, known_at, coalesce(direct, aliased) AS e
 WHERE e IS NOT NULL
