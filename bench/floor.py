@@ -9,8 +9,9 @@ no clock, no pydantic models. Importable, so the other benches print floor and r
 - `ingest(db, tenant, rows, batch, vectors=None)` -> seconds: per batch one `execute_write` running one query that
   MERGEs both entities, CREATEs the `:Fact` version (every property Credo writes, instants via `datetime()`) and
   its two `ABOUT` edges; with `vectors` (one 384-d list per row) each version carries its `embedding`.
-- `reads(db, tenant, rows, samples, rng)` -> {"facts": [s, …], "holders": [s, …]}: auto-commit as-of point reads by
-  index seek (entity by `(tenant, norm)`, then `Fact(subject_id)` / `Fact(object_id)`), returning four fields.
+- `reads(db, tenant, rows, samples, rng)` -> {"facts": [s, …], "holders": [s, …], "relations": [s, …]}: auto-commit
+  as-of point reads by index seek (entity by `(tenant, norm)`, then `Fact(subject_id)` / `Fact(object_id)`; both
+  for `relations`), returning four (six for relations) fields.
 - `cascade(db, tenant, dependents, shape=LEVELS)` -> {"collect": s, "flag": s}: builds a premise with
   `dependents` transitive dependents on 8 levels (DEPENDS_ON, as bench_cascade.py shapes them; `shape=(10,)`:
   one level), then times one path query returning their ids and one transaction writing one `FLAGGED` edge per
@@ -65,6 +66,17 @@ MATCH (f:Fact {object_id: e.entity_id})
 WHERE f.predicate = $predicate AND f.known_to IS NULL AND f.valid_from <= datetime($at)
   AND (f.valid_to IS NULL OR datetime($at) < f.valid_to)
 RETURN f.fact_id AS fact_id, f.subject_name AS subject, toString(f.valid_from) AS vf, toString(f.valid_to) AS vt
+"""
+RELATIONS = """
+MATCH (e:Entity {tenant: $tenant, norm: $norm})
+CALL (e) {
+  MATCH (f:Fact {subject_id: e.entity_id}) RETURN f
+  UNION
+  MATCH (f:Fact {object_id: e.entity_id}) RETURN f
+}
+WITH f WHERE f.known_to IS NULL AND f.valid_from <= datetime($at) AND (f.valid_to IS NULL OR datetime($at) < f.valid_to)
+RETURN f.fact_id AS fact_id, f.subject_name AS subject, f.predicate AS predicate, f.object_name AS object,
+       toString(f.valid_from) AS vf, toString(f.valid_to) AS vt
 """
 LEVELS = (10, 40, 150, 400, 900, 1800, 2900, 3800)  # bench_cascade.py's shape of 10,000 dependents
 BUILD_NODES = """
@@ -160,9 +172,10 @@ def reads(db, tenant: str, rows, samples: int, rng: random.Random) -> dict[str, 
     from bench_bitemporal import pick_point
 
     dated = [r for r in rows if r.start is not None]
-    timings: dict[str, list[float]] = {"facts": [], "holders": []}
+    timings: dict[str, list[float]] = {"facts": [], "holders": [], "relations": []}
     with db._driver.session(database=db.database, default_access_mode="READ") as session:
-        for name, text, entity in (("facts", FACTS, "subject"), ("holders", HOLDERS, "object")):
+        for name, text, entity in (("facts", FACTS, "subject"), ("holders", HOLDERS, "object"),
+                                   ("relations", RELATIONS, "subject")):
             for n in range(samples + 20):
                 row = rng.choice(dated)
                 at = pick_point(rng, row)[0].isoformat()

@@ -4,7 +4,8 @@
 // $norms    list of normalised names
 // returns: norm (one row per name that names an entity)
 UNWIND $norms AS norm
-OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: norm})
+// the (tenant, norm) key, not the tenant's index: the planner otherwise scans the tenant's entities
+OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: norm}) USING INDEX direct:Entity(tenant, norm)
 OPTIONAL MATCH (alias:Alias {tenant: $tenant, norm: norm})
 WITH norm, direct, alias WHERE direct IS NOT NULL OR alias IS NOT NULL
 RETURN DISTINCT norm

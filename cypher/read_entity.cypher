@@ -5,7 +5,8 @@
 // $known_at  known-time point (ISO 8601 text with offset; far future = believed now)
 // returns: entity_id, name, kind, aliases (display data, as believed now), ids
 WITH datetime($known_at) AS known_at
-OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: $norm})
+// the (tenant, norm) key, not the tenant's index: the planner otherwise scans the tenant's entities
+OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: $norm}) USING INDEX direct:Entity(tenant, norm)
 OPTIONAL MATCH (:Alias {tenant: $tenant, norm: $norm})-[:ALIAS_OF]->(aliased:Entity)
 WITH known_at, coalesce(direct, aliased) AS e
 WHERE e IS NOT NULL

@@ -2,5 +2,6 @@
 // $tenant  tenant id
 // $norm    normalised name
 // returns: entity_id, name, kind, aliases
-MATCH (e:Entity {tenant: $tenant, norm: $norm})
+// the (tenant, norm) key, not the tenant's index: the planner otherwise scans the tenant's entities
+MATCH (e:Entity {tenant: $tenant, norm: $norm}) USING INDEX e:Entity(tenant, norm)
 RETURN e.entity_id AS entity_id, e.name AS name, e.kind AS kind, e.aliases AS aliases

@@ -15,7 +15,8 @@
 // the points travel as text: the driver's pure-Python datetime packing cost more than the query
 WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
 CALL (known_at) {
-  OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: $norm})
+  // the (tenant, norm) key, not the tenant's index: the planner otherwise scans the tenant's entities
+  OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: $norm}) USING INDEX direct:Entity(tenant, norm)
   OPTIONAL MATCH (:Alias {tenant: $tenant, norm: $norm})-[:ALIAS_OF]->(aliased:Entity)
   WITH known_at, coalesce(direct, aliased) AS e
   // merges chain (Kay -> K. -> Katherine): follow every believed MERGED_INTO hop to the end of the chain

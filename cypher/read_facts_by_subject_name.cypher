@@ -17,7 +17,8 @@
 // the points travel as text: the driver's pure-Python datetime packing cost more than the query
 WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
 CALL (known_at) {
-  OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: $norm})
+  // the (tenant, norm) key, not the tenant's index: the planner otherwise scans the tenant's entities
+  OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: $norm}) USING INDEX direct:Entity(tenant, norm)
   OPTIONAL MATCH (:Alias {tenant: $tenant, norm: $norm})-[:ALIAS_OF]->(aliased:Entity)
   WITH known_at, coalesce(direct, aliased) AS e
   // merges chain (Kay -> K. -> Katherine): follow every believed MERGED_INTO hop to the end of the chain
@@ -32,7 +33,8 @@ CALL (known_at) {
   RETURN CASE WHEN c IS NULL THEN [] ELSE [c.entity_id] + merged END AS ids
 }
 CALL (known_at) {
-  OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: $object_norm})
+  // the (tenant, norm) key, not the tenant's index: the planner otherwise scans the tenant's entities
+  OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: $object_norm}) USING INDEX direct:Entity(tenant, norm)
   OPTIONAL MATCH (:Alias {tenant: $tenant, norm: $object_norm})-[:ALIAS_OF]->(aliased:Entity)
   WITH known_at, coalesce(direct, aliased) AS e
   // merges chain (Kay -> K. -> Katherine): follow every believed MERGED_INTO hop to the end of the chain

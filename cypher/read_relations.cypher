@@ -8,9 +8,11 @@
 // $known_at  known-time point (ISO 8601 text with offset; far future = believed now)
 // $states    states to return
 // returns: entity_id (no row when no entity has this name), outgoing (facts), incoming (list of {fact, inverse});
-//          each list ordered by valid_from, known_from; instants as ISO 8601 text
+//          each list ordered by valid_from, known_from; instants as ISO 8601 text; each fact map's `premised` says
+//          whether the version rests on premises (only those need a support check)
 WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
-OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: $norm})
+// the (tenant, norm) key, not the tenant's index: the planner otherwise scans the tenant's entities
+OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: $norm}) USING INDEX direct:Entity(tenant, norm)
 OPTIONAL MATCH (:Alias {tenant: $tenant, norm: $norm})-[:ALIAS_OF]->(aliased:Entity)
 WITH valid_at, known_at, coalesce(direct, aliased) AS e
 WHERE e IS NOT NULL
@@ -36,7 +38,8 @@ CALL (ids, valid_at, known_at) {
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
           disputed: EXISTS { (:Fact)-[x:CONFLICTS_WITH]->(f)
-                             WHERE x.known_from <= known_at AND (x.known_to IS NULL OR x.known_to > known_at) }}) AS outgoing
+                             WHERE x.known_from <= known_at AND (x.known_to IS NULL OR x.known_to > known_at) },
+          premised: EXISTS { (f)-[:DEPENDS_ON]->(:Fact) }}) AS outgoing
 }
 CALL (ids, valid_at, known_at) {
   MATCH (f:Fact)
@@ -52,6 +55,7 @@ CALL (ids, valid_at, known_at) {
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
           disputed: EXISTS { (:Fact)-[x:CONFLICTS_WITH]->(f)
-                             WHERE x.known_from <= known_at AND (x.known_to IS NULL OR x.known_to > known_at) }}}) AS incoming
+                             WHERE x.known_from <= known_at AND (x.known_to IS NULL OR x.known_to > known_at) },
+          premised: EXISTS { (f)-[:DEPENDS_ON]->(:Fact) }}}) AS incoming
 }
 RETURN c.entity_id AS entity_id, outgoing, incoming

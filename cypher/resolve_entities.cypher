@@ -7,7 +7,8 @@
 UNWIND $rows AS row
 OPTIONAL MATCH (:Alias {tenant: $tenant, norm: row.norm})-[:ALIAS_OF]->(aliased:Entity)
 // a plain indexed read first; only the missing names MERGE (MERGE locks even when the entity exists)
-OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: row.norm})
+// the (tenant, norm) key, not the tenant's index: the planner otherwise scans the tenant's entities
+OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: row.norm}) USING INDEX direct:Entity(tenant, norm)
 WITH row, coalesce(aliased, direct) AS found
 CALL (row, found) {
   WITH row, found WHERE found IS NULL

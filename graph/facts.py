@@ -272,10 +272,10 @@ def _as_believed(found: list[Fact], known_at: datetime | None) -> list[Fact]:
 
 def relations(
     tx: Tx, tenant: str, norm: str, *, valid_at: datetime, known_at: datetime | None, states: list[str]
-) -> tuple[list[Fact], list[tuple[Fact, str | None]]] | None:
-    """(outgoing facts, [(incoming fact, inverse name or None)]) of the entity a normalised name resolves to,
-    each in valid-time order, undated ones (not ended by the point) last; None when no entity has this name.
-    One round trip."""
+) -> tuple[list[Fact], list[tuple[Fact, str | None]], set[str]] | None:
+    """(outgoing facts, [(incoming fact, inverse name or None)], ids of the returned facts whose version rests on
+    premises) of the entity a normalised name resolves to, each list in valid-time order, undated ones (not ended
+    by the point) last; None when no entity has this name. One round trip."""
     row = tx.one(
         READ_RELATIONS, tenant=tenant, norm=norm, valid_at=valid_at.isoformat(),
         known_at=(known_at or FAR_FUTURE).isoformat(), states=states,
@@ -286,7 +286,9 @@ def relations(
     inc = readable([(fact_from_row(r["fact"]), r["inverse"]) for r in row["incoming"]], "relations", lambda i: i[0])
     outgoing = Listing(_as_believed(out, known_at), out.unreadable)
     believed_in = _as_believed([f for f, _inverse in inc], known_at)
-    return outgoing, Listing([(f, inverse) for f, (_f, inverse) in zip(believed_in, inc)], inc.unreadable)
+    premised = {f["fact_id"] for f in row["outgoing"] if f["premised"]}
+    premised |= {r["fact"]["fact_id"] for r in row["incoming"] if r["fact"]["premised"]}
+    return outgoing, Listing([(f, inverse) for f, (_f, inverse) in zip(believed_in, inc)], inc.unreadable), premised
 
 
 def neighbours(

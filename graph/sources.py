@@ -65,6 +65,8 @@ def session_messages(tx: Tx, tenant: str, session_id: str) -> list[Source]:
 
 def by_ids(tx: Tx, tenant: str, source_ids: list[str]) -> dict[str, Source]:
     """Sources by id (missing ids are absent from the result)."""
+    if not source_ids:
+        return {}
     rows = tx.rows(READ_SOURCES, tenant=tenant, source_ids=source_ids)
     return {r["source"]["source_id"]: source_from_row(r["source"]) for r in rows}
 

@@ -21,6 +21,8 @@ _SEPARATORS = re.compile(r"[\s\-_]+")
 
 def visible(text: str) -> str:
     """NFKC text without invisible format characters (Unicode category Cf: U+200B, U+2060, U+FEFF, ...)."""
+    if text.isascii():  # ASCII is NFKC already and holds no Cf character (the per-character walk cost ingest 12 %)
+        return text
     return "".join(c for c in unicodedata.normalize("NFKC", text) if unicodedata.category(c) != "Cf")
 
 

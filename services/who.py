@@ -36,15 +36,16 @@ def relations(ctx: Context, *, entity: str, valid_at: Any = None, known_at: Any 
                                     states=SERVED_VALUES)
         if found is None:
             raise NotFound("entity", entity)
-        out, inc = found
+        out, inc, premised = found
         result = [Relation(direction="out", predicate=f.predicate, other=f.object_name, fact=f) for f in out]
         result += [
             Relation(direction="in", predicate=inverse or f"{f.predicate} (of)", other=f.subject, fact=f)
             for f, inverse in inc
         ]
-        # a relation resting on premises not valid at the point is not served there (DESIGN §5)
+        # a relation resting on premises not valid at the point is not served there (DESIGN §5); only those
+        # resting on some are checked (none: no second round trip)
         return served_at(tx, ctx.tenant, AsOf(result, out.unreadable + inc.unreadable), valid_at=valid,
-                         known_at=known, fact=lambda r: r.fact)
+                         known_at=known, fact=lambda r: r.fact, premised=premised)
 
     return ctx.read(work)
 

@@ -187,3 +187,28 @@ def test_a_fact_resting_on_nothing_is_served_beside_one_that_rests_on_a_premise(
     found = store.facts("orders-db", valid_at="2024-06-01")
     assert sorted(f.value for f in found) == ["Dana", "column X"]
     assert sorted(f.value for f in store.holders("owner", "Dana", valid_at="2024-06-01")) == ["Dana"]
+
+
+def test_relations_of_an_entity_without_premises_are_read_in_one_round_trip(store, clock, round_trips):
+    # given an entity with an outgoing and an incoming relation, neither resting on premises
+    store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01")
+    store.add_fact("Alice", "works_at", "Acme", valid_from="2024-01-01")
+    round_trips.clear()
+    # when its relations are read
+    found = store.relations("Alice", valid_at="2024-06-01")
+    # then both come back from one query (no support check for versions that rest on nothing)
+    assert sorted((r.direction, r.other) for r in found) == [("in", "Acme account"), ("out", "Acme")]
+    assert len(round_trips) == 1, round_trips
+
+
+def test_a_relation_resting_on_a_premise_that_ended_is_not_served(store, clock):
+    # given a relation resting on a premise that ends in mid-2024
+    premise = store.add_fact("Acme", "contracted_with", "Alice", valid_from="2024-01-01", valid_to="2024-06-01")
+    store.add_facts([{"subject": "Alice", "predicate": "works_at", "object": "Acme", "valid_from": "2024-01-01",
+                      "depends_on": [premise.fact_id]}])
+    # when Alice's relations are read while the premise holds and after it ended
+    during = store.relations("Alice", valid_at="2024-03-01")
+    after = store.relations("Alice", valid_at="2024-09-01")
+    # then the dependent relation is served only while its premise holds
+    assert ("out", "works_at") in {(r.direction, r.predicate) for r in during}
+    assert ("out", "works_at") not in {(r.direction, r.predicate) for r in after}
