@@ -37,10 +37,11 @@ def facts(
     """Per path ('lexical', 'vector', 'graph'), the filtered versions best first with the path's score; and the
     version ids that rest on premises.
 
-    Lucene and the tenant's own vector index hand over a bounded number of candidates; while a bounded path ran
-    out of visible candidates before `need` (the caller's limit), it is asked again with eight times as many (only
-    the tenant's own filtered-out versions can use them up, never another tenant's), so nothing filtered takes a
-    slot of the top `need`."""
+    Each path hands over its best `candidates` before the filter runs (so the filter and the state read cost a
+    bounded number of rows, however large the tenant); while a path that was cut ran out of visible candidates
+    before `need` (the caller's limit), the query runs again with eight times as many (only the tenant's own
+    filtered-out versions can use them up, never another tenant's), so nothing filtered takes a slot of the top
+    `need`."""
     candidates = max(pool * 4, 200)
     while True:
         rows = tx.rows(
@@ -49,8 +50,8 @@ def facts(
             valid_at=valid_at.isoformat(), known_at=(known_at or FAR_FUTURE).isoformat(), states=states,
             kinds=kinds, scope_key=scope_key, levels=levels, unlabelled=unlabelled, pool=pool,
         )
-        bounded = {"lexical"} | ({"vector"} if vector_index else set())
-        short = [r for r in rows if r["path"] in bounded and r["raw"] >= candidates
+        # every path hands over at most `candidates`: one that did may have more visible ones behind the cut
+        short = [r for r in rows if r["raw"] >= candidates
                  and sum(1 for x in rows if x["path"] == r["path"] and x["fact"] is not None) < need]
         if not short or candidates >= MAX_CANDIDATES:
             break

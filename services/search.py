@@ -9,8 +9,8 @@ Tenant isolation at the index level: Neo4j 5.26's full-text and vector indexes a
 also index `tenant`, and every Lucene query requires the tenant's phrase, so Lucene intersects with the tenant's
 postings and never walks another tenant's matches. For vectors, a tenant below `search_partition.THRESHOLD`
 versions is scanned exactly (a tenant index seek, then cosine over its versions, filtered by their flagged state: exact, leak-free, cheap at that size);
-a larger tenant gets its own label and vector index (`search_partition.partition`, run by `maintain()`), queried
-by name, so it never competes with other tenants' vectors either. See README "Search".
+a larger tenant gets its own label and vector index (`search_partition.partition`, run by the write that takes
+the tenant past the threshold, and by `maintain()`), queried by name (cached per process once ready), so it never competes with other tenants' vectors either. See README "Search".
 """
 
 from __future__ import annotations
@@ -67,8 +67,13 @@ def search(
     pool = min(max(2 * limit, 20), 400)
     use = frozenset(PATHS if paths is None else paths)
     vector = ctx.embed([text]).get(text) if "fact" in hit_kinds and "vector" in use else None  # before any transaction
+    known_index = search_partition.cached_index(ctx.db, ctx.tenant)  # once ready, a partition stays: no query
 
     def work(tx: Tx) -> SearchResult:
+        index = known_index
+        if index is None and vector is not None:
+            index = search_partition.index_for(tx, ctx.tenant)
+            search_partition.remember_index(ctx.db, ctx.tenant, index)
         entity_q = rules.lucene(text, ENTITY_FIELDS, ctx.tenant)
         found_entities = search_repo.entities(tx, ctx.tenant, lucene=entity_q, pool=pool) if entity_q else []
         mentioned = [e for e, norm, _ in found_entities if rules.named(text, norm)]
@@ -77,7 +82,7 @@ def search(
         if "fact" in hit_kinds:
             by_path, premised = search_repo.facts(
                 tx, ctx.tenant, lucene=rules.lucene(text, FACT_FIELDS, ctx.tenant), vector=vector,
-                vector_index=search_partition.index_for(tx, ctx.tenant),
+                vector_index=index,
                 entity_ids=sorted({i for e in mentioned for i in e.ids}), words=rules.predicate_words(text),
                 valid_at=valid, known_at=known, states=wanted, kinds=memory_kinds,
                 scope_key=None if scope is None else scope_key(scope), levels=levels, unlabelled=unlabelled,
