@@ -74,8 +74,10 @@ def search(
         if index is None and vector is not None:
             index = search_partition.index_for(tx, ctx.tenant)
             search_partition.remember_index(ctx.db, ctx.tenant, index)
-        entity_q = rules.lucene(text, ENTITY_FIELDS, ctx.tenant)
-        found_entities = search_repo.entities(tx, ctx.tenant, lucene=entity_q, pool=pool) if entity_q else []
+        summary_q = rules.lucene(text, SUMMARY_FIELDS, ctx.tenant) if with_summaries else None
+        found_entities, found_summaries = search_repo.entities_and_summaries(
+            tx, ctx.tenant, entity_lucene=rules.lucene(text, ENTITY_FIELDS, ctx.tenant), summary_lucene=summary_q,
+            known_at=known, states=wanted, levels=levels, unlabelled=unlabelled, pool=pool)
         mentioned = [e for e, norm, _ in found_entities if rules.named(text, norm)]
         rankings: dict[str, list[tuple[str, float]]] = {}
         items: dict[str, dict[str, Any]] = {}
@@ -103,11 +105,9 @@ def search(
                 key = f"entity:{entity.entity_id}"
                 items[key] = {"kind": "entity", "id": entity.entity_id, "text": entity.name, "entity": entity}
                 rankings["lexical"].append((key, score))
-        summary_q = rules.lucene(text, SUMMARY_FIELDS, ctx.tenant) if with_summaries else None
         if summary_q:
             rankings.setdefault("lexical", [])
-            for summary, score in search_repo.summaries(tx, ctx.tenant, lucene=summary_q, known_at=known,
-                                                        states=wanted, levels=levels, unlabelled=unlabelled, pool=pool):
+            for summary, score in found_summaries:
                 key = f"summary:{summary.version_id}"
                 items[key] = {"kind": "summary", "id": summary.summary_id, "version_id": summary.version_id,
                               "text": summary.text, "summary": summary}
