@@ -13,6 +13,7 @@ only for tenants that grow (the test suite's thousands of tiny tenants never get
 from __future__ import annotations
 
 import hashlib
+import logging
 
 from credo.cypher import load
 from credo.graph.db import Database, Tx
@@ -23,6 +24,7 @@ LABEL_SEARCH_PARTITION = load("label_search_partition")
 LABEL_NEW_VERSIONS = load("label_new_versions")
 READY_SEARCH_PARTITION = load("ready_search_partition")
 READ_PARTITION_MEMBERS = load("read_partition_members")
+log = logging.getLogger("credo")
 
 THRESHOLD = 500  # fact versions: an exact scan reads every vector (≈ 0.07 ms each under load; bench/RESULTS.md)
 _ready: dict[tuple[str, str, str], str] = {}  # (uri, database, tenant) -> its ready index: a partition never goes away
@@ -90,7 +92,11 @@ def grown(db: Database, tenant: str, added: int) -> str | None:
     _sizes[key] = known
     if known < THRESHOLD:
         return None
-    index = partition(db, tenant)
+    try:
+        index = partition(db, tenant)
+    except Exception as exc:  # noqa: BLE001 - the write is committed; its caller must not see it fail
+        log.warning("search partition of a tenant past %d versions not built now (%s); maintain() will", THRESHOLD, exc)
+        return None
     _ready[key] = index
     return index
 

@@ -69,3 +69,20 @@ def test_the_exact_scan_cut_to_its_best_candidates_still_never_lets_hidden_versi
                                  paths=frozenset({"vector"})).hits
     # then the visible fact is served, none of the ended ones
     assert [h.text for h in hits] == ["Maria takes an Americano, no sugar"]
+
+
+def test_a_partition_that_cannot_be_built_after_the_commit_does_not_fail_the_committed_write(neo4j_db, tenant, clock,
+                                                                                              monkeypatch):
+    # given a threshold of 1 version and a partition build that fails (e.g. the server refused the DDL)
+    monkeypatch.setattr(search_partition, "THRESHOLD", 1)
+
+    def refused(db, tenant, **_kw):
+        raise RuntimeError("DDL refused")
+
+    monkeypatch.setattr(search_partition, "partition", refused)
+    store = Store(neo4j_db, tenant=tenant, embedder=None, _clock=clock, _owns_db=False)
+    # when a write takes the tenant past the threshold
+    fact = store.add_fact("Maria", "drinks", "Americano", statement="Maria takes an Americano, no sugar")
+    # then the write is answered and kept; the tenant has no index yet (maintain() builds it later)
+    assert [f.fact_id for f in store.facts("Maria")] == [fact.fact_id]
+    assert neo4j_db.read(lambda tx: search_partition.index_for(tx, tenant)) is None
