@@ -1,12 +1,15 @@
 // Fact versions a search finds on three paths (lexical, vector, graph), filtered BEFORE they are ranked: tenant,
 // served states, known time, valid time, memory kind, scope and clearance, so a filtered-out version never takes
-// a slot of any path's top $pool. The filter is written once, after the paths' candidates are unioned.
+// a slot of any path's top $pool. Each path first hands over its best $candidates (Lucene's and the vector
+// index's top k, the exact scan's and the graph path's top k by score): the filter — written once, after the
+// paths' candidates are unioned — then runs on those only, and the caller widens $candidates while a cut path
+// ran out of visible ones. Flags and the disputed / premised checks are read for the returned rows only.
 // $tenant        tenant id
 // $lucene        Lucene query for the fact_text index (tenant clause included), or null (no lexical path)
 // $vector        query embedding (384 floats), or null (no vector path)
 // $vector_index  the tenant's own vector index, or null: an exact cosine scan of the tenant's versions instead
-// $candidates    how many candidates to take from Lucene and from the tenant's own vector index (the caller
-//                widens it while a path's candidates ran out of visible ones before $pool)
+// $candidates    how many candidates each path hands over before filtering (the caller widens it while a
+//                path's candidates ran out of visible ones before its limit)
 // $entity_ids    ids of the entities the query names (graph path: the facts about them, a rarer name weighing
 //                more), may be empty
 // $words         lower-case query words and joined word pairs (a fact whose predicate is named ranks higher)
@@ -28,7 +31,9 @@ CALL () {
   UNION ALL
   WITH 1 AS go WHERE $vector IS NOT NULL AND $vector_index IS NULL
   MATCH (f:Fact) WHERE f.tenant = $tenant AND f.embedding IS NOT NULL
-  RETURN f, vector.similarity.cosine(f.embedding, $vector) AS score, 'vector' AS path
+  WITH f, vector.similarity.cosine(f.embedding, $vector) AS score
+  ORDER BY score DESC, f.valid_from DESC, f.version_id LIMIT $candidates
+  RETURN f, score, 'vector' AS path
   UNION ALL
   WITH 1 AS go WHERE $vector IS NOT NULL AND $vector_index IS NOT NULL
   CALL db.index.vector.queryNodes($vector_index, $candidates, $vector) YIELD node, score
@@ -44,7 +49,9 @@ CALL () {
   WITH id, collect(f) AS touching
   UNWIND touching AS f
   WITH f, sum(1.0 / size(touching)) AS weight
-  RETURN f, weight + CASE WHEN toLower(f.predicate) IN $words THEN 1.0 ELSE 0.0 END AS score, 'graph' AS path
+  WITH f, weight + CASE WHEN toLower(f.predicate) IN $words THEN 1.0 ELSE 0.0 END AS score
+  ORDER BY score DESC, f.valid_from DESC, f.version_id LIMIT $candidates
+  RETURN f, score, 'graph' AS path
 }
 WITH f, score, path, valid_at, known_at,
      f.tenant = $tenant AND @state_at(f, known_at) IN $states

@@ -21,8 +21,7 @@ from credo.schema.entities import Entity
 from credo.schema.facts import Fact
 
 SEARCH_FACTS = load("search_facts")
-SEARCH_ENTITIES = load("search_entities")
-SEARCH_SUMMARIES = load("search_summaries")
+SEARCH_ENTITIES_SUMMARIES = load("search_entities_summaries")
 # widening stops here: past it a Lucene match scores too low to matter, and reading more would make one tenant's
 # deep history the cost of every search (the cap bounds only how deep a path looks, never what it may serve)
 MAX_CANDIDATES = 12_800
@@ -37,11 +36,12 @@ def facts(
     """Per path ('lexical', 'vector', 'graph'), the filtered versions best first with the path's score; and the
     version ids that rest on premises.
 
-    Lucene and the tenant's own vector index hand over a bounded number of candidates; while a bounded path ran
-    out of visible candidates before `need` (the caller's limit), it is asked again with eight times as many (only
-    the tenant's own filtered-out versions can use them up, never another tenant's), so nothing filtered takes a
-    slot of the top `need`."""
-    candidates = max(pool * 4, 200)
+    Each path hands over its best `candidates` before the filter runs (so the filter and the state read cost a
+    bounded number of rows, however large the tenant); while a path that was cut ran out of visible candidates
+    before `need` (the caller's limit), the query runs again with eight times as many (only the tenant's own
+    filtered-out versions can use them up, never another tenant's), so nothing filtered takes a slot of the top
+    `need`."""
+    candidates = max(pool * 2, 50)  # HNSW and Lucene cost grows with k: start near the pool, widen when short
     while True:
         rows = tx.rows(
             SEARCH_FACTS, tenant=tenant, lucene=lucene, vector=None if vector is None else Vector(vector),
@@ -49,8 +49,8 @@ def facts(
             valid_at=valid_at.isoformat(), known_at=(known_at or FAR_FUTURE).isoformat(), states=states,
             kinds=kinds, scope_key=scope_key, levels=levels, unlabelled=unlabelled, pool=pool,
         )
-        bounded = {"lexical"} | ({"vector"} if vector_index else set())
-        short = [r for r in rows if r["path"] in bounded and r["raw"] >= candidates
+        # every path hands over at most `candidates`: one that did may have more visible ones behind the cut
+        short = [r for r in rows if r["raw"] >= candidates
                  and sum(1 for x in rows if x["path"] == r["path"] and x["fact"] is not None) < need]
         if not short or candidates >= MAX_CANDIDATES:
             break
@@ -66,20 +66,20 @@ def facts(
     return out, premised
 
 
-def entities(tx: Tx, tenant: str, *, lucene: str, pool: int) -> list[tuple[Entity, str, float]]:
-    """(entity with merged ids, normalised name, score) of the tenant's canonical entities matching, best first."""
-    rows = tx.rows(SEARCH_ENTITIES, tenant=tenant, lucene=lucene, pool=pool)
-    return [(Entity(entity_id=r["entity_id"], name=r["name"], kind=r["kind"], aliases=r["aliases"] or [],
-                    ids=r["ids"]), r["norm"], float(r["score"])) for r in rows]
-
-
-def summaries(
-    tx: Tx, tenant: str, *, lucene: str, known_at: datetime | None, states: list[str], levels: list[str] | None,
-    unlabelled: bool, pool: int,
-) -> list[tuple[Summary, float]]:
-    """(summary, score) of the tenant's summaries matching, filtered by state, known time and clearance."""
-    rows = tx.rows(SEARCH_SUMMARIES, tenant=tenant, lucene=lucene, known_at=(known_at or FAR_FUTURE).isoformat(),
-                   states=states, levels=levels, unlabelled=unlabelled, pool=pool)
-    return [(summary_from_row(r["summary"], r["trace"]), float(r["score"])) for r in rows]
-
-
+def entities_and_summaries(
+    tx: Tx, tenant: str, *, entity_lucene: str | None, summary_lucene: str | None, known_at: datetime | None,
+    states: list[str], levels: list[str] | None, unlabelled: bool, pool: int,
+) -> tuple[list[tuple[Entity, str, float]], list[tuple[Summary, float]]]:
+    """In one round trip: (entity with merged ids, normalised name, score) of the tenant's canonical entities
+    matching `entity_lucene`, and (summary, score) of its summaries matching `summary_lucene` (filtered by state,
+    known time and clearance), each best first; a None query skips its look-up."""
+    if entity_lucene is None and summary_lucene is None:
+        return [], []
+    rows = tx.rows(SEARCH_ENTITIES_SUMMARIES, tenant=tenant, entity_lucene=entity_lucene,
+                   summary_lucene=summary_lucene, known_at=(known_at or FAR_FUTURE).isoformat(), states=states,
+                   levels=levels, unlabelled=unlabelled, pool=pool)
+    found = [(Entity(entity_id=e["entity_id"], name=e["name"], kind=e["kind"], aliases=e["aliases"] or [],
+                     ids=e["ids"]), e["norm"], float(r["score"])) for r in rows if (e := r["entity"]) is not None]
+    summaries = [(summary_from_row(r["summary"], r["trace"]), float(r["score"])) for r in rows
+                 if r["summary"] is not None]
+    return found, summaries

@@ -3,8 +3,8 @@
 Neo4j 5.26's vector index is global and can only be filtered after its top-k, so a small tenant searching a
 shared index would get emptier (its hits pushed out by others') or slower (a wider k) as others grow. Instead:
 a tenant below THRESHOLD versions is scanned exactly (tenant-and-state index seek + cosine over its own
-vectors: leak-free, exact, a few ms at that size), and `partition()` — a tenant migration `maintain()` runs when
-a tenant passes THRESHOLD — labels the tenant's versions `SearchT_<digest>` and creates a vector index on that
+vectors: leak-free, exact, a few ms at that size), and `partition()` — a tenant migration run by the write that
+takes a tenant past THRESHOLD (`grown`, after its commit) and by `maintain()` — labels the tenant's versions `SearchT_<digest>` and creates a vector index on that
 label only, so its queries never read another tenant's vectors. The label and index name come from the digest of
 the tenant id (hex), never from input text; they are the one DDL Credo builds at run time. Indexes are created
 only for tenants that grow (the test suite's thousands of tiny tenants never get one).
@@ -13,6 +13,7 @@ only for tenants that grow (the test suite's thousands of tiny tenants never get
 from __future__ import annotations
 
 import hashlib
+import logging
 
 from credo.cypher import load
 from credo.graph.db import Database, Tx
@@ -22,8 +23,12 @@ CREATE_SEARCH_PARTITION = load("create_search_partition")
 LABEL_SEARCH_PARTITION = load("label_search_partition")
 LABEL_NEW_VERSIONS = load("label_new_versions")
 READY_SEARCH_PARTITION = load("ready_search_partition")
+READ_PARTITION_MEMBERS = load("read_partition_members")
+log = logging.getLogger("credo")
 
-THRESHOLD = 2_000  # fact versions: at 10k an exact scan was 7x slower than an own index (bench/RESULTS.md, issue 11)
+THRESHOLD = 500  # fact versions: an exact scan reads every vector (≈ 0.07 ms each under load; bench/RESULTS.md)
+_ready: dict[tuple[str, str, str], str] = {}  # (uri, database, tenant) -> its ready index: a partition never goes away
+_sizes: dict[tuple[str, str, str], int] = {}  # (uri, database, tenant) -> versions counted or written since (lower bound)
 
 
 def names(tenant: str) -> tuple[str, str]:
@@ -32,22 +37,75 @@ def names(tenant: str) -> tuple[str, str]:
     return f"SearchT_{digest}", f"fact_embedding_t_{digest}"
 
 
+def _key(db: Database, tenant: str) -> tuple[str, str, str]:
+    return db.uri, db.database, tenant
+
+
 def index_for(tx: Tx, tenant: str) -> str | None:
     """The name of the tenant's own ready vector index, or None (search scans the tenant's versions exactly)."""
     row = tx.one(READ_SEARCH_PARTITION, tenant=tenant, kind="index")
     return row["index"] if row and row["ready"] else None
 
 
+def cached_index(db: Database, tenant: str) -> str | None:
+    """The tenant's ready index as this process last saw it (no query), or None when not seen ready yet."""
+    return _ready.get(_key(db, tenant))
+
+
+def remember_index(db: Database, tenant: str, index: str | None) -> None:
+    """Cache a ready index name (a None is not cached: the partition may become ready later)."""
+    if index is not None:
+        _ready[_key(db, tenant)] = index
+
+
 def label_new(tx: Tx, version_ids: list[str]) -> None:
-    """Label new versions with their tenant's partition label (a no-op for tenants without a partition)."""
+    """Label new versions with their tenant's partition label (a no-op for tenants without a partition), and
+    count them on the transaction (`created`) so the write's end can see whether the tenant crossed THRESHOLD."""
     if version_ids:
         tx.one(LABEL_NEW_VERSIONS, version_ids=version_ids)
+        setattr(tx, "credo_new_versions", created(tx) + len(version_ids))
 
 
-def needs_partition(db: Database, tenant: str, threshold: int = THRESHOLD) -> bool:
-    """Whether the tenant has grown past `threshold` versions without a ready partition."""
+def created(tx: Tx) -> int:
+    """How many fact versions this transaction created."""
+    return getattr(tx, "credo_new_versions", 0)
+
+
+def grown(db: Database, tenant: str, added: int) -> str | None:
+    """After a committed write that created `added` versions: partition the tenant once it has THRESHOLD versions.
+
+    The tenant's size is counted once per process (then kept as a lower bound by adding what this process wrote)
+    and counted again only when the bound reaches THRESHOLD, so a write pays no extra query in between; a tenant
+    grown by other processes is still caught by `maintain()`. Returns the index name when it partitioned."""
+    key = _key(db, tenant)
+    if added <= 0 or key in _ready:
+        return None
+    known = _sizes.get(key)
+    if known is None or known + added >= THRESHOLD:
+        row = db.read(lambda tx: tx.one(READ_SEARCH_PARTITION, tenant=tenant, kind="size"))
+        if row and row["ready"]:
+            _ready[key] = row["index"]
+            return None
+        known = (row or {}).get("versions") or 0
+    else:
+        known += added
+    _sizes[key] = known
+    if known < THRESHOLD:
+        return None
+    try:
+        index = partition(db, tenant)
+    except Exception as exc:  # noqa: BLE001 - the write is committed; its caller must not see it fail
+        log.warning("search partition of a tenant past %d versions not built now (%s); maintain() will", THRESHOLD, exc)
+        return None
+    _ready[key] = index
+    return index
+
+
+def needs_partition(db: Database, tenant: str, threshold: int | None = None) -> bool:
+    """Whether the tenant has grown past `threshold` (default THRESHOLD) versions without a ready partition."""
     row = db.read(lambda tx: tx.one(READ_SEARCH_PARTITION, tenant=tenant, kind="size"))
-    return bool(row) and not row["ready"] and (row["versions"] or 0) >= threshold
+    limit = THRESHOLD if threshold is None else threshold
+    return bool(row) and not row["ready"] and (row["versions"] or 0) >= limit
 
 
 def partition(db: Database, tenant: str, *, timeout_s: int = 600) -> str:

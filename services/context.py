@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from credo.graph import ledger
+from credo.graph import ledger, search_partition
 from credo.graph.db import Database, Tx
 from credo.services.governance import FULL, Governance
 
@@ -115,6 +115,7 @@ class Context:
         is embedded outside the transaction and the write runs again, so every new version gets its vector.
         """
         plan = Vectors(self.embedder is not None, self.embed(embed))
+        created = [0]
 
         def run(tx: Tx) -> T:
             from credo.services.cascade import cascade
@@ -128,14 +129,20 @@ class Context:
             # every write that stopped believing something re-checks what rested on it, before commit
             report = cascade(tx, self.tenant, known)
             ledger.finish(tx, self.tenant, known)
+            created[0] = search_partition.created(tx)
             return with_report(result, report)
 
         for _attempt in range(3):
             try:
-                return self.db.write(run)
+                done = self.db.write(run)
+                break
             except UnforeseenStatements as missing:
                 plan.by_text.update(self.embed(missing.texts))
-        return self.db.write(run)
+        else:
+            done = self.db.write(run)
+        # a tenant this write took past the search threshold gets its own vector index now (DDL, after commit)
+        search_partition.grown(self.db, self.tenant, created[0])
+        return done
 
     def read(self, work: Callable[[Tx], T]) -> T:
         """Run `work(tx)` in a read transaction."""

@@ -96,11 +96,29 @@ class OnnxMiniLMEmbedder:
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         self._session = ort.InferenceSession(str(self.path), options, providers=["CPUExecutionProvider"])
+        self._ort = ort
+        self._single: object | None = None  # a one-thread session for one text (a search's query), made on first use
+        self._single_lock = threading.Lock()
+
+    single_threads = 1  # a single short text gains nothing from a thread pool and loses much on a busy machine
+
+    def _single_session(self) -> object:
+        with self._single_lock:
+            if self._single is None:
+                ort = self._ort
+                options = ort.SessionOptions()
+                options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+                options.intra_op_num_threads = self.single_threads
+                options.inter_op_num_threads = 1
+                self._single = ort.InferenceSession(str(self.path), options, providers=["CPUExecutionProvider"])
+            return self._single
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         """Embed a batch of texts into unit vectors (longest first, so each sub-batch pads little)."""
         if not texts:
             return []
+        if len(texts) == 1:  # same model and graph, one thread: bench/RESULTS.md (issue 11) measured it
+            return self._encode(texts, self._single_session())
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         out: list[list[float] | None] = [None] * len(texts)
         for start in range(0, len(order), self.batch_size):
@@ -109,13 +127,13 @@ class OnnxMiniLMEmbedder:
                 out[i] = v
         return out  # type: ignore[return-value]
 
-    def _encode(self, texts: list[str]) -> list[list[float]]:
+    def _encode(self, texts: list[str], session: object | None = None) -> list[list[float]]:
         np = self._np
         encodings = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         types = np.array([e.type_ids for e in encodings], dtype=np.int64)
-        hidden = self._session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": types})[0]
+        hidden = (session or self._session).run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": types})[0]
         weights = mask[..., None].astype(hidden.dtype)
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         pooled /= np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)

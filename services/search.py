@@ -9,8 +9,8 @@ Tenant isolation at the index level: Neo4j 5.26's full-text and vector indexes a
 also index `tenant`, and every Lucene query requires the tenant's phrase, so Lucene intersects with the tenant's
 postings and never walks another tenant's matches. For vectors, a tenant below `search_partition.THRESHOLD`
 versions is scanned exactly (a tenant index seek, then cosine over its versions, filtered by their flagged state: exact, leak-free, cheap at that size);
-a larger tenant gets its own label and vector index (`search_partition.partition`, run by `maintain()`), queried
-by name, so it never competes with other tenants' vectors either. See README "Search".
+a larger tenant gets its own label and vector index (`search_partition.partition`, run by the write that takes
+the tenant past the threshold, and by `maintain()`), queried by name (cached per process once ready), so it never competes with other tenants' vectors either. See README "Search".
 """
 
 from __future__ import annotations
@@ -67,17 +67,24 @@ def search(
     pool = min(max(2 * limit, 20), 400)
     use = frozenset(PATHS if paths is None else paths)
     vector = ctx.embed([text]).get(text) if "fact" in hit_kinds and "vector" in use else None  # before any transaction
+    known_index = search_partition.cached_index(ctx.db, ctx.tenant)  # once ready, a partition stays: no query
 
     def work(tx: Tx) -> SearchResult:
-        entity_q = rules.lucene(text, ENTITY_FIELDS, ctx.tenant)
-        found_entities = search_repo.entities(tx, ctx.tenant, lucene=entity_q, pool=pool) if entity_q else []
+        index = known_index
+        if index is None and vector is not None:
+            index = search_partition.index_for(tx, ctx.tenant)
+            search_partition.remember_index(ctx.db, ctx.tenant, index)
+        summary_q = rules.lucene(text, SUMMARY_FIELDS, ctx.tenant) if with_summaries else None
+        found_entities, found_summaries = search_repo.entities_and_summaries(
+            tx, ctx.tenant, entity_lucene=rules.lucene(text, ENTITY_FIELDS, ctx.tenant), summary_lucene=summary_q,
+            known_at=known, states=wanted, levels=levels, unlabelled=unlabelled, pool=pool)
         mentioned = [e for e, norm, _ in found_entities if rules.named(text, norm)]
         rankings: dict[str, list[tuple[str, float]]] = {}
         items: dict[str, dict[str, Any]] = {}
         if "fact" in hit_kinds:
             by_path, premised = search_repo.facts(
                 tx, ctx.tenant, lucene=rules.lucene(text, FACT_FIELDS, ctx.tenant), vector=vector,
-                vector_index=search_partition.index_for(tx, ctx.tenant),
+                vector_index=index,
                 entity_ids=sorted({i for e in mentioned for i in e.ids}), words=rules.predicate_words(text),
                 valid_at=valid, known_at=known, states=wanted, kinds=memory_kinds,
                 scope_key=None if scope is None else scope_key(scope), levels=levels, unlabelled=unlabelled,
@@ -98,11 +105,9 @@ def search(
                 key = f"entity:{entity.entity_id}"
                 items[key] = {"kind": "entity", "id": entity.entity_id, "text": entity.name, "entity": entity}
                 rankings["lexical"].append((key, score))
-        summary_q = rules.lucene(text, SUMMARY_FIELDS, ctx.tenant) if with_summaries else None
         if summary_q:
             rankings.setdefault("lexical", [])
-            for summary, score in search_repo.summaries(tx, ctx.tenant, lucene=summary_q, known_at=known,
-                                                        states=wanted, levels=levels, unlabelled=unlabelled, pool=pool):
+            for summary, score in found_summaries:
                 key = f"summary:{summary.version_id}"
                 items[key] = {"kind": "summary", "id": summary.summary_id, "version_id": summary.version_id,
                               "text": summary.text, "summary": summary}

@@ -29,6 +29,19 @@ def predicate_words(text: str) -> list[str]:
     return list(dict.fromkeys(ws + pairs))
 
 
+# Lucene's classic English stop set (StandardAnalyzer's): Neo4j's default full-text analyzer keeps these words,
+# and in a large tenant each matches most texts, so Lucene would score them all for almost no evidence
+STOP_WORDS = frozenset("a an and are as at be but by for if in into is it no not of on or such that the their then "
+                       "there these they this to was will with".split())
+
+
+def lexical_words(text: str) -> list[str]:
+    """The query's words for full text: stop words left out while at least two other words remain."""
+    ws = words(text)
+    kept = [w for w in ws if w not in STOP_WORDS]
+    return kept if len(kept) >= 2 else ws
+
+
 def _escape(term: str) -> str:
     return _LUCENE_SPECIAL.sub(r"\\\1", term)
 
@@ -36,7 +49,7 @@ def _escape(term: str) -> str:
 def lucene(text: str, fields: Sequence[str], tenant: str) -> str | None:
     """A Lucene query matching any query word in `fields`, restricted to `tenant` by a required phrase clause on the
     indexed `tenant` property (so other tenants' postings are skipped); None when the text has no word."""
-    ws = words(text)
+    ws = lexical_words(text)
     if not ws:
         return None
     any_word = " OR ".join(f"{f}:({' OR '.join(_escape(w) for w in ws)})" for f in fields)

@@ -71,3 +71,18 @@ def test_facts_written_with_an_embedder_are_found_by_the_vector_path(neo4j_db, t
     found = store.search("Who is the owner of the Acme account?", kinds=["fact"], limit=2)
     by_vector = sorted((h for h in found.hits if "vector" in h.paths), key=lambda h: h.paths["vector"].rank)
     assert [h.text for h in by_vector] == ["Alice owns the Acme account", "The cafeteria serves soup on Fridays"]
+
+
+def test_a_single_query_text_is_embedded_on_its_own_one_thread_session_with_the_batch_vector():
+    # given the ONNX embedder and questions embedded as one batch
+    from credo.services.embedder_onnx import OnnxMiniLMEmbedder
+
+    embedder = OnnxMiniLMEmbedder()
+    texts = ["who looks after the billing ledger?", "something to keep me awake", "Maria takes an Americano"]
+    batch = embedder.embed(texts)
+    # when each is embedded alone (a search's query)
+    alone = [embedder.embed([t])[0] for t in texts]
+    # then a one-thread session answered (no thread pool to contend for on a busy machine), with the same vectors
+    assert embedder.single_threads == 1
+    for a, b in zip(batch, alone):
+        assert sum(x * y for x, y in zip(a, b)) >= 0.99999

@@ -29,3 +29,60 @@ def test_a_partitioned_tenant_is_searched_through_its_own_index_and_new_versions
     city = store.search("which city is the workplace in", kinds=["fact"], limit=3, valid_at="2025-07-01")
     assert "The office is located in Munich" in [h.text for h in city.hits if "vector" in h.paths]
     assert "The office is located in Berlin" not in [h.text for h in city.hits]  # ended by then
+
+
+def test_a_tenant_whose_ingest_crosses_the_threshold_gets_its_own_index_without_maintain(neo4j_db, tenant, clock,
+                                                                                          monkeypatch):
+    # given a threshold of 3 versions and a tenant with 2 facts (no partition yet)
+    monkeypatch.setattr(search_partition, "THRESHOLD", 3)
+    store = Store(neo4j_db, tenant=tenant, embedder=default_embedder(), _clock=clock, _owns_db=False)
+    store.add_facts([{"subject": "Maria", "predicate": "drinks", "object": "Americano",
+                      "statement": "Maria takes an Americano, no sugar"},
+                     {"subject": "Office", "predicate": "located_in", "object": "Berlin",
+                      "statement": "The office is located in Berlin"}])
+    assert neo4j_db.read(lambda tx: search_partition.index_for(tx, tenant)) is None
+    # when an ingest takes it past the threshold (no maintain() call)
+    store.add_fact("Team", "eats", "soup", statement="The team eats soup at noon")
+    # then the tenant has its own ready index, search finds every version through it, and later versions join it
+    index = neo4j_db.read(lambda tx: search_partition.index_for(tx, tenant))
+    assert index == search_partition.names(tenant)[1]
+    store.add_fact("Bob", "plays", "chess", statement="Bob plays chess on Sundays")
+    found = neo4j_db.query(search_partition.READ_PARTITION_MEMBERS, tenant=tenant)[0]
+    assert found == {"versions": 4, "labelled": 4}
+    coffee = store.search("a hot drink with caffeine", kinds=["fact"], limit=1).hits[0]
+    assert coffee.text == "Maria takes an Americano, no sugar" and "vector" in coffee.paths
+
+
+def test_the_exact_scan_cut_to_its_best_candidates_still_never_lets_hidden_versions_take_the_slots(neo4j_db, tenant,
+                                                                                                   clock):
+    # given a small tenant (exact scan) whose 230 facts closest to a question all ended in 2020, and one visible fact
+    # about the same thing in other words
+    store = Store(neo4j_db, tenant=tenant, embedder=default_embedder(), _clock=clock, _owns_db=False)
+    store.add_facts([{"subject": f"Cafe {i}", "predicate": "serves", "object": f"espresso {i}",
+                      "statement": f"Cafe {i} serves strong espresso coffee", "valid_from": "2019-01-01",
+                      "valid_to": "2020-01-01"} for i in range(230)])
+    store.add_fact("Maria", "drinks", "Americano", statement="Maria takes an Americano, no sugar")
+    assert neo4j_db.read(lambda tx: search_partition.index_for(tx, tenant)) is None
+    # when the vector path alone is asked for the best hit now
+    from credo.services import search as search_service
+    hits = search_service.search(store._ctx, query="strong espresso coffee", kinds=["fact"], limit=1,
+                                 paths=frozenset({"vector"})).hits
+    # then the visible fact is served, none of the ended ones
+    assert [h.text for h in hits] == ["Maria takes an Americano, no sugar"]
+
+
+def test_a_partition_that_cannot_be_built_after_the_commit_does_not_fail_the_committed_write(neo4j_db, tenant, clock,
+                                                                                              monkeypatch):
+    # given a threshold of 1 version and a partition build that fails (e.g. the server refused the DDL)
+    monkeypatch.setattr(search_partition, "THRESHOLD", 1)
+
+    def refused(db, tenant, **_kw):
+        raise RuntimeError("DDL refused")
+
+    monkeypatch.setattr(search_partition, "partition", refused)
+    store = Store(neo4j_db, tenant=tenant, embedder=None, _clock=clock, _owns_db=False)
+    # when a write takes the tenant past the threshold
+    fact = store.add_fact("Maria", "drinks", "Americano", statement="Maria takes an Americano, no sugar")
+    # then the write is answered and kept; the tenant has no index yet (maintain() builds it later)
+    assert [f.fact_id for f in store.facts("Maria")] == [fact.fact_id]
+    assert neo4j_db.read(lambda tx: search_partition.index_for(tx, tenant)) is None

@@ -50,13 +50,24 @@ def test_predicate_words_join_adjacent_pairs():
 
 @pytest.mark.parametrize(("text", "tenant", "expected"), [
     ("acme", "t1", '+tenant:"t1" +(statement:(acme))'),
-    ("a:b (c)", "t-x", '+tenant:"t x" +(statement:(a OR b OR c))'),
+    ("x:b (c)", "t-x", '+tenant:"t x" +(statement:(x OR b OR c))'),
     ("ZQX-4471", 'we"ird', '+tenant:"we ird" +(statement:(zqx OR 4471))'),
     ("?!", "t1", None),
     ("acme", "!!", "statement:(acme)"),  # no word in the tenant: the exact tenant filter still guards
 ])
 def test_the_lucene_query_requires_the_tenant_and_escapes_the_text(text, tenant, expected):
     assert lucene(text, ["statement"], tenant) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("who is responsible for the billing ledger?", '+tenant:"t1" +(statement:(who OR responsible OR billing OR ledger))'),
+    ("created A Very Peculiar Practice", '+tenant:"t1" +(statement:(created OR very OR peculiar OR practice))'),
+    ("The Who", '+tenant:"t1" +(statement:(the OR who))'),  # only a stop word besides: kept, a name may be one
+    ("to be or not to be", '+tenant:"t1" +(statement:(to OR be OR or OR not))'),  # all stop words: all kept
+])
+def test_the_lucene_query_leaves_out_stop_words_unless_nothing_else_is_left(text, expected):
+    # a stop word matches most of a large tenant's texts: Lucene would score them all for little evidence
+    assert lucene(text, ["statement"], "t1") == expected
 
 
 @pytest.mark.parametrize(("query", "norm", "expected"), [
