@@ -20,6 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     search.add_argument("--kind", dest="kinds", action="append", help="fact, entity, summary or a memory kind; repeatable")
     search.add_argument("--state", dest="states", action="append", help="states to serve (default the served ones)")
     search.add_argument("--limit", type=int, default=10)
+    search.add_argument("--task", help="record a read receipt for this task label")
     search.add_argument("--json", action="store_true", help="print JSON")
     search.set_defaults(handler=cmd_search)
 
@@ -31,7 +32,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     except ValueError:
         raise InvalidInput("--scope", "must be a JSON object of text values") from None
     found = connected(args).search(args.query, valid_at=args.valid_at, known_at=args.known_at, scope=scope,
-                                   kinds=args.kinds, states=args.states, limit=args.limit)
+                                   kinds=args.kinds, states=args.states, limit=args.limit, task=args.task)
     if args.json:
         print(to_json(found))
         return 0

@@ -173,7 +173,8 @@ TOOLS: tuple[ToolSpec, ...] = (
         "and summaries, found by full text, by meaning (vectors) and through the entities the question names, "
         "fused by reciprocal rank. Only what may be served comes back: current, valid at `valid_at` (default now) "
         "as believed at `known_at`, within your key's clearance; `scope`, `kinds` (fact / entity / summary or a "
-        "memory kind) and `limit` narrow it. Each hit says which paths found it, with its rank and score."),
+        "memory kind) and `limit` narrow it. Each hit says which paths found it, with its rank and score. Pass "
+        "`task` (your task's label) to record what you were served (`served_to`)."),
     ToolSpec(
         "forget", ForgetResult, lambda found: found,
         "Forget an id when the person it concerns asks to be forgotten: a fact (every version), a source (a "

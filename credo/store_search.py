@@ -18,10 +18,11 @@ class SearchMixin:
 
     def search(
         self, query: str, *, valid_at: Any = None, known_at: Any = None, scope: dict[str, str] | None = None,
-        kinds: Any = None, states: Any = None, limit: int = 10,
+        kinds: Any = None, states: Any = None, limit: int = 10, task: str | None = None,
     ) -> SearchResult:
         """The `limit` best facts, entities and summaries for a question (full text + vectors + graph, fused by
-        reciprocal rank), filtered before ranking by tenant, clearance, scope, states and both time axes."""
+        reciprocal rank), filtered before ranking by tenant, clearance, scope, states and both time axes; `task`
+        records the fact versions served as a read receipt (`served_to(task)`)."""
         cmd = build(cs.SearchQuery, query=query, valid_at=valid_at, known_at=known_at, scope=scope, kinds=kinds,
-                    states=states, limit=limit)
+                    states=states, limit=limit, task=task)
         return search_service.search(self._ctx, **fields_of(cmd))

@@ -22,3 +22,5 @@ class SearchQuery(Command):
                                                    "procedural, relational); default all")
     states: States = None
     limit: int = Field(default=10, ge=1, le=200)
+    task: str | None = Field(default=None, max_length=512,
+                             description="a task label: the served fact versions are recorded as a read receipt")

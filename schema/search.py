@@ -80,3 +80,4 @@ class SearchResult(BaseModel):
     hits: list[SearchHit]
     valid_at: datetime
     known_at: datetime | None = None  # None: believed now
+    receipt_id: str | None = None  # the read receipt, when the search served a task

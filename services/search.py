@@ -23,8 +23,9 @@ from credo.graph.db import Tx
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import Fact, scope_key
 from credo.schema.lifecycle import State
-from credo.schema.names import check_scope
+from credo.schema.names import check_scope, clean_name
 from credo.schema.search import CLEARANCES, UNLABELLED, PathScore, SearchHit, SearchResult, visible_levels
+from credo.services import receipts
 from credo.services import search_rules as rules
 from credo.services.context import Context
 from credo.services.read_facts import points, states_filter
@@ -39,13 +40,15 @@ PATHS = ("lexical", "vector", "graph")
 def search(
     ctx: Context, *, query: str, valid_at: Any = None, known_at: Any = None, scope: dict[str, str] | None = None,
     kinds: Any = None, states: Any = None, limit: int = 10, clearance: str | None = None,
-    paths: frozenset[str] | None = None,
+    paths: frozenset[str] | None = None, task: str | None = None,
 ) -> SearchResult:
     """The `limit` best hits for `query` among what the caller may be served at (valid_at, known_at); `paths`
-    (internal, for the ablation harness) keeps only some of 'lexical', 'vector', 'graph'."""
+    (internal, for the ablation harness) keeps only some of 'lexical', 'vector', 'graph'. Given a `task`, the fact
+    versions served are recorded as a read receipt (services/receipts.py) in one write after the read."""
     text = query.strip() if isinstance(query, str) else ""
     if not text:
         raise InvalidInput("query", "must not be empty")
+    task = None if task is None else clean_name(task, "task")  # refused before anything is read
     if not 1 <= limit <= 200:
         raise InvalidInput("limit", "must be between 1 and 200")
     try:
@@ -120,7 +123,12 @@ def search(
                 for f in rules.fuse(rankings, limit=limit)]
         return SearchResult(query=text, hits=hits, valid_at=valid, known_at=known)
 
-    return ctx.read(work)
+    found = ctx.read(work)
+    if task is None:
+        return found
+    receipt_id = receipts.served(ctx, task=task, version_ids=[h.version_id for h in found.hits if h.kind == "fact"],
+                                 operation="search", query=text, valid_at=valid, known_at=known)
+    return found.model_copy(update={"receipt_id": receipt_id})
 
 
 def _supported(tx: Tx, tenant: str, by_path: dict[str, list[tuple[Fact, float]]], valid: Any, known: Any,

@@ -72,3 +72,36 @@ def test_the_client_search_matches_the_store(live_server, neo4j_db, tenant_a):
     with credo.Client(live_server.url, tenant_a.key) as client:
         found = client.search("payments migration", kinds=["fact"], limit=5)
     assert [h.text for h in found.hits] == ["The payments migration moves us to Stripe"]
+
+
+def test_a_search_given_a_task_over_rest_and_mcp_records_a_read_receipt(api, neo4j_db, tenant_a):
+    # given a tenant with a fact
+    store = Store(neo4j_db, tenant=tenant_a.name, embedder=None, _owns_db=False)
+    _seed(store)
+    # when REST and MCP searches name a task
+    rest = api.get("/v1/search", params={"query": "payments migration", "kinds": ["fact"], "task": "rest-task"},
+                   headers=tenant_a.headers)
+    server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
+
+    async def scenario():
+        async with McpClient(server) as client:
+            return await client.call_tool("search", {"query": "payments migration Stripe", "task": "mcp-task"})
+
+    mcp = anyio.run(scenario)
+    # then each answer names its receipt, and served_to gives back what each task was served
+    assert rest.status_code == 200, rest.text
+    assert not mcp.is_error, mcp.content
+    for task, answer in (("rest-task", rest.json()), ("mcp-task", mcp.structured_content)):
+        [receipt] = store.served_to(task)
+        assert receipt.receipt_id == answer["receipt_id"] and receipt.operation == "search"
+        assert [v.version_id for v in receipt.versions] == [h["version_id"] for h in answer["hits"]
+                                                             if h["kind"] == "fact"]
+
+
+def test_credo_search_with_a_task_prints_its_receipt(store, cli_env):
+    _seed(store)
+    done = subprocess.run(CREDO + ["search", "payments migration Stripe", "--task", "cli-task", "--json"],
+                          env=cli_env, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    [receipt] = store.served_to("cli-task")
+    assert json.loads(done.stdout)["receipt_id"] == receipt.receipt_id

@@ -86,3 +86,21 @@ def test_a_task_label_must_be_a_name(store):
     with pytest.raises(InvalidInput) as err:
         store.served_to("   ")
     assert err.value.field == "task"
+
+
+def test_a_search_given_a_task_records_the_fact_versions_it_served_and_one_without_records_nothing(store, clock):
+    # given a fact
+    clock.at("2024-02-01")
+    alice = store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01")
+    # when a search serves it to a task
+    found = store.search("who owns the Acme account", task="renewal-check")
+    served = [h.version_id for h in found.hits if h.kind == "fact"]
+    assert alice.version_id in served
+    # then served_to answers it: the receipt names the search, its question and the fact versions in rank order
+    [receipt] = store.served_to("renewal-check")
+    assert (receipt.receipt_id, receipt.operation, receipt.query) == (found.receipt_id, "search",
+                                                                      "who owns the Acme account")
+    assert [v.version_id for v in receipt.versions] == served
+    # and a search without a task records no receipt
+    assert store.search("who owns the Acme account").receipt_id is None
+    assert len(store.served_to("renewal-check")) == 1
