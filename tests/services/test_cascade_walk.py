@@ -90,12 +90,11 @@ def test_a_retraction_with_ten_dependents_flags_them_in_the_statement_that_close
     queries.clear()
     # when it is retracted
     [gone] = store.retract_fact(p.fact_id, reason="p was wrong")
-    # then the ten are flagged with their statements, and the write took five statements: the clock, the version
-    # read, its close, one walk, and the flags travelling with the ledger rows that close the write
+    # then the ten are flagged with their statements, and the write took four statements: the clock, the versions
+    # read and closed together, one walk, and the flags travelling with the ledger rows that close the write
     assert sorted(f.fact_id for f in gone.cascade.facts) == sorted(d.fact_id for d in dependents)
     assert {f.statement for f in gone.cascade.facts} == {f"rule d{i}" for i in range(10)}
-    assert queries == ["tick_clock", "read_fact_versions", "close_fact_versions", "read_dependents_level",
-                       "finish_write_flagging"]
+    assert queries == ["tick_clock", "close_current_versions", "read_dependents_level", "finish_write_flagging"]
     assert sorted(item.id for item in store.stale()) == sorted(d.fact_id for d in dependents)
     events = [e for e in store.audit(operation="cascade").items]
     assert len(events) == 1 and sorted(events[0].detail["flagged"]) == sorted(d.fact_id for d in dependents)
