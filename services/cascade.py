@@ -2,10 +2,10 @@
 
 `Context.write` calls `cascade(...)` after the work function and before commit, so no write path can forget it:
 `versions.retire()` (the one path that stops believing a fact version) and the summary writes note what changed
-on the transaction. The walk is one traversal from the changed facts (seeking by fact id) along believed DEPENDS_ON
-edges, returning ids and support data only, so its cost grows with the affected part of the graph, not with the
-store; the support rule runs in Python over those ids (`tms_rules`), and statements are read only for what is
-flagged.
+on the transaction. The walk goes levelwise over fact ids from the changed facts (seeking by fact id, two levels per
+query, each version read once) along believed DEPENDS_ON edges, returning ids and support data only, so its cost
+grows with the affected part of the graph, not with the store; the support rule runs in Python over those ids
+(`tms_rules`), and the flag write returns the statements of what it flagged.
 """
 
 from __future__ import annotations
