@@ -12,7 +12,7 @@ from credo.graph.records import FAR_FUTURE, fact_from_row, instant, native, read
 from credo.schema.facts import Fact
 
 CREATE_DEPENDENCIES = load("create_dependencies")
-READ_DEPENDENTS = load("read_dependents")
+READ_DEPENDENTS_LEVEL = load("read_dependents_level")
 READ_FACTS_KNOWN_AT = load("read_facts_known_at")
 READ_JUSTIFICATIONS = load("read_justifications")
 READ_STALE_FACTS = load("read_stale_facts")
@@ -29,9 +29,7 @@ def link(tx: Tx, known: datetime, rows: list[dict[str, Any]]) -> None:
 @dataclass(frozen=True)
 class Dependent:
     """A current version met by the cascade's walk: what the support rule reads of a Fact (a full Fact model per
-    visited version was most of a large walk's cost; the walk returns no statement), its justifications, whether
-    current versions depend on another version of its fact that the walk's traversal did not enter (`missed`), and
-    whether a current summary derives from its fact."""
+    visited version was most of a large walk's cost; the walk returns no statement) and its justifications."""
 
     fact_id: str
     version_id: str
@@ -40,35 +38,42 @@ class Dependent:
     valid_from: datetime | None
     valid_to: datetime | None
     justifications: dict[str, frozenset[str]]
-    missed: bool
-    summarized: bool
     known_to: None = None
 
 
-def dependents(
-    tx: Tx, tenant: str, fact_ids: list[str], served: list[str], *, with_given: bool = False,
-) -> tuple[list[Dependent], set[str], dict[str, list[Dependent]]]:
-    """In one query, every current version reachable backwards from any version of the facts through current
-    `served` ones (no statements), which of the facts current summaries derive from, and (when `with_given`) the
-    facts' own current versions by fact id (with statements, no justifications)."""
+@dataclass(frozen=True)
+class Level:
+    """What one call of the walk returned: the current versions resting on the given facts or on the facts
+    resting on them (two levels), the facts whose versions it expanded (the given ones and level one), which of
+    those current summaries derive from, and (when asked) the given facts' current versions by fact id."""
+
+    dependents: list[Dependent]
+    expanded: set[str]
+    summarized: set[str]
+    given: dict[str, list[Dependent]]
+
+
+def dependents(tx: Tx, tenant: str, fact_ids: list[str], *, with_given: bool = False) -> Level:
+    """In one query, two levels of the backward walk from every version of the facts (no statements): each
+    current version resting on them, and each resting on those, once (the caller keeps the visited set)."""
     if not fact_ids:
-        return [], set(), {}
-    row = tx.one(READ_DEPENDENTS, tenant=tenant, fact_ids=fact_ids, served=served, with_given=with_given)
+        return Level([], set(), set(), {})
+    row = tx.one(READ_DEPENDENTS_LEVEL, tenant=tenant, fact_ids=fact_ids, with_given=with_given)
     if row is None:
-        return [], set(), {}
+        return Level([], set(fact_ids), set(), {})
     found = []
-    for fact_id, version_id, state, valid_from, valid_to, premises, missed, summarized in row["dependents"]:
+    for fact_id, version_id, state, valid_from, valid_to, premises in row["dependents"]:
         groups: dict[str, set[str]] = {}
         for justification, premise in premises:
             groups.setdefault(justification, set()).add(premise)
         found.append(Dependent(
             fact_id=fact_id, version_id=version_id, state=state, statement="",
             valid_from=_instant(valid_from), valid_to=_instant(valid_to),
-            justifications={j: frozenset(p) for j, p in groups.items()}, missed=missed, summarized=summarized))
+            justifications={j: frozenset(p) for j, p in groups.items()}))
     given: dict[str, list[Dependent]] = {fid: [] for fid in fact_ids} if with_given else {}
     for g in row["given"]:
-        given.setdefault(g["fact_id"], []).append(_dependent(g, {}, False, False))
-    return found, set(row["summarized"]), given
+        given.setdefault(g["fact_id"], []).append(_dependent(g, {}))
+    return Level(found, set(fact_ids) | set(row["expanded"]), set(row["summarized"]), given)
 
 
 _INSTANTS: dict[str, datetime] = {}
@@ -86,13 +91,12 @@ def _instant(text: str | None) -> datetime | None:
     return found
 
 
-def _dependent(d: dict[str, Any], justifications: dict[str, frozenset[str]], missed: bool,
-               summarized: bool) -> Dependent:
+def _dependent(d: dict[str, Any], justifications: dict[str, frozenset[str]]) -> Dependent:
     return Dependent(
         fact_id=d["fact_id"], version_id=d["version_id"], state=d["state"], statement=d.get("statement") or "",
         valid_from=instant(d["valid_from"]) if d["valid_from"] else None,
         valid_to=instant(d["valid_to"]) if d["valid_to"] else None,
-        justifications=justifications, missed=missed, summarized=summarized,
+        justifications=justifications,
     )
 
 
@@ -131,7 +135,7 @@ def support_known_at(tx: Tx, tenant: str, fact_ids: list[str], known_at: datetim
         for justification, premise in row["premises"]:
             groups.setdefault(justification, set()).add(premise)
         found.setdefault(row["fact_id"], []).append(
-            _dependent(row, {j: frozenset(p) for j, p in groups.items()}, False, False))
+            _dependent(row, {j: frozenset(p) for j, p in groups.items()}))
     return found
 
 

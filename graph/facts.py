@@ -15,6 +15,7 @@ from credo.schema.errors import ConflictError
 from credo.schema.facts import Fact, Listing
 
 CREATE_FACT_VERSIONS = load("create_fact_versions")
+CLOSE_CURRENT_VERSIONS = load("close_current_versions")
 CLOSE_FACT_VERSIONS = load("close_fact_versions")
 LINK_SUPERSEDES = load("link_supersedes")
 READ_VERSION = load("read_version")
@@ -65,6 +66,13 @@ def close_checked(tx: Tx, query: Query, known: datetime, closing: list[tuple[str
     missing = [v for v, _, _ in closing if v not in closed]
     if missing:
         raise ConflictError(missing[0], f"this {noun} is no longer current (another write changed it first)")
+
+
+def close_current(tx: Tx, tenant: str, known: datetime, fact_id: str, ended_by: str, reason: str | None) -> list[Fact]:
+    """Close every current version of a fact in one statement; each as it was believed before ([] when none was)."""
+    return [fact_from_row(r["fact"]) for r in tx.rows(CLOSE_CURRENT_VERSIONS, tenant=tenant, fact_id=fact_id,
+                                                      known=known, ended_by=ended_by, reason=reason,
+                                                      known_at=FAR_FUTURE)]
 
 
 def close_versions(tx: Tx, known: datetime, closing: list[tuple[str, str, str | None]]) -> None:

@@ -21,6 +21,7 @@ from credo.schema.time import next_tick
 
 TICK_CLOCK = load("tick_clock")
 FINISH_WRITE = load("finish_write")
+FINISH_WRITE_FLAGGING = load("finish_write_flagging")
 READ_AUDIT_EVENTS = load("read_audit_events")
 READ_LEDGER_CHAIN = load("read_ledger_chain")
 READ_LEDGER_HEAD = load("read_ledger_head")
@@ -61,6 +62,18 @@ def audit(tx: Tx, tenant: str, known: datetime, events: list[tuple[str, str | No
                              "reason": None if reason is None else str(reason), "detail": canonical_json(clean)})
 
 
+def audit_listed(tx: Tx, tenant: str, operation: str, subject: str | None, detail: dict[str, Any],
+                 ids: list[str]) -> None:
+    """Append one entry whose detail the caller built content-free (ids, depths, reasons: no content key anywhere)
+    and whose ids it lists, so a large detail (a cascade's thousands of flagged versions) is not scanned twice."""
+    clean = dict(detail)
+    reason = clean.pop("reason", None)
+    actor = clean.pop("actor", None) or clean.pop("by", None) or getattr(tx, "credo_actor", SYSTEM_ACTOR)
+    _pending(tx).append({"event_id": new_id("a"), "tenant": tenant, "action": operation, "subject_id": subject,
+                         "ids": list(dict.fromkeys([subject, *ids] if subject else ids)), "actor": str(actor),
+                         "reason": None if reason is None else str(reason), "detail": canonical_json(clean)})
+
+
 def finish(tx: Tx, tenant: str, known: datetime) -> None:
     """Store the write's known time on the clock, chain and append its ledger entries: one round trip before commit.
 
@@ -73,7 +86,12 @@ def finish(tx: Tx, tenant: str, known: datetime) -> None:
         seq += 1
         row.update(seq=seq, prev_hash=head)
         row["hash"] = head = event_hash({**row, "at": known, "operation": row["action"]})
-    tx.one(FINISH_WRITE, tenant=tenant, known=known, seq=seq, head=head, rows=list(rows))
+    flags = getattr(tx, "credo_deferred_flags", None)  # graph/flags.py `defer`: a cascade's flags, written here
+    if flags is None or flags.done:
+        tx.one(FINISH_WRITE, tenant=tenant, known=known, seq=seq, head=head, rows=list(rows))
+    else:
+        flags.written(tx.one(FINISH_WRITE_FLAGGING, tenant=tenant, known=known, change=flags.change,
+                             flags=flags.params, seq=seq, head=head, rows=list(rows)))
     setattr(tx, "credo_chain", (seq, head))
     rows.clear()
 

@@ -46,9 +46,13 @@ TRANSITIONS: dict[State, frozenset[State]] = {
 }
 
 
+_SERVED_BY_VALUE = {s.value: s in SERVED for s in State}  # a cascade asks this per version met: no enum lookup
+
+
 def is_served(state: str) -> bool:
     """Whether retrieval may serve a version in this state as current knowledge."""
-    return State(state) in SERVED
+    served = _SERVED_BY_VALUE.get(state)
+    return State(state) in SERVED if served is None else served
 
 
 def check_transition(identifier: str, current: str, target: str) -> State:

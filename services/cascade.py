@@ -2,10 +2,10 @@
 
 `Context.write` calls `cascade(...)` after the work function and before commit, so no write path can forget it:
 `versions.retire()` (the one path that stops believing a fact version) and the summary writes note what changed
-on the transaction. The walk is one traversal from the changed facts (seeking by fact id) along believed DEPENDS_ON
-edges, returning ids and support data only, so its cost grows with the affected part of the graph, not with the
-store; the support rule runs in Python over those ids (`tms_rules`), and statements are read only for what is
-flagged.
+on the transaction. The walk goes levelwise over fact ids from the changed facts (seeking by fact id, two levels per
+query, each version read once) along believed DEPENDS_ON edges, returning ids and support data only, so its cost
+grows with the affected part of the graph, not with the store; the support rule runs in Python over those ids
+(`tms_rules`), and the flag write returns the statements of what it flagged.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from credo.graph import summaries as summary_repo
 from credo.graph.db import Tx
 from credo.schema.cascade import CascadeReport, FlaggedFact, FlaggedSummary, StaleCause, Summary
 from credo.schema.facts import EndKind, Fact
-from credo.schema.lifecycle import SERVED_VALUES, State, check_transition, is_served
-from credo.services.tms_rules import (believed_now, fact_hash, reach, revision, select_stale, text_hash,
+from credo.schema.lifecycle import State, check_transition, is_served
+from credo.services.tms_rules import (Frontier, believed_now, fact_hash, reach, revision, select_stale, text_hash,
                                       trace_breaks)
 from credo.services.flags import flag_states
 from credo.services.versions import changes
@@ -34,8 +34,12 @@ MAX_SUMMARY_VISITS = 3
 Region = dict[str, tuple[list[Dependent], list[frozenset[str]]]]
 
 
-def cascade(tx: Tx, tenant: str, known: datetime) -> CascadeReport | None:
-    """Run the cascade for what this transaction stopped believing; None when it stopped believing nothing."""
+def cascade(tx: Tx, tenant: str, known: datetime, *, defer: bool = False) -> CascadeReport | None:
+    """Run the cascade for what this transaction stopped believing; None when it stopped believing nothing.
+
+    With `defer` (Context.write, whose next statement closes the write), the fact flags travel with the ledger
+    rows in `ledger.finish` when no summary needs re-checking (a re-check reads them); `completed` then names the
+    flagged statements in the report."""
     log = changes(tx)
     if not log.facts and not log.summaries:
         return None
@@ -47,25 +51,59 @@ def cascade(tx: Tx, tenant: str, known: datetime) -> CascadeReport | None:
     changed = sorted(first)
     revised = _revisions(tx, tenant, first)
     region, summarized, given = _walk(tx, tenant, changed)
-    flagged = _flag_facts(tx, tenant, known, changed, first, region, given, revised)
-    touched = changed + [f.fact_id for f in flagged] + [f.fact_id for f, _, _ in changes(tx).facts]
+    moves, pending = _losses(tx, tenant, known, changed, first, region, given, revised)
+    touched = changed + [old.fact_id for old, _, _, _ in pending] + [f.fact_id for f, _, _ in changes(tx).facts]
     changes(tx).facts.clear()
     # the walk already saw which facts summaries derive from: no re-check query when none does
     traced = [fid for fid in touched if fid in summarized or fid not in region and fid not in changed]
-    stale, restored = ([], []) if not (traced or changed_summaries) else _recheck_summaries(
+    recheck = bool(traced or changed_summaries)
+    # one flag edge per dependent, in one query that also returns the statements the report names; the flagged
+    # version stays the version (FlaggedFact.version_id names it)
+    texts = flag_states(tx, tenant, known, moves, kind="cascade", actor="cascade",  # type: ignore[arg-type]
+                        reason="stale: lost all support", notify=False, defer=defer and not recheck)
+    stale, restored = ([], []) if not recheck else _recheck_summaries(
         tx, tenant, known, fact_ids=traced, summary_ids=changed_summaries)
-    report = CascadeReport(at=known, changed=changed, checked=sorted(region), facts=flagged, summaries=stale,
-                           restored=restored)
-    if flagged or stale or restored:
+    deferred = defer and not recheck and bool(pending)
+    report = CascadeReport(at=known, changed=changed, checked=sorted(region),
+                           facts=[] if deferred else _flagged(pending, texts), summaries=stale, restored=restored)
+    if deferred:
+        setattr(tx, "credo_cascade_pending", pending)
+    if pending or stale or restored:
         # one ledger entry per cascade: what it flagged, each flagged version, depth, path and cause
-        causes = {f.cause.premise_fact_id: f.cause for f in flagged}
+        causes = {cause.premise_fact_id: cause for _, cause, _, _ in pending}
         index = {premise: i for i, premise in enumerate(causes)}
-        detail = {"flagged": sorted(report.flagged_ids), "restored": [s.summary_id for s in restored],
+        flagged_ids = {old.fact_id for old, _, _, _ in pending} | {s.summary_id for s in stale}
+        detail = {"flagged": sorted(flagged_ids), "restored": [s.summary_id for s in restored],
                   "causes": [c.model_dump(mode="json", exclude=CONTENT_FREE) for c in causes.values()],
-                  "facts": [{"fact_id": f.fact_id, "version_id": f.version_id, "depth": f.depth, "path": f.path,
-                             "cause": index[f.cause.premise_fact_id]} for f in flagged]}
-        ledger.audit(tx, tenant, known, [("cascade", fid, detail) for fid in changed[:1] or changed_summaries[:1]])
+                  "facts": [{"fact_id": old.fact_id, "version_id": old.version_id, "depth": depth, "path": list(path),
+                             "cause": index[cause.premise_fact_id]} for old, cause, path, depth in pending]}
+        # built content-free (CONTENT_FREE excluded from the causes, ids and depths only), its ids listed here
+        ids = [*detail["flagged"], *detail["restored"],
+               *(i for c in detail["causes"] for i in (c["premise_fact_id"], c["premise_version_id"]) if i),
+               *(i for f in detail["facts"] for i in (f["fact_id"], f["version_id"], *f["path"]))]
+        for fid in changed[:1] or changed_summaries[:1]:
+            ledger.audit_listed(tx, tenant, "cascade", fid, detail, ids)
     return report
+
+
+def completed(tx: Tx, report: CascadeReport | None) -> CascadeReport | None:
+    """The report with the flags `cascade(defer=True)` left to `ledger.finish` named (their statements as the
+    flag write returned them); the report unchanged when nothing was deferred."""
+    pending = getattr(tx, "credo_cascade_pending", None)
+    if report is None or not pending:
+        return report
+    setattr(tx, "credo_cascade_pending", None)
+    return report.model_copy(update={"facts": _flagged(pending, flag_repo.deferred_statements(tx))})
+
+
+Pending = list[tuple[Dependent, StaleCause, tuple[str, ...], int]]
+
+
+def _flagged(pending: Pending, texts: dict[str, str]) -> list[FlaggedFact]:
+    # built without re-validation: every field is already of its type (ids and texts from the graph, a StaleCause)
+    return [FlaggedFact.model_construct(fact_id=old.fact_id, version_id=old.version_id,
+                                        statement=texts.get(old.version_id, ""), cause=cause, path=list(path),
+                                        depth=depth) for old, cause, path, depth in pending]
 
 
 def _revisions(tx: Tx, tenant: str, first: dict[str, tuple[Fact, str]]) -> dict[str, tuple[str, str]]:
@@ -88,42 +126,42 @@ def _walk(tx: Tx, tenant: str, changed: list[str]) -> tuple[Region, set[str], di
     """Every current dependent reachable backwards from the changed facts through served dependents, the visited
     facts (changed ones included) that current summaries derive from, and the changed facts' current versions.
 
-    One traversal query returns the ids and support data; the walk itself runs over ids (`tms_rules.reach`). A
-    fact some dependent rests on through a version the traversal does not enter (not current, or not served) is
-    walked on from by another query, once."""
+    Levelwise over fact ids: each query expands two levels from the frontier (every version of each fact, so a
+    dependent resting on an earlier version of a walked fact is met), the walk itself runs over ids
+    (`tms_rules.reach`), and a fact is expanded once (the visited set), so each version is read once."""
     found: dict[str, Dependent] = {}
     summarized: set[str] = set()
     given: dict[str, list[Dependent]] = {}
-    met: dict[str, list[Dependent]] = {}
-    queried: set[str] = set()
+    expanded: set[str] = set()
+    frontier = Frontier(changed)
     starts = changed
     while starts:
-        queried.update(starts)
-        versions, traced, seen = dep_repo.dependents(tx, tenant, starts, SERVED_VALUES, with_given=starts is changed)
-        given.update(seen)
-        summarized |= traced
-        for version in versions:
+        level = dep_repo.dependents(tx, tenant, starts, with_given=starts is changed)
+        given.update(level.given)
+        summarized |= level.summarized
+        expanded |= level.expanded
+        for version in level.dependents:
             found.setdefault(version.version_id, version)
-        met, walked = reach(changed, found.values())
-        starts = sorted(fid for fid in walked - queried if any(v.missed for v in met.get(fid, ())))
+        frontier.add(level.dependents)
+        starts = sorted(frontier.walked - expanded)
+    met, _walked = reach(changed, found.values())
     region: Region = {}
     for fact_id, met_versions in met.items():
         alternatives: list[frozenset[str]] = []
         for version in met_versions:
             alternatives += [p for p in version.justifications.values() if p not in alternatives]
         region[fact_id] = (met_versions, alternatives)
-        if any(v.summarized for v in met_versions):
-            summarized.add(fact_id)
     return region, summarized, given
 
 
-def _flag_facts(
+def _losses(
     tx: Tx, tenant: str, known: datetime, changed: list[str], first: dict[str, tuple[Fact, str]], region: Region,
     given: dict[str, list[Dependent]], revised: dict[str, tuple[str, str]],
-) -> list[FlaggedFact]:
-    """Make every served dependent that lost all support stale, recording cause, path and depth."""
+) -> tuple[list[tuple[Dependent, str, str | None]], Pending]:
+    """Every served dependent that lost all support: its move to stale (with the cause text) and its cause, path
+    and depth for the report."""
     if not region:
-        return []
+        return [], []
     justifications = {fid: alternatives for fid, (_versions, alternatives) in region.items()}
     outside = sorted({p for alts in justifications.values() for premises in alts for p in premises} - set(region))
     # the walk's first step already read the changed facts' current versions
@@ -146,14 +184,7 @@ def _flag_facts(
                 continue
             moves.append((old, State.STALE.value, text))
             pending.append((old, cause, loss.path, loss.depth))
-    # one flag edge per dependent, in one query that also returns the statements the report names; the flagged
-    # version stays the version (FlaggedFact.version_id names it)
-    texts = flag_states(tx, tenant, known, moves, kind="cascade", actor="cascade",  # type: ignore[arg-type]
-                reason="stale: lost all support", notify=False)
-    # built without re-validation: every field is already of its type (ids and texts from the graph, a StaleCause)
-    return [FlaggedFact.model_construct(fact_id=old.fact_id, version_id=old.version_id,
-                                        statement=texts.get(old.version_id, ""), cause=cause, path=list(path),
-                                        depth=depth) for old, cause, path, depth in pending]
+    return moves, pending
 
 
 def _cause(

@@ -118,7 +118,7 @@ class Context:
         created = [0]
 
         def run(tx: Tx) -> T:
-            from credo.services.cascade import cascade
+            from credo.services.cascade import cascade, completed
 
             setattr(tx, "credo_vectors", plan)
             self.bind(tx)
@@ -127,8 +127,9 @@ class Context:
             known = ledger.begin(tx, self.tenant, self.now())
             result = work(tx, known)
             # every write that stopped believing something re-checks what rested on it, before commit
-            report = cascade(tx, self.tenant, known)
+            report = cascade(tx, self.tenant, known, defer=True)  # its flags may travel with the closing rows
             ledger.finish(tx, self.tenant, known)
+            report = completed(tx, report)
             created[0] = search_partition.created(tx)
             return with_report(result, report)
 

@@ -21,7 +21,7 @@ from credo.services.versions import changes
 def flag_states(
     tx: Tx, tenant: str, known: datetime, moves: list[tuple[Fact, str, str | None]], *, kind: str,
     actor: str | None = None, reason: str | None = None, verified_at: datetime | None = None, notify: bool = True,
-    refresh: bool = False,
+    refresh: bool = False, defer: bool = False,
 ) -> dict[str, str]:
     """Move (version, target state, cause) current versions to their targets by the transition table, as flags in
     one query; TransitionRefused (naming both states) before anything is written if any move is not allowed.
@@ -29,11 +29,16 @@ def flag_states(
     rule reads what is believed after this write, and summaries tracing them are re-checked) (the cascade itself passes False:
     its walk has already gone past them). With `refresh`, a move to the state a version is already in is allowed
     (a re-confirmation: it records the verification, it changes no state). Returns the flagged versions'
-    statements by version id (what a report names)."""
+    statements by version id (what a report names). With `defer`, the flags are written by the write's closing
+    statement (`ledger.finish`) instead, and {} is returned (graph/flags.py `deferred_statements` has them after)."""
     rows = [FlagRow(version_id=f.version_id, from_state=f.state, cause=cause, verified_at=verified_at,
                     state=target if refresh and target == f.state else check_transition(f.fact_id, f.state, target).value)
             for f, target, cause in moves]
-    texts = flag_repo.write(tx, tenant, known, rows, kind=kind, actor=actor, reason=reason)
+    if defer:
+        flag_repo.defer(tx, tenant, rows, kind=kind, actor=actor, reason=reason)
+        texts: dict[str, str] = {}
+    else:
+        texts = flag_repo.write(tx, tenant, known, rows, kind=kind, actor=actor, reason=reason)
     if notify:
         changes(tx).facts.extend((f, EndKind.STATE_CHANGE.value, reason) for f, target, _cause in moves
                                  if is_served(f.state) != is_served(target))

@@ -14,12 +14,12 @@ from credo.graph.ledger import new_id
 from credo.schema.errors import ConflictError, InvalidInput
 from credo.schema.facts import EndKind, Fact, ObjectValue, check_interval, check_version, literal
 from credo.schema.lifecycle import SERVED, State
-from credo.schema.names import clean_name, clean_text
+from credo.schema.names import check_ref, clean_name, clean_text
 from credo.schema.time import optional_point, parse_point
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
 from credo.services.versions import create as create_versions
-from credo.services.versions import current_versions, next_version, replace, retire, the_current
+from credo.services.versions import current_versions, next_version, replace, retire, retire_current, the_current
 
 CORRECTABLE = {"object", "valid_from", "valid_to", "statement", "scope", "confidence", "sensitivity", "kind", "quote"}
 
@@ -186,10 +186,14 @@ def retract_fact(ctx: Context, *, ref: str, reason: str) -> list[Fact]:
     reason = clean_text(reason, "reason")
 
     def work(tx: Tx, known: datetime) -> list[Fact]:
-        current = [v for v in current_versions(tx, ctx.tenant, ref) if v.known_to is None]
+        named = check_ref(ref)
+        if named.startswith("v_"):
+            current = [v for v in current_versions(tx, ctx.tenant, named) if v.known_to is None]
+            retire(tx, known, [(v, EndKind.RETRACTION.value, reason.strip()) for v in current])
+        else:  # read and closed in one statement: a retraction needs no look at the versions first
+            current = retire_current(tx, ctx.tenant, known, named, EndKind.RETRACTION.value, reason.strip())
         if not current:
-            the_current(tx, ctx.tenant, ref)  # raises the precise error
-        retire(tx, known, [(v, EndKind.RETRACTION.value, reason.strip()) for v in current])
+            the_current(tx, ctx.tenant, ref)  # raises the precise error (nothing was closed)
         ledger.audit(tx, ctx.tenant, known, [("retract_fact", v.fact_id, {"version_id": v.version_id, "reason": reason})
                                              for v in current])
         return [v.model_copy(update={"known_to": known, "ended_by": EndKind.RETRACTION, "end_reason": reason.strip()})

@@ -78,6 +78,42 @@ def reach(changed: Iterable[str], versions: Iterable[Any]) -> tuple[dict[str, li
     return met, walked
 
 
+class Frontier:
+    """`reach`'s walked set kept up to date as a levelwise walk's versions arrive in batches (each version indexed
+    once), so the walk's next frontier is not recomputed from every version met so far."""
+
+    def __init__(self, changed: Iterable[str]) -> None:
+        self.walked: set[str] = set(changed)
+        self._users: dict[str, list[Any]] = {}
+        self._seen: set[str] = set()
+
+    def add(self, versions: Iterable[Any]) -> set[str]:
+        """Index the new versions; return the facts walked through because of them (met with a served version)."""
+        queue: list[str] = []
+        for version in versions:
+            if version.version_id in self._seen:
+                continue
+            self._seen.add(version.version_id)
+            premises = {p for group in version.justifications.values() for p in group}
+            for premise in premises:
+                self._users.setdefault(premise, []).append(version)
+            if premises & self.walked:
+                queue += self._meet(version)
+        fresh = set(queue)
+        while queue:
+            for version in self._users.get(queue.pop(), ()):
+                found = self._meet(version)
+                fresh.update(found)
+                queue += found
+        return fresh
+
+    def _meet(self, version: Any) -> list[str]:
+        if is_served(version.state) and version.fact_id not in self.walked:
+            self.walked.add(version.fact_id)
+            return [version.fact_id]
+        return []
+
+
 @dataclass(frozen=True)
 class Loss:
     """A dependent that lost all support: the shortest path from a changed fact to it, and its depth."""

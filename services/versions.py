@@ -79,6 +79,14 @@ def retire(tx: Tx, known: datetime, closing: list[tuple[Fact, str, str | None]])
     changes(tx).facts.extend(closing)
 
 
+def retire_current(tx: Tx, tenant: str, known: datetime, fact_id: str, how: str, why: str | None) -> list[Fact]:
+    """Stop believing every current version of a fact now, read and closed in one statement (as `retire` records
+    them for the cascade); returns them as they were, [] when none was current."""
+    closed = fact_repo.close_current(tx, tenant, known, fact_id, how, why)
+    changes(tx).facts.extend((f, how, why) for f in closed)
+    return closed
+
+
 @dataclass
 class Changes:
     """What this write transaction stopped believing; Context.write runs the cascade from it before commit."""

@@ -1,0 +1,22 @@
+// Stop believing every current version of a fact in one statement (a retraction reads and closes them together):
+// each version as it was believed just before (the projection read_fact_versions returns), then closed: known_to,
+// how and why it ended, and its ABOUT edges.
+// $tenant    tenant id
+// $fact_id   fact id
+// $known     known time of the write
+// $ended_by  how they ended
+// $reason    why (or null)
+// $known_at  disputed is reported as believed at this known time (far future = now)
+// returns: fact (each closed version as believed before this write), oldest belief first
+MATCH (f:Fact {fact_id: $fact_id})
+WHERE f.tenant = $tenant AND f.known_to IS NULL
+WITH f, f {.*, embedding: null, flag: @flag_at(f, $known_at), disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f)
+                                          WHERE c.known_from <= $known_at AND (c.known_to IS NULL OR c.known_to > $known_at) }} AS fact
+SET f.known_to = $known, f.ended_by = $ended_by, f.end_reason = $reason
+WITH f, fact
+CALL (f) {
+  MATCH (f)-[r:ABOUT]->()
+  SET r.known_to = $known
+}
+RETURN fact
+ORDER BY fact.known_from, fact.valid_from
