@@ -77,7 +77,7 @@ class OnnxMiniLMEmbedder:
 
     dimension = DIMENSION
 
-    def __init__(self, *, quantized: bool = False, batch_size: int = 64) -> None:
+    def __init__(self, *, quantized: bool = False, batch_size: int = 64, threads: int | None = None) -> None:
         try:
             import numpy as np
             import onnxruntime as ort
@@ -95,6 +95,8 @@ class OnnxMiniLMEmbedder:
         self._tokenizer.enable_padding(pad_id=self._tokenizer.token_to_id(pad), pad_token=pad)
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        if threads:  # intra-op threads of a batch (default: ONNX Runtime's, one per physical core)
+            options.intra_op_num_threads = threads
         self._session = ort.InferenceSession(str(self.path), options, providers=["CPUExecutionProvider"])
         self._ort = ort
         self._single: object | None = None  # a one-thread session for one text (a search's query), made on first use
