@@ -154,15 +154,16 @@ def ingest_rounds(args, rows) -> None:
     try:
         print(f"ingest of {len(chosen)} YAGO facts, batch {args.batch}, the default embedder (ONNX fp32), "
               f"{args.ingest_rounds} interleaved rounds per thread setting")
-        for threads in args.threads:
-            embedder = OnnxMiniLMEmbedder(threads=threads or None)
+        for threads, spin in [(t, s) for t in args.threads for s in args.spinning]:
+            embedder = OnnxMiniLMEmbedder(threads=threads or None, spinning=spin == "on")
+            setting = f"threads {threads or 'default'} spinning {spin}"
             results = []
             for n in range(args.ingest_rounds):
                 r = ingest_round(db, embedder, chosen, args.batch)
                 raw = (r["raw_before"] + r["raw_after"]) / 2
                 r["raw"] = raw
                 results.append(r)
-                print(f"  threads {threads or 'default'} round {n + 1} (load {os.getloadavg()[0]:.1f}): raw "
+                print(f"  {setting} round {n + 1} (load {os.getloadavg()[0]:.1f}): raw "
                       f"{r['raw_before']:.1f} / {r['raw_after']:.1f} texts/s; import_facts {r['import']:.1f} facts/s "
                       f"= {r['import'] / raw:.0%} of raw; add_facts {r['add_facts']:.1f} = {r['add_facts'] / raw:.0%}; "
                       f"write with vectors given: Credo {r['credo_write']:.2f} s, floor {r['floor_write']:.2f} s "
@@ -170,7 +171,7 @@ def ingest_rounds(args, rows) -> None:
             share = _median([r["import"] / r["raw"] for r in results])
             plain = _median([r["add_facts"] / r["raw"] for r in results])
             ratio = _median([r["credo_write"] / r["floor_write"] for r in results])
-            print(f"threads {threads or 'default'}: median import_facts {share:.0%} of raw (target >= 90 %: "
+            print(f"{setting}: median import_facts {share:.0%} of raw (target >= 90 %: "
                   f"{'met' if share >= 0.9 else 'missed'}), add_facts {plain:.0%} of raw; raw median "
                   f"{_median([r['raw'] for r in results]):.1f} texts/s; write with vectors / floor {ratio:.2f}x",
                   flush=True)
@@ -219,6 +220,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, nargs="*", default=[0],
                         help="ONNX intra-op threads of the ingest's embedder (0: ONNX Runtime's default); one set of "
                              "rounds per value")
+    parser.add_argument("--spinning", nargs="*", default=["on"], choices=["on", "off"],
+                        help="ONNX intra-op threads spin while idle (on: ONNX Runtime's default) or sleep; one set of "
+                             "rounds per value and thread setting")
     parser.add_argument("--global-index", action="store_true",
                         help="also time the write with vectors given with the global fact_embedding index re-created "
                              "(the shape before migration 0010) against without, alternated")
