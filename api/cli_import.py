@@ -37,7 +37,8 @@ def rows_of(lines: Any) -> Iterator[Any]:
 
 def _tell(batch: ImportBatch) -> None:
     print(f"batch {batch.batch}: rows {batch.first_row}-{batch.first_row + batch.rows - 1} committed, "
-          f"{batch.facts} facts", file=sys.stderr, flush=True)
+          f"{batch.facts} facts (waited {batch.waited_s:.1f} s for vectors, wrote in {batch.write_s:.1f} s)",
+          file=sys.stderr, flush=True)
 
 
 def cmd_import(args: argparse.Namespace) -> int:

@@ -105,7 +105,10 @@ def ingest_round(db, embedder, chosen, batch: int) -> dict[str, float]:
     out: dict[str, float] = {}
     out["raw_before"] = rate(embedder, texts)
     store = _fresh(db, embedder, chosen, "import")
-    out["import"] = len(facts) / _timed(lambda: store.import_facts(facts, batch_size=batch))
+    reports = []
+    out["import"] = len(facts) / _timed(lambda: reports.append(store.import_facts(facts, batch_size=batch)))
+    out["waited"] = sum(b.waited_s for b in reports[0].batches)  # the writer idle, waiting for vectors
+    out["writing"] = sum(b.write_s for b in reports[0].batches)
     cleanup(store)
     out["raw_after"] = rate(embedder, texts)
     store = _fresh(db, embedder, chosen, "plain")
@@ -165,7 +168,7 @@ def ingest_rounds(args, rows) -> None:
                 results.append(r)
                 print(f"  {setting} round {n + 1} (load {os.getloadavg()[0]:.1f}): raw "
                       f"{r['raw_before']:.1f} / {r['raw_after']:.1f} texts/s; import_facts {r['import']:.1f} facts/s "
-                      f"= {r['import'] / raw:.0%} of raw; add_facts {r['add_facts']:.1f} = {r['add_facts'] / raw:.0%}; "
+                      f"= {r['import'] / raw:.0%} of raw (writer waited {r['waited']:.1f} s for vectors, wrote {r['writing']:.1f} s); add_facts {r['add_facts']:.1f} = {r['add_facts'] / raw:.0%}; "
                       f"write with vectors given: Credo {r['credo_write']:.2f} s, floor {r['floor_write']:.2f} s "
                       f"({r['credo_write'] / r['floor_write']:.2f}x)", flush=True)
             share = _median([r["import"] / r["raw"] for r in results])

@@ -6,13 +6,17 @@ from pydantic import BaseModel
 
 
 class ImportBatch(BaseModel):
-    """One batch of an import: its number (from 0), the rows it held and how many facts its commit returned."""
+    """One batch of an import: its number (from 0), the rows it held, how many facts its commit returned, how long
+    the writer waited for its validation and vectors (`waited_s`: the embedder is the bottleneck when it grows) and
+    how long its write took (`write_s`)."""
 
     batch: int
     first_row: int
     rows: int
     facts: int
     committed: bool
+    waited_s: float = 0.0
+    write_s: float = 0.0
 
 
 class ImportFailure(BaseModel):

@@ -10,6 +10,7 @@ the embedding of the next batch overlaps the driver's round trips and Neo4j's co
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -109,25 +110,29 @@ def import_facts(ctx: Context, *, rows: Iterable[Any], batch_size: int = 1000,
 
         pending = ahead()
         while pending is not None:
+            started = time.perf_counter()
             batch = pending.result()
+            waited = time.perf_counter() - started
             if batch.failure is not None:
                 failure = batch.failure
                 done.append(ImportBatch(batch=batch.number, first_row=batch.first_row, rows=len(batch.rows),
-                                        facts=0, committed=False))
+                                        facts=0, committed=False, waited_s=waited))
                 break
             pending = ahead()  # batch n+1 is validated and embedded while batch n is written
             writer = ctx if ctx.embedder is None else dataclasses.replace(
                 ctx, embedder=Prepared(ctx.embedder, batch.vectors))
+            started = time.perf_counter()
             try:
                 written = record_fact.add_facts(writer, batch.data, depends_on=batch.premises)
             except CredoError as exc:
                 failure = ImportFailure(batch=batch.number, row=None, field=getattr(exc, "field", None),
                                         rule=getattr(exc, "rule", None) or str(exc), error=type(exc).__name__)
                 done.append(ImportBatch(batch=batch.number, first_row=batch.first_row, rows=len(batch.rows),
-                                        facts=0, committed=False))
+                                        facts=0, committed=False, waited_s=waited))
                 break
             done.append(ImportBatch(batch=batch.number, first_row=batch.first_row, rows=len(batch.rows),
-                                    facts=len(written), committed=True))
+                                    facts=len(written), committed=True, waited_s=waited,
+                                    write_s=time.perf_counter() - started))
             if progress is not None:
                 progress(done[-1])
         if pending is not None:
