@@ -223,9 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, nargs="*", default=[0],
                         help="ONNX intra-op threads of the ingest's embedder (0: ONNX Runtime's default); one set of "
                              "rounds per value")
-    parser.add_argument("--spinning", nargs="*", default=["on"], choices=["on", "off"],
-                        help="ONNX intra-op threads spin while idle (on: ONNX Runtime's default) or sleep; one set of "
-                             "rounds per value and thread setting")
+    parser.add_argument("--spinning", nargs="*", default=["off"], choices=["on", "off"],
+                        help="ONNX intra-op threads spin while idle (on: ONNX Runtime's own default) or sleep (off: "
+                             "Credo's default); one set of rounds per value and thread setting")
     parser.add_argument("--global-index", action="store_true",
                         help="also time the write with vectors given with the global fact_embedding index re-created "
                              "(the shape before migration 0010) against without, alternated")

@@ -78,7 +78,7 @@ class OnnxMiniLMEmbedder:
     dimension = DIMENSION
 
     def __init__(self, *, quantized: bool = False, batch_size: int = 64, threads: int | None = None,
-                 spinning: bool = True) -> None:
+                 spinning: bool = False) -> None:
         try:
             import numpy as np
             import onnxruntime as ort
@@ -98,7 +98,7 @@ class OnnxMiniLMEmbedder:
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         if threads:  # intra-op threads of a batch (default: ONNX Runtime's, one per physical core)
             options.intra_op_num_threads = threads
-        if not spinning:  # idle pool threads sleep instead of spinning (CPU left to a write running meanwhile)
+        if not spinning:  # idle pool threads sleep, not spin: the CPU goes to a write running meanwhile (import_facts)
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._session = ort.InferenceSession(str(self.path), options, providers=["CPUExecutionProvider"])
         self._ort = ort
