@@ -90,6 +90,14 @@ def _fresh(db, embedder, chosen, tag: str):
     return store
 
 
+def _drop(store) -> None:
+    """Delete a bench tenant's nodes and its partition's vector index (so runs do not pile indexes up)."""
+    from credo.graph.search_partition import names
+
+    cleanup(store)
+    store._db.run_schema(f"DROP INDEX {names(store.tenant)[1]} IF EXISTS")
+
+
 def _timed(fn) -> float:
     t0 = time.perf_counter()
     fn()
@@ -99,8 +107,6 @@ def _timed(fn) -> float:
 def ingest_round(db, embedder, chosen, batch: int) -> dict[str, float]:
     """One interleaved round on the same statements: raw embedder, the pipelined import, raw again, plain
     add_facts, then the write alone with the vectors given (Credo's and the floor's), each in a fresh tenant."""
-    from bench_bitemporal import cleanup
-
     texts, facts = statements(chosen), _fact_rows(chosen)
     out: dict[str, float] = {}
     out["raw_before"] = rate(embedder, texts)
@@ -109,12 +115,12 @@ def ingest_round(db, embedder, chosen, batch: int) -> dict[str, float]:
     out["import"] = len(facts) / _timed(lambda: reports.append(store.import_facts(facts, batch_size=batch)))
     out["waited"] = sum(b.waited_s for b in reports[0].batches)  # the writer idle, waiting for vectors
     out["writing"] = sum(b.write_s for b in reports[0].batches)
-    cleanup(store)
+    _drop(store)
     out["raw_after"] = rate(embedder, texts)
     store = _fresh(db, embedder, chosen, "plain")
     out["add_facts"] = len(facts) / _timed(
         lambda: [store.add_facts(facts[i:i + batch]) for i in range(0, len(facts), batch)])
-    cleanup(store)
+    _drop(store)
     vectors = embedder.embed(texts)
     out.update(write_with_vectors(db, embedder, chosen, batch, vectors))
     return out
@@ -123,7 +129,6 @@ def ingest_round(db, embedder, chosen, batch: int) -> dict[str, float]:
 def write_with_vectors(db, embedder, chosen, batch: int, vectors) -> dict[str, float]:
     """Seconds of Credo's write (add_facts, the vectors given) and of the floor's write of the same rows and vectors."""
     import floor
-    from bench_bitemporal import cleanup
 
     from credo.services.import_facts import Prepared
 
@@ -131,7 +136,7 @@ def write_with_vectors(db, embedder, chosen, batch: int, vectors) -> dict[str, f
     given = Prepared(embedder, dict(zip(statements(chosen), vectors)))
     store = _fresh(db, given, chosen, "write")
     credo_s = _timed(lambda: [store.add_facts(facts[i:i + batch]) for i in range(0, len(facts), batch)])
-    cleanup(store)
+    _drop(store)
     tenant = f"bench_embed_floor_{uuid.uuid4().hex[:8]}"
     try:
         floor_s = floor.ingest(db, tenant, chosen, batch, vectors)
