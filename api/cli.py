@@ -11,8 +11,8 @@ from credo.settings import Settings
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    from credo.api import (cli_cascade, cli_facts, cli_forget, cli_inspector, cli_ledger, cli_lifecycle, cli_mcp,
-                           cli_neo4j, cli_provenance, cli_recall, cli_search, cli_serve, cli_system)
+    from credo.api import (cli_cascade, cli_facts, cli_forget, cli_import, cli_inspector, cli_ledger, cli_lifecycle,
+                           cli_mcp, cli_neo4j, cli_provenance, cli_recall, cli_search, cli_serve, cli_system)
 
     parser = argparse.ArgumentParser(prog="credo", description="Credo: a temporal knowledge store on Neo4j.")
     parser.add_argument("--verbose", "-v", action="store_true", help="show error details")
@@ -31,6 +31,7 @@ def _build_parser() -> argparse.ArgumentParser:
     cli_serve.register(sub)
     cli_mcp.register(sub)
     cli_inspector.register(sub)
+    cli_import.register(sub)
     return parser
 
 

@@ -2,13 +2,18 @@
 `repr` cost of vector parameters, and ingest with the default embedder as a share of the embedder alone.
 
     .venv/bin/python bench/bench_embeddings.py [--texts 2000] [--sample 500] [--queries 100] [--ingest 2000]
+        [--ingest-rounds 3] [--threads 0 1 2] [--global-index] [--skip-backends]
 
 Texts are real statements as Credo builds them from YAGO11k rows (`"<subject> <predicate> <object>"`, predicate
 normalised). Quality gate for a backend: cosine ≥ 0.99 against the torch vectors on `--sample` statements (the
 minimum is reported) and the same nearest neighbour (among the sample) for `--queries` question-form queries.
-The ingest part (skipped with `--ingest 0`) needs Neo4j (NEO4J_URI …): it loads `--ingest` rows through
-`add_facts` with the default embedder into a fresh tenant and compares with the raw embedder on the same texts,
-in the same run; it deletes the tenant afterwards.
+The ingest part (skipped with `--ingest 0`) needs Neo4j (NEO4J_URI …). Each of `--ingest-rounds` interleaved
+rounds, on the same `--ingest` YAGO statements and each write in a fresh tenant (deleted afterwards): the raw
+embedder's throughput, ingest through the pipelined `import_facts`, the raw embedder again (a share is of the mean
+of the two), ingest through plain `add_facts` batches, then the write alone with the vectors given — Credo's
+`add_facts` and `bench/floor.py`'s (the same rows and vectors, the tenant's partition label and its own vector
+index). `--threads` repeats the rounds per ONNX intra-op thread setting; `--global-index` also times the write with
+vectors given with 0001's global `fact_embedding` index re-created (before migration 0010) against without.
 """
 
 from __future__ import annotations
@@ -66,6 +71,150 @@ def repr_cost(vectors: int = 1000) -> tuple[float, float]:
     return out[0], out[1]
 
 
+GLOBAL_INDEX = ("CREATE VECTOR INDEX fact_embedding IF NOT EXISTS FOR (n:Fact) ON n.embedding "
+                "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}")
+
+
+def _fact_rows(chosen) -> list[dict]:
+    return [{"subject": r.subject, "predicate": r.predicate, "object": r.object, "valid_from": r.valid_from,
+             "valid_to": r.valid_to} for r in chosen]
+
+
+def _fresh(db, embedder, chosen, tag: str):
+    """A store on a fresh tenant with the rows' predicates defined multi-valued (no conflict rule in the way)."""
+    from credo.store import Store
+
+    store = Store(db, tenant=f"bench_embed_{tag}_{uuid.uuid4().hex[:8]}", embedder=embedder, _owns_db=False)
+    for rel in sorted({r.predicate for r in chosen}):
+        store.define_predicate(rel, cardinality="multi")
+    return store
+
+
+def _drop(store) -> None:
+    """Delete a bench tenant's nodes and its partition's vector index (so runs do not pile indexes up)."""
+    from credo.graph.search_partition import names
+
+    cleanup(store)
+    store._db.run_schema(f"DROP INDEX {names(store.tenant)[1]} IF EXISTS")
+
+
+def _timed(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def ingest_round(db, embedder, chosen, batch: int) -> dict[str, float]:
+    """One interleaved round on the same statements: raw embedder, the pipelined import, raw again, plain
+    add_facts, then the write alone with the vectors given (Credo's and the floor's), each in a fresh tenant."""
+    texts, facts = statements(chosen), _fact_rows(chosen)
+    out: dict[str, float] = {}
+    out["raw_before"] = rate(embedder, texts)
+    store = _fresh(db, embedder, chosen, "import")
+    reports = []
+    out["import"] = len(facts) / _timed(lambda: reports.append(store.import_facts(facts, batch_size=batch)))
+    out["waited"] = sum(b.waited_s for b in reports[0].batches)  # the writer idle, waiting for vectors
+    out["writing"] = sum(b.write_s for b in reports[0].batches)
+    _drop(store)
+    out["raw_after"] = rate(embedder, texts)
+    store = _fresh(db, embedder, chosen, "plain")
+    out["add_facts"] = len(facts) / _timed(
+        lambda: [store.add_facts(facts[i:i + batch]) for i in range(0, len(facts), batch)])
+    _drop(store)
+    vectors = embedder.embed(texts)
+    out.update(write_with_vectors(db, embedder, chosen, batch, vectors))
+    return out
+
+
+def write_with_vectors(db, embedder, chosen, batch: int, vectors) -> dict[str, float]:
+    """Seconds of Credo's write (add_facts, the vectors given) and of the floor's write of the same rows and vectors."""
+    import floor
+
+    from credo.services.import_facts import Prepared
+
+    facts = _fact_rows(chosen)
+    given = Prepared(embedder, dict(zip(statements(chosen), vectors)))
+    store = _fresh(db, given, chosen, "write")
+    credo_s = _timed(lambda: [store.add_facts(facts[i:i + batch]) for i in range(0, len(facts), batch)])
+    _drop(store)
+    tenant = f"bench_embed_floor_{uuid.uuid4().hex[:8]}"
+    try:
+        floor_s = floor.ingest(db, tenant, chosen, batch, vectors)
+    finally:
+        floor.drop(db, tenant)
+    return {"credo_write": credo_s, "floor_write": floor_s}
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2] if len(ordered) % 2 else (ordered[len(ordered) // 2 - 1] + ordered[len(ordered) // 2]) / 2
+
+
+def ingest_rounds(args, rows) -> None:
+    """Ingest with the default embedder (ONNX fp32) as a share of its raw throughput on the same texts, interleaved."""
+    import credo
+
+    from credo.services.embedder_onnx import OnnxMiniLMEmbedder
+
+    chosen = rows[:args.ingest]
+    handle = credo.connect(tenant=f"bench_embed_{uuid.uuid4().hex[:8]}", embedder=None)
+    db = handle._db
+    try:
+        print(f"ingest of {len(chosen)} YAGO facts, batch {args.batch}, the default embedder (ONNX fp32), "
+              f"{args.ingest_rounds} interleaved rounds per thread setting")
+        for threads, spin in [(t, s) for t in args.threads for s in args.spinning]:
+            embedder = OnnxMiniLMEmbedder(threads=threads or None, spinning=spin == "on")
+            setting = f"threads {threads or 'default'} spinning {spin}"
+            results = []
+            for n in range(args.ingest_rounds):
+                r = ingest_round(db, embedder, chosen, args.batch)
+                raw = (r["raw_before"] + r["raw_after"]) / 2
+                r["raw"] = raw
+                results.append(r)
+                print(f"  {setting} round {n + 1} (load {os.getloadavg()[0]:.1f}): raw "
+                      f"{r['raw_before']:.1f} / {r['raw_after']:.1f} texts/s; import_facts {r['import']:.1f} facts/s "
+                      f"= {r['import'] / raw:.0%} of raw (writer waited {r['waited']:.1f} s for vectors, wrote {r['writing']:.1f} s); add_facts {r['add_facts']:.1f} = {r['add_facts'] / raw:.0%}; "
+                      f"write with vectors given: Credo {r['credo_write']:.2f} s, floor {r['floor_write']:.2f} s "
+                      f"({r['credo_write'] / r['floor_write']:.2f}x)", flush=True)
+            share = _median([r["import"] / r["raw"] for r in results])
+            plain = _median([r["add_facts"] / r["raw"] for r in results])
+            ratio = _median([r["credo_write"] / r["floor_write"] for r in results])
+            print(f"{setting}: median import_facts {share:.0%} of raw (target >= 90 %: "
+                  f"{'met' if share >= 0.9 else 'missed'}), add_facts {plain:.0%} of raw; raw median "
+                  f"{_median([r['raw'] for r in results]):.1f} texts/s; write with vectors / floor {ratio:.2f}x",
+                  flush=True)
+        if args.global_index:
+            global_index_rounds(db, chosen, args)
+    finally:
+        handle.close()
+    print(f"load average at end {os.getloadavg()[0]:.2f}")
+
+
+def global_index_rounds(db, chosen, args) -> None:
+    """The write with vectors given, with the global fact_embedding index re-created (before migration 0010) and
+    without it (after), alternated; the index is dropped again at the end."""
+    from credo.services.embedder_onnx import OnnxMiniLMEmbedder
+
+    embedder = OnnxMiniLMEmbedder()
+    vectors = embedder.embed(statements(chosen))
+    seen: dict[str, list[dict[str, float]]] = {"with global index": [], "without": []}
+    try:
+        for n in range(args.ingest_rounds):
+            for shape in (("with global index", "without") if n % 2 == 0 else ("without", "with global index")):
+                if shape == "with global index":
+                    db.run_schema(GLOBAL_INDEX)
+                    db.run_schema("CALL db.awaitIndex('fact_embedding', 300)")
+                else:
+                    db.run_schema("DROP INDEX fact_embedding IF EXISTS")
+                seen[shape].append(write_with_vectors(db, embedder, chosen, args.batch, vectors))
+    finally:
+        db.run_schema("DROP INDEX fact_embedding IF EXISTS")
+    for shape, runs in seen.items():
+        print(f"write with vectors given, {shape}: Credo {_median([r['credo_write'] for r in runs]):.2f} s, floor "
+              f"{_median([r['floor_write'] for r in runs]):.2f} s (medians of {len(runs)}: "
+              + ", ".join(f"{r['credo_write']:.2f}/{r['floor_write']:.2f}" for r in runs) + ")", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print its table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -74,19 +223,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=100, help="queries for the nearest-neighbour gate")
     parser.add_argument("--ingest", type=int, default=2000, help="rows ingested with the default embedder (0: skip)")
     parser.add_argument("--rounds", type=int, default=3, help="alternated torch / onnx rounds for the speed ratio")
-    parser.add_argument("--batch", type=int, default=1000, help="facts per add_facts call in the ingest part")
+    parser.add_argument("--batch", type=int, default=1000, help="facts per batch (add_facts call) in the ingest part")
+    parser.add_argument("--ingest-rounds", type=int, default=3, help="interleaved rounds of raw / import / add_facts")
+    parser.add_argument("--threads", type=int, nargs="*", default=[0],
+                        help="ONNX intra-op threads of the ingest's embedder (0: ONNX Runtime's default); one set of "
+                             "rounds per value")
+    parser.add_argument("--spinning", nargs="*", default=["off"], choices=["on", "off"],
+                        help="ONNX intra-op threads spin while idle (on: ONNX Runtime's own default) or sleep (off: "
+                             "Credo's default); one set of rounds per value and thread setting")
+    parser.add_argument("--global-index", action="store_true",
+                        help="also time the write with vectors given with the global fact_embedding index re-created "
+                             "(the shape before migration 0010) against without, alternated")
+    parser.add_argument("--skip-backends", action="store_true", help="only the ingest part (no torch / int8 tables)")
     args = parser.parse_args(argv)
-    import torch
-
     from credo.services.embedder_onnx import OnnxMiniLMEmbedder
-    from credo.services.embeddings import MiniLMEmbedder, default_embedder
+    from credo.services.embeddings import MiniLMEmbedder
 
     rows, _ = load_yago(YAGO)
     rng = random.Random(9)
     texts = statements(rng.sample(rows, args.texts))
-    print(f"load average {os.getloadavg()[0]:.2f}, torch threads {torch.get_num_threads()}, {len(texts)} statements "
+    print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} cpus, {len(texts)} statements "
           f"(mean {sum(map(len, texts)) / len(texts):.0f} chars)")
 
+    if args.skip_backends:
+        if args.ingest:
+            ingest_rounds(args, rows)
+        return 0
     torch_model = MiniLMEmbedder()
     for batch in (16, 64, 256):
         torch_model.batch_size = batch
@@ -116,38 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"driver repr of 1,000 384-d vectors: plain lists {before * 1000:.0f} ms, Vector {after * 1000:.2f} ms")
 
     if args.ingest:
-        import credo
-
-        import floor
-
-        embedder = default_embedder()
-        chosen = rows[:args.ingest]
-        raw = rate(embedder, statements(chosen))
-        store = credo.connect(tenant=f"bench_embed_{uuid.uuid4().hex[:8]}", embedder=embedder)
-        floor_tenant = f"{store.tenant}_floor"
-        try:
-            for rel in sorted({r.predicate for r in chosen}):
-                store.define_predicate(rel, cardinality="multi")
-            t0 = time.perf_counter()
-            for i in range(0, len(chosen), args.batch):
-                store.add_facts([{"subject": r.subject, "predicate": r.predicate, "object": r.object,
-                                  "valid_from": r.valid_from, "valid_to": r.valid_to}
-                                 for r in chosen[i:i + args.batch]])
-            ingest = len(chosen) / (time.perf_counter() - t0)
-            # where the rest goes: the same rows written by the floor with the same vectors given (vector index
-            # included), in the same run
-            vectors = embedder.embed(statements(chosen))
-            floor_write = floor.ingest(store._db, floor_tenant, chosen, args.batch, vectors)
-        finally:
-            cleanup(store)
-            floor.drop(store._db, floor_tenant)
-            store.close()
-        embed_s, total_s = len(chosen) / raw, len(chosen) / ingest
-        print(f"default embedder {type(embedder).__name__}: raw {raw:.1f} texts/s; ingest {ingest:.1f} facts/s "
-              f"= {ingest / raw:.0%} of raw (target >= 90 %); load average {os.getloadavg()[0]:.2f}")
-        print(f"  of the ingest's {total_s:.2f} s: embedding ≈ {embed_s:.2f} s, the write ≈ {total_s - embed_s:.2f} s; "
-              f"the floor writes the same rows with their vectors in {floor_write:.2f} s "
-              f"(write / floor write {(total_s - embed_s) / floor_write:.2f}x)")
+        ingest_rounds(args, rows)
     return 0
 
 

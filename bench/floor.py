@@ -3,12 +3,14 @@
     .venv/bin/python bench/floor.py [--limit N] [--samples 500] [--dependents 10000]
 
 Same node shape, labels and indexes as Credo (the migrated schema: range, uniqueness, full-text `fact_text` /
-`entity_text` and vector `fact_embedding` indexes), one managed transaction per batch, no conflict rule, no audit,
-no clock, no pydantic models. Importable, so the other benches print floor and ratio in the same run:
+`entity_text`; no global vector index since migration 0010), one managed transaction per batch, no conflict rule,
+no audit, no clock, no pydantic models. Importable, so the other benches print floor and ratio in the same run:
 
 - `ingest(db, tenant, rows, batch, vectors=None)` -> seconds: per batch one `execute_write` running one query that
   MERGEs both entities, CREATEs the `:Fact` version (every property Credo writes, instants via `datetime()`) and
-  its two `ABOUT` edges; with `vectors` (one 384-d list per row) each version carries its `embedding`.
+  its two `ABOUT` edges; with `vectors` (one 384-d list per row) each version carries its `embedding` and the
+  tenant's partition label, whose own vector index (Credo's `search_partition` label and index, made before the
+  first batch) is the one vector index the version enters — as in Credo.
 - `reads(db, tenant, rows, samples, rng)` -> {"facts": [s, …], "holders": [s, …], "relations": [s, …]}: auto-commit
   as-of point reads by index seek (entity by `(tenant, norm)`, then `Fact(subject_id)` / `Fact(object_id)`; both
   for `relations`), returning four (six for relations) fields.
@@ -47,7 +49,7 @@ MERGE (o:Entity {tenant: $tenant, norm: row.o_norm})
   ON CREATE SET o.entity_id = row.o_id, o.name = row.o_name, o.kind = null, o.aliases = [], o.aliases_text = '',
                 o.created_at = datetime($known)
 CREATE (f:Fact)
-SET f = row.props, f.subject_id = s.entity_id, f.object_id = o.entity_id,
+SET f = row.props, f:$($labels), f.subject_id = s.entity_id, f.object_id = o.entity_id,
     f.valid_from = datetime(row.valid_from), f.valid_to = datetime(row.valid_to),
     f.known_from = datetime($known), f.verified_at = datetime($known)
 CREATE (f)-[:ABOUT {role: 'subject', known_from: f.known_from}]->(s)
@@ -139,6 +141,7 @@ def ingest(db, tenant: str, rows, batch: int, vectors: list[list[float]] | None 
            fulltext: bool = True) -> float:
     """Seconds to write `rows` in batches of `batch`, one managed transaction each (vectors given, if any); with
     `fulltext=False` the statement and names go under unindexed keys, so no full-text index entry is made."""
+    labels = [own_index(db, tenant)] if vectors is not None else []
     started = time.perf_counter()
     with db._driver.session(database=db.database) as session:
         for i in range(0, len(rows), batch):
@@ -150,8 +153,20 @@ def ingest(db, tenant: str, rows, batch: int, vectors: list[list[float]] | None 
             text = INGEST if fulltext else INGEST.replace("s.name =", "s.name_unindexed =").replace(
                 "o.name =", "o.name_unindexed =")
             known = datetime.now(timezone.utc).isoformat()
-            session.execute_write(lambda tx: tx.run(text, rows=params, tenant=tenant, known=known).consume())
+            session.execute_write(lambda tx: tx.run(text, rows=params, tenant=tenant, known=known,
+                                                    labels=labels).consume())
     return time.perf_counter() - started
+
+
+def own_index(db, tenant: str) -> str:
+    """Create (untimed) the tenant's partition label's vector index as Credo's search_partition does; its label."""
+    from credo.graph.search_partition import names
+
+    label, index = names(tenant)
+    db.run_schema(f"CREATE VECTOR INDEX {index} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
+                  "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}")
+    db.run_schema(f"CALL db.awaitIndex('{index}', 300)")
+    return label
 
 
 def fulltext_share(db, rows, batch: int = 1000, rounds: int = 3) -> list[tuple[float, float]]:
@@ -269,10 +284,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def drop(db, tenant: str) -> None:
-    """Delete a floor tenant's nodes (and the :Cascade nodes it made) in batches."""
+    """Delete a floor tenant's nodes (and the :Cascade nodes it made) in batches, and its own vector index."""
+    from credo.graph.search_partition import names
+
     while db._driver.execute_query("MATCH (n {tenant: $tenant}) WITH n LIMIT 5000 DETACH DELETE n "
                                    "RETURN count(*) AS n", tenant=tenant, database_=db.database).records[0]["n"]:
         pass
+    db.run_schema(f"DROP INDEX {names(tenant)[1]} IF EXISTS")
 
 
 if __name__ == "__main__":

@@ -67,6 +67,9 @@ class Client:
         return response
 
     def _call(self, op: Operation, fields: dict[str, Any]) -> Any:
+        if op.name == "import_facts" and "progress" in fields:  # a callable stays here: told of each batch after
+            progress = fields.pop("progress")
+            return _told(progress, self._call(op, fields))
         fields = {k: v for k, v in fields.items() if k not in _SERVER_SIDE}
         path = op.path
         for name in op.path_params:
@@ -97,6 +100,15 @@ class Client:
                 if op.name in _AS_OF:
                     return AsOf(found, [Unreadable.model_validate(u) for u in unreadable])
                 return found
+
+
+def _told(progress: Any, report: Any) -> Any:
+    """Tell `progress` of each committed batch of an import's report (the server ran it in one request)."""
+    if callable(progress):
+        for batch in report.batches:
+            if batch.committed:
+                progress(batch)
+    return report
 
 
 def _query_value(name: str, value: Any) -> Any:

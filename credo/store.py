@@ -23,6 +23,7 @@ from credo.services.crypto_keys import KeyStore
 from credo.services.embeddings import Embedder
 from credo.store_cascade import CascadeMixin
 from credo.store_forget import ForgetMixin
+from credo.store_import import ImportMixin
 from credo.store_inspector import InspectorMixin
 from credo.store_ledger import LedgerMixin
 from credo.store_lifecycle import LifecycleMixin
@@ -32,7 +33,7 @@ from credo.store_search import SearchMixin
 
 
 class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMixin, ForgetMixin, LedgerMixin,
-            InspectorMixin):
+            InspectorMixin, ImportMixin):
     """A tenant-bound handle on a Credo graph. Build it with `credo.connect()`; close it when done."""
 
     def __init__(

@@ -1,8 +1,9 @@
 // The whole residue check of forgotten facts (and a forgotten source's citations) in one round trip: version
 // properties, lifecycle, edge quotes, relation copies and stale causes of the facts; summaries and extraction
 // episodes deriving from them or holding a text; full-text hits of each text probe and vector hits of each embedding
-// probe; ledger events about the forgotten ids whose detail holds a text. The :ForgetProbe node that holds the
-// probe until purge is not read here (no index covers it).
+// probe among the tenant's own vectors (its partition index, or an exact scan of its versions); ledger events about
+// the forgotten ids whose detail holds a text. The :ForgetProbe node that holds the probe until purge is not read
+// here (no index covers it).
 // $tenant       tenant id
 // $fact_ids     forgotten fact ids (may be empty)
 // $source_ids   forgotten source ids a summary trace may name (may be empty)
@@ -59,15 +60,25 @@ CALL () {
   WHERE node.fact_id IN $fact_ids OR text = node.statement OR text = node.quote
   RETURN 'full-text' AS place, node.version_id AS ref, 'the fact_text index finds it' AS detail
   UNION
+  // the tenant's own vectors only (there is no global vector index): its partition index once ready, else an
+  // exact scan of its versions
+  OPTIONAL MATCH (p:SearchPartition {tenant: $tenant})
+  WITH CASE WHEN p.ready THEN p.index END AS own
   UNWIND $embeddings AS embedding
-  CALL (embedding) {
-    CALL db.index.vector.queryNodes('fact_embedding', $candidates, embedding) YIELD node, score
-    WITH node, score WHERE node.tenant = $tenant
-    RETURN node, score
+  CALL (own, embedding) {
+    WITH own WHERE own IS NOT NULL
+    CALL db.index.vector.queryNodes(own, $candidates, embedding) YIELD node, score
+    RETURN node, score, "the tenant's vector index" AS found_by
+    UNION
+    WITH own WHERE own IS NULL
+    MATCH (node:Fact) WHERE node.tenant = $tenant AND node.embedding IS NOT NULL
+    WITH node, vector.similarity.cosine(node.embedding, embedding) AS score
+    WHERE node.fact_id IN $fact_ids OR score >= $same_vector
+    RETURN node, score, "an exact scan of the tenant's vectors" AS found_by
   }
-  WITH node, score WHERE node.fact_id IN $fact_ids OR score >= $same_vector
+  WITH node, score, found_by WHERE node.tenant = $tenant AND (node.fact_id IN $fact_ids OR score >= $same_vector)
   RETURN 'vector' AS place, node.version_id AS ref,
-         'the fact_embedding index finds it (score ' + toString(round(score, 4)) + ')' AS detail
+         found_by + ' finds it (score ' + toString(round(score, 4)) + ')' AS detail
   UNION
   MATCH (a:AuditEvent)
   WHERE a.tenant = $tenant AND a.subject_id IN $subject_ids AND any(t IN $texts WHERE a.detail CONTAINS t)

@@ -11,6 +11,7 @@ from typing import Any
 
 from credo.schema import commands as c
 from credo.schema import commands_forget as cf
+from credo.schema import commands_import as cimp
 from credo.schema import commands_inspector as ci
 from credo.schema import commands_ledger as cl
 from credo.schema import commands_lifecycle as lc
@@ -21,6 +22,7 @@ from credo.schema.context_package import ContextPackage
 from credo.schema.entities import Entity
 from credo.schema.forget import ForgetJob, ForgetResult, ResidueReport
 from credo.schema.facts import Conflict, Fact, PathStep, PredicateDef, Relation
+from credo.schema.imports import ImportReport
 from credo.schema.ledger import AuditPage, LedgerReport
 from credo.schema.provenance import ExtractionResult, WhyTree
 from credo.schema.receipts import ReadReceipt
@@ -186,6 +188,9 @@ OPERATIONS: list[Operation] = [
               mcp="feedback", cli="feedback"),
     Operation("utility", cl.UtilityQuery, "utility", "GET", "/v1/facts/{fact_id}/utility", MemoryUsage,
               mcp_reason="an operator's view of a memory's tier and utility", cli="utility"),
+    # import: the pipelined bulk import (issue 9 item 5)
+    Operation("import_facts", cimp.ImportFacts, "import_facts", "POST", "/v1/facts/import", ImportReport, write=True,
+              mcp_reason="bulk import is an operator's job, not an agent's tool", cli="import"),
 ]
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}

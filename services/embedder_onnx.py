@@ -77,7 +77,8 @@ class OnnxMiniLMEmbedder:
 
     dimension = DIMENSION
 
-    def __init__(self, *, quantized: bool = False, batch_size: int = 64) -> None:
+    def __init__(self, *, quantized: bool = False, batch_size: int = 64, threads: int | None = None,
+                 spinning: bool = False) -> None:
         try:
             import numpy as np
             import onnxruntime as ort
@@ -95,6 +96,10 @@ class OnnxMiniLMEmbedder:
         self._tokenizer.enable_padding(pad_id=self._tokenizer.token_to_id(pad), pad_token=pad)
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        if threads:  # intra-op threads of a batch (default: ONNX Runtime's, one per physical core)
+            options.intra_op_num_threads = threads
+        if not spinning:  # idle pool threads sleep, not spin: the CPU goes to a write running meanwhile (import_facts)
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._session = ort.InferenceSession(str(self.path), options, providers=["CPUExecutionProvider"])
         self._ort = ort
         self._single: object | None = None  # a one-thread session for one text (a search's query), made on first use

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -23,7 +24,7 @@ def test_db_migrate_twice_is_a_no_op_the_second_time(cli_env):
     assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
     assert "up to date" in second.stdout
     status = run(["db", "status"], cli_env)
-    assert "pending: none" in status.stdout and "fact_embedding" in status.stdout and "ONLINE" in status.stdout
+    assert "pending: none" in status.stdout and "fact_text" in status.stdout and "ONLINE" in status.stdout
 
 
 def test_doctor_reports_versions_model_and_index_states(cli_env):
@@ -32,9 +33,10 @@ def test_doctor_reports_versions_model_and_index_states(cli_env):
     out = result.stdout
     assert "Neo4j Kernel 5.26." in out and "community" in out
     assert "embedding dimension  384" in out.replace("  ", "  ") or "384" in out
-    for name in ("python", "java", "neo4j driver", "neomodel", "embedding model", "index fact_text", "index fact_embedding"):
+    for name in ("python", "java", "neo4j driver", "neomodel", "embedding model", "index fact_text"):
         assert name in out
-    assert "FULLTEXT ONLINE" in out and "VECTOR ONLINE" in out
+    assert "FULLTEXT ONLINE" in out
+    assert not re.search(r"index fact_embedding\s", out)  # migration 0010 dropped the global vector index
 
 
 def test_fact_commands_write_and_read_real_nodes(cli_env):

@@ -15,11 +15,11 @@ def test_migrating_again_is_a_no_op_and_the_version_is_recorded(neo4j_db):
     assert report["applied"][0] == "0001_initial" and report["pending"] == []
 
 
-def test_full_text_and_vector_indexes_are_online(neo4j_db):
+def test_full_text_indexes_are_online_and_no_global_vector_index_remains(neo4j_db):
     indexes = {i["name"]: i for i in status(neo4j_db)["indexes"]}
     assert indexes["fact_text"]["type"] == "FULLTEXT" and indexes["fact_text"]["state"] == "ONLINE"
     assert indexes["entity_text"]["type"] == "FULLTEXT" and indexes["entity_text"]["state"] == "ONLINE"
-    assert indexes["fact_embedding"]["type"] == "VECTOR" and indexes["fact_embedding"]["state"] == "ONLINE"
+    assert "fact_embedding" not in indexes  # migration 0010: a tenant's vectors live in its own index only
     assert all(i["state"] == "ONLINE" for i in indexes.values())
 
 

@@ -1,0 +1,53 @@
+"""Forget verification's vector probe reads the tenant's own vectors: its partition index when it has one, an exact
+scan of its versions otherwise (there is no global vector index: migration 0010), and still finds a surviving copy
+of a forgotten embedding in both cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from credo.cypher import Query
+from credo.graph import search_partition
+from credo.store import Store
+from tests.services.test_forget import SECRET, HashEmbedder
+
+# an embedding copied onto another version, with no text that the full-text probe could find
+_PLANT = Query("raw", "MATCH (f:Fact {fact_id: $fact_id}) SET f.embedding = $embedding", frozenset())
+
+
+def _vector_hits(report) -> list:
+    return [r for r in report.residue if r.place == "vector"]
+
+
+@pytest.mark.parametrize("partitioned", [False, True], ids=["exact scan", "own index"])
+def test_a_surviving_copy_of_a_forgotten_embedding_is_found_by_the_vector_probe(neo4j_db, tenant, clock, partitioned):
+    # given a forgotten fact, and its embedding surviving on another version of the tenant (no text copied)
+    store = Store(neo4j_db, tenant=tenant, embedder=HashEmbedder(), _clock=clock, _owns_db=False)
+    f = store.add_fact("Vault", "code_kept_by", "Alice", valid_from="2024-01-01", statement=SECRET)
+    keep = store.add_fact("Vault", "located_in", "Basement", valid_from="2024-01-01")
+    if partitioned:
+        search_partition.partition(neo4j_db, tenant)
+    assert store.forget(f.fact_id, reason="erasure", actor="dpo").report.complete
+    [vector] = HashEmbedder().embed([SECRET])
+    neo4j_db.query(_PLANT, write=True, fact_id=keep.fact_id, embedding=vector)
+    # when it is verified
+    report = store.verify_forgotten(f.fact_id)
+    # then the vector probe ran and names the surviving copy, found where the tenant's vectors are
+    assert "vector" in report.probes and not report.complete
+    hits = _vector_hits(report)
+    assert [h.ref for h in hits] == [keep.version_id], report.residue
+    where = "the tenant's vector index" if partitioned else "an exact scan of the tenant's vectors"
+    assert where in hits[0].detail, hits[0].detail
+
+
+def test_another_tenants_copy_of_the_embedding_is_not_residue_of_this_tenant(neo4j_db, tenant, clock):
+    # given a forgotten fact, and the same embedding held by a version of another tenant
+    store = Store(neo4j_db, tenant=tenant, embedder=HashEmbedder(), _clock=clock, _owns_db=False)
+    f = store.add_fact("Vault", "code_kept_by", "Alice", valid_from="2024-01-01", statement=SECRET)
+    other = store.for_tenant(f"{tenant}_other")
+    theirs = other.add_fact("Vault", "located_in", "Basement", valid_from="2024-01-01")
+    neo4j_db.query(_PLANT, write=True, fact_id=theirs.fact_id, embedding=HashEmbedder().embed([SECRET])[0])
+    # when this tenant forgets and verifies
+    report = store.forget(f.fact_id, reason="erasure", actor="dpo").report
+    # then the vector probe ran and found nothing of the other tenant's
+    assert "vector" in report.probes and _vector_hits(report) == [] and report.complete, report.residue
