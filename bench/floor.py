@@ -9,6 +9,7 @@ no clock, no pydantic models. Importable, so the other benches print floor and r
 - `ingest(db, tenant, rows, batch, vectors=None)` -> seconds: per batch one `execute_write` running one query that
   MERGEs both entities, CREATEs the `:Fact` version (every property Credo writes, instants via `datetime()`) and
   its two `ABOUT` edges; with `vectors` (one 384-d list per row) each version carries its `embedding`.
+- `read_one(session, kind, tenant, row, at)` -> s: one such read (benches interleave it with Credo's own reads).
 - `reads(db, tenant, rows, samples, rng)` -> {"facts": [s, …], "holders": [s, …], "relations": [s, …]}: auto-commit
   as-of point reads by index seek (entity by `(tenant, norm)`, then `Fact(subject_id)` / `Fact(object_id)`; both
   for `relations`), returning four (six for relations) fields.
@@ -167,23 +168,32 @@ def fulltext_share(db, rows, batch: int = 1000, rounds: int = 3) -> list[tuple[f
     return out
 
 
+READS = {"facts": (FACTS, "subject"), "holders": (HOLDERS, "object"), "relations": (RELATIONS, "subject")}
+
+
+def read_one(session, kind: str, tenant: str, row, at: datetime) -> float:
+    """Wall seconds of one auto-commit as-of `kind` read ("facts", "holders", "relations") of `row`'s entity at `at`."""
+    text, entity = READS[kind]
+    t0 = time.perf_counter()
+    list(session.run(text, tenant=tenant, norm=normalise(getattr(row, entity)),
+                     predicate=normalise_predicate(row.predicate), at=at.isoformat()))
+    return time.perf_counter() - t0
+
+
 def reads(db, tenant: str, rows, samples: int, rng: random.Random) -> dict[str, list[float]]:
-    """Wall seconds of `samples` auto-commit as-of `facts` and `holders` point reads each (after a warm-up)."""
+    """Wall seconds of `samples` auto-commit as-of `facts`, `holders` and `relations` point reads each (after a
+    warm-up)."""
     from bench_bitemporal import pick_point
 
     dated = [r for r in rows if r.start is not None]
     timings: dict[str, list[float]] = {"facts": [], "holders": [], "relations": []}
     with db._driver.session(database=db.database, default_access_mode="READ") as session:
-        for name, text, entity in (("facts", FACTS, "subject"), ("holders", HOLDERS, "object"),
-                                   ("relations", RELATIONS, "subject")):
+        for name in READS:
             for n in range(samples + 20):
                 row = rng.choice(dated)
-                at = pick_point(rng, row)[0].isoformat()
-                t0 = time.perf_counter()
-                list(session.run(text, tenant=tenant, norm=normalise(getattr(row, entity)),
-                                 predicate=normalise_predicate(row.predicate), at=at))
+                took = read_one(session, name, tenant, row, pick_point(rng, row)[0])
                 if n >= 20:
-                    timings[name].append(time.perf_counter() - t0)
+                    timings[name].append(took)
     return timings
 
 
