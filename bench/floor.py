@@ -10,6 +10,7 @@ no clock, no pydantic models. Importable, so the other benches print floor and r
   MERGEs both entities, CREATEs the `:Fact` version (every property Credo writes, instants via `datetime()`) and
   its two `ABOUT` edges; with `vectors` (one 384-d list per row) each version carries its `embedding`.
 - `read_one(session, kind, tenant, row, at)` -> s: one such read (benches interleave it with Credo's own reads).
+- `ingest_batch(session, tenant, rows, vectors=None)` -> s: one such batch (benches interleave it with Credo's).
 - `reads(db, tenant, rows, samples, rng)` -> {"facts": [s, …], "holders": [s, …], "relations": [s, …]}: auto-commit
   as-of point reads by index seek (entity by `(tenant, norm)`, then `Fact(subject_id)` / `Fact(object_id)`; both
   for `relations`), returning four (six for relations) fields.
@@ -136,6 +137,22 @@ def _params(rows, vectors) -> list[dict]:
     return out
 
 
+def ingest_batch(session, tenant: str, rows, vectors: list[list[float]] | None = None, *,
+                 fulltext: bool = True) -> float:
+    """Seconds to write one batch of `rows` in one managed transaction of `session` (see `ingest`)."""
+    started = time.perf_counter()
+    params = _params(rows, vectors)
+    for p in params:
+        p["props"]["tenant"] = tenant
+        if not fulltext:
+            p["props"]["statement_unindexed"] = p["props"].pop("statement")
+    text = INGEST if fulltext else INGEST.replace("s.name =", "s.name_unindexed =").replace(
+        "o.name =", "o.name_unindexed =")
+    known = datetime.now(timezone.utc).isoformat()
+    session.execute_write(lambda tx: tx.run(text, rows=params, tenant=tenant, known=known).consume())
+    return time.perf_counter() - started
+
+
 def ingest(db, tenant: str, rows, batch: int, vectors: list[list[float]] | None = None, *,
            fulltext: bool = True) -> float:
     """Seconds to write `rows` in batches of `batch`, one managed transaction each (vectors given, if any); with
@@ -143,15 +160,8 @@ def ingest(db, tenant: str, rows, batch: int, vectors: list[list[float]] | None 
     started = time.perf_counter()
     with db._driver.session(database=db.database) as session:
         for i in range(0, len(rows), batch):
-            params = _params(rows[i:i + batch], None if vectors is None else vectors[i:i + batch])
-            for p in params:
-                p["props"]["tenant"] = tenant
-                if not fulltext:
-                    p["props"]["statement_unindexed"] = p["props"].pop("statement")
-            text = INGEST if fulltext else INGEST.replace("s.name =", "s.name_unindexed =").replace(
-                "o.name =", "o.name_unindexed =")
-            known = datetime.now(timezone.utc).isoformat()
-            session.execute_write(lambda tx: tx.run(text, rows=params, tenant=tenant, known=known).consume())
+            ingest_batch(session, tenant, rows[i:i + batch], None if vectors is None else vectors[i:i + batch],
+                         fulltext=fulltext)
     return time.perf_counter() - started
 
 
