@@ -36,3 +36,19 @@ def test_new_versions_of_a_partitioned_tenant_get_its_label_in_the_statement_tha
                                                                                          "labelled": 4}
     assert ran.count("create_fact_versions") == 1
     assert "label_new_versions" not in ran
+
+
+def test_restating_a_batch_of_stored_facts_reinforces_them_all_with_one_flag_statement(
+        neo4j_db, tenant, clock, monkeypatch):
+    # given 30 stored facts
+    store = Store(neo4j_db, tenant=tenant, embedder=None, _clock=clock, _owns_db=False)
+    batch = [{"subject": f"Person {i}", "predicate": "knows", "object": f"Friend {i}"} for i in range(30)]
+    first = store.add_facts(batch)
+    ran = _statements_of(monkeypatch)
+    # when the same batch is added again (a re-import)
+    again = store.add_facts(batch)
+    # then each restated fact is reinforced (no new fact), and the flags were written by one statement
+    assert [f.fact_id for f in again] == [f.fact_id for f in first]
+    assert {f.state for f in store.facts(predicate="knows")} == {"reinforced"}
+    assert len(store.facts(predicate="knows")) == 30
+    assert ran.count("create_state_flags") == 1
