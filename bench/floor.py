@@ -11,6 +11,8 @@ no audit, no clock, no pydantic models. Importable, so the other benches print f
   its two `ABOUT` edges; with `vectors` (one 384-d list per row) each version carries its `embedding` and the
   tenant's partition label, whose own vector index (Credo's `search_partition` label and index, made before the
   first batch) is the one vector index the version enters — as in Credo.
+- `read_one(session, kind, tenant, row, at)` -> s: one such read (benches interleave it with Credo's own reads).
+- `ingest_batch(session, tenant, rows, vectors=None)` -> s: one such batch (benches interleave it with Credo's).
 - `reads(db, tenant, rows, samples, rng)` -> {"facts": [s, …], "holders": [s, …], "relations": [s, …]}: auto-commit
   as-of point reads by index seek (entity by `(tenant, norm)`, then `Fact(subject_id)` / `Fact(object_id)`; both
   for `relations`), returning four (six for relations) fields.
@@ -137,6 +139,24 @@ def _params(rows, vectors) -> list[dict]:
     return out
 
 
+def ingest_batch(session, tenant: str, rows, vectors: list[list[float]] | None = None, *,
+                 fulltext: bool = True, labels: list[str] | None = None) -> float:
+    """Seconds to write one batch of `rows` in one managed transaction of `session` (see `ingest`); `labels` are
+    extra labels of each version (the partition label `own_index` made, when vectors are written)."""
+    started = time.perf_counter()
+    params = _params(rows, vectors)
+    for p in params:
+        p["props"]["tenant"] = tenant
+        if not fulltext:
+            p["props"]["statement_unindexed"] = p["props"].pop("statement")
+    text = INGEST if fulltext else INGEST.replace("s.name =", "s.name_unindexed =").replace(
+        "o.name =", "o.name_unindexed =")
+    known = datetime.now(timezone.utc).isoformat()
+    session.execute_write(lambda tx: tx.run(text, rows=params, tenant=tenant, known=known,
+                                                    labels=labels or []).consume())
+    return time.perf_counter() - started
+
+
 def ingest(db, tenant: str, rows, batch: int, vectors: list[list[float]] | None = None, *,
            fulltext: bool = True) -> float:
     """Seconds to write `rows` in batches of `batch`, one managed transaction each (vectors given, if any); with
@@ -145,16 +165,8 @@ def ingest(db, tenant: str, rows, batch: int, vectors: list[list[float]] | None 
     started = time.perf_counter()
     with db._driver.session(database=db.database) as session:
         for i in range(0, len(rows), batch):
-            params = _params(rows[i:i + batch], None if vectors is None else vectors[i:i + batch])
-            for p in params:
-                p["props"]["tenant"] = tenant
-                if not fulltext:
-                    p["props"]["statement_unindexed"] = p["props"].pop("statement")
-            text = INGEST if fulltext else INGEST.replace("s.name =", "s.name_unindexed =").replace(
-                "o.name =", "o.name_unindexed =")
-            known = datetime.now(timezone.utc).isoformat()
-            session.execute_write(lambda tx: tx.run(text, rows=params, tenant=tenant, known=known,
-                                                    labels=labels).consume())
+            ingest_batch(session, tenant, rows[i:i + batch], None if vectors is None else vectors[i:i + batch],
+                         fulltext=fulltext, labels=labels)
     return time.perf_counter() - started
 
 
@@ -182,23 +194,32 @@ def fulltext_share(db, rows, batch: int = 1000, rounds: int = 3) -> list[tuple[f
     return out
 
 
+READS = {"facts": (FACTS, "subject"), "holders": (HOLDERS, "object"), "relations": (RELATIONS, "subject")}
+
+
+def read_one(session, kind: str, tenant: str, row, at: datetime) -> float:
+    """Wall seconds of one auto-commit as-of `kind` read ("facts", "holders", "relations") of `row`'s entity at `at`."""
+    text, entity = READS[kind]
+    t0 = time.perf_counter()
+    list(session.run(text, tenant=tenant, norm=normalise(getattr(row, entity)),
+                     predicate=normalise_predicate(row.predicate), at=at.isoformat()))
+    return time.perf_counter() - t0
+
+
 def reads(db, tenant: str, rows, samples: int, rng: random.Random) -> dict[str, list[float]]:
-    """Wall seconds of `samples` auto-commit as-of `facts` and `holders` point reads each (after a warm-up)."""
+    """Wall seconds of `samples` auto-commit as-of `facts`, `holders` and `relations` point reads each (after a
+    warm-up)."""
     from bench_bitemporal import pick_point
 
     dated = [r for r in rows if r.start is not None]
     timings: dict[str, list[float]] = {"facts": [], "holders": [], "relations": []}
     with db._driver.session(database=db.database, default_access_mode="READ") as session:
-        for name, text, entity in (("facts", FACTS, "subject"), ("holders", HOLDERS, "object"),
-                                   ("relations", RELATIONS, "subject")):
+        for name in READS:
             for n in range(samples + 20):
                 row = rng.choice(dated)
-                at = pick_point(rng, row)[0].isoformat()
-                t0 = time.perf_counter()
-                list(session.run(text, tenant=tenant, norm=normalise(getattr(row, entity)),
-                                 predicate=normalise_predicate(row.predicate), at=at))
+                took = read_one(session, name, tenant, row, pick_point(rng, row)[0])
                 if n >= 20:
-                    timings[name].append(time.perf_counter() - t0)
+                    timings[name].append(took)
     return timings
 
 

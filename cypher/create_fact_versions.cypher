@@ -1,20 +1,25 @@
-// Create fact versions with their ABOUT edges (subject, and object when it is an entity).
+// Create fact versions with their ABOUT edges (subject, and object when it is an entity), each labelled with its
+// tenant's search partition label when the tenant has a partition (set as the node is made: no second statement).
+// $tenant  tenant id of every row (its partition, if any, is read once)
 // $rows  list of {props (every stored property but the instants), instants (valid_from, valid_to, known_from,
 //        known_to, verified_at as ISO 8601 text with offset, absent when null), subject_id, object_id}
 // returns: created
+OPTIONAL MATCH (p:SearchPartition {tenant: $tenant})
+WITH CASE WHEN p IS NULL THEN [] ELSE [p.label] END AS partition
 UNWIND $rows AS row
-CREATE (f:Fact)
+WITH partition, row, datetime(row.instants.known_from) AS known
+CREATE (f:Fact:$(partition))
 SET f = row.props
 SET f.valid_from = datetime(row.instants.valid_from), f.valid_to = datetime(row.instants.valid_to),
-    f.known_from = datetime(row.instants.known_from), f.known_to = datetime(row.instants.known_to),
+    f.known_from = known, f.known_to = datetime(row.instants.known_to),
     f.verified_at = datetime(row.instants.verified_at)
-WITH f, row
+WITH f, row, known
 MATCH (s:Entity {entity_id: row.subject_id})
-CREATE (f)-[:ABOUT {role: 'subject', known_from: f.known_from}]->(s)
-WITH f, row
-CALL (f, row) {
-  WITH f, row WHERE row.object_id IS NOT NULL
+CREATE (f)-[:ABOUT {role: 'subject', known_from: known}]->(s)
+WITH f, row, known
+CALL (f, row, known) {
+  WITH f, row, known WHERE row.object_id IS NOT NULL
   MATCH (o:Entity {entity_id: row.object_id})
-  CREATE (f)-[:ABOUT {role: 'object', known_from: f.known_from}]->(o)
+  CREATE (f)-[:ABOUT {role: 'object', known_from: known}]->(o)
 }
 RETURN count(f) AS created

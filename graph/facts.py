@@ -35,12 +35,20 @@ CARRY_VERSION_EDGES = load("carry_version_edges")
 
 
 def create_versions(tx: Tx, facts: list[Fact], embeddings: dict[str, list[float]] | None = None) -> None:
-    """Write new versions with their ABOUT edges."""
+    """Write new versions (of one tenant) with their ABOUT edges and the tenant's partition label, in one statement."""
     if not facts:
         return
+    tenants = {f.tenant for f in facts}
+    if len(tenants) != 1:
+        raise ValueError(f"create_versions writes one tenant's versions at a time, not {sorted(tenants)}")
+    tx.one(CREATE_FACT_VERSIONS, tenant=facts[0].tenant, rows=create_rows(facts, embeddings, cipher_of(tx)))
+    search_partition.count_new(tx, len(facts))
+
+
+def create_rows(facts: list[Fact], embeddings: dict[str, list[float]] | None, cipher: Any = None) -> list[dict[str, Any]]:
+    """The `$rows` of create_fact_versions.cypher for new versions (sealed when a cipher is given)."""
     embeddings = embeddings or {}
     rows = []
-    cipher = cipher_of(tx)
     for f in facts:
         props = fact_props(f, embedding=embeddings.get(f.version_id))
         if cipher is not None:  # the one encrypt step of a fact version (crypto-erasure mode)
@@ -49,8 +57,7 @@ def create_versions(tx: Tx, facts: list[Fact], embeddings: dict[str, list[float]
         # packing was the largest client cost of a bulk write (same stored value, fixed UTC offset)
         instants = {k: props.pop(k).isoformat() for k in _INSTANTS if k in props}
         rows.append({"props": props, "instants": instants, "subject_id": f.subject_id, "object_id": f.object.entity_id})
-    tx.one(CREATE_FACT_VERSIONS, rows=rows)
-    search_partition.label_new(tx, [f.version_id for f in facts])
+    return rows
 
 
 _INSTANTS = ("valid_from", "valid_to", "known_from", "known_to", "verified_at")

@@ -21,7 +21,6 @@ from credo.graph.db import Database, Tx
 READ_SEARCH_PARTITION = load("read_search_partition")
 CREATE_SEARCH_PARTITION = load("create_search_partition")
 LABEL_SEARCH_PARTITION = load("label_search_partition")
-LABEL_NEW_VERSIONS = load("label_new_versions")
 READY_SEARCH_PARTITION = load("ready_search_partition")
 READ_PARTITION_MEMBERS = load("read_partition_members")
 log = logging.getLogger("credo")
@@ -58,12 +57,10 @@ def remember_index(db: Database, tenant: str, index: str | None) -> None:
         _ready[_key(db, tenant)] = index
 
 
-def label_new(tx: Tx, version_ids: list[str]) -> None:
-    """Label new versions with their tenant's partition label (a no-op for tenants without a partition), and
-    count them on the transaction (`created`) so the write's end can see whether the tenant crossed THRESHOLD."""
-    if version_ids:
-        tx.one(LABEL_NEW_VERSIONS, version_ids=version_ids)
-        setattr(tx, "credo_new_versions", created(tx) + len(version_ids))
+def count_new(tx: Tx, versions: int) -> None:
+    """Count new versions on the transaction (`created`), so the write's end can see whether the tenant crossed
+    THRESHOLD (create_fact_versions.cypher gives them the partition label as it makes them)."""
+    setattr(tx, "credo_new_versions", created(tx) + versions)
 
 
 def created(tx: Tx) -> int:

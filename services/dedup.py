@@ -89,6 +89,7 @@ def settle(tx: Tx, tenant: str, known: datetime, joins: list[Join], fresh: list[
     backing = dedup_repo.source_keys(tx, [j.stored.version_id for j in joins])
     result: dict[str, Fact] = {}
     pairs: list[tuple[Fact, Fact]] = []
+    reinforced: list[Fact] = []  # plain restatements: one flag statement for the batch, not one per fact
     for j in joins:
         old = j.stored
         newer = old
@@ -104,8 +105,7 @@ def settle(tx: Tx, tenant: str, known: datetime, joins: list[Join], fresh: list[
         })
         if newer == old:  # a plain restatement says nothing new: reinforce the version by a flag (issue 9)
             if old.state != State.REINFORCED:
-                flag_states(tx, tenant, known, [(old, State.REINFORCED.value, None)], kind="reinforcement",
-                            reason="reinforced by a restatement", verified_at=known)
+                reinforced.append(old)
                 old = old.model_copy(update={"state": State.REINFORCED.value, "verified_at": known})
             result[old.version_id] = old
             continue
@@ -116,6 +116,9 @@ def settle(tx: Tx, tenant: str, known: datetime, joins: list[Join], fresh: list[
         pairs.append((old, newer))
         retire(tx, known, [(old, EndKind.STATE_CHANGE.value, why)])
         result[old.version_id] = newer
+    if reinforced:
+        flag_states(tx, tenant, known, [(old, State.REINFORCED.value, None) for old in reinforced],
+                    kind="reinforcement", reason="reinforced by a restatement", verified_at=known)
     replace(tx, known, pairs)
     links = [(result[j.stored.version_id].version_id, *ref) for j in joins for ref in j.sources]
     links += [(f.version_id, *ref) for f, ref in fresh if ref]
