@@ -5,7 +5,8 @@
 // paths' candidates are unioned — then runs on those only, and the caller widens $candidates while a cut path
 // ran out of visible ones. Flags and the disputed / premised checks are read for the returned rows only.
 // $tenant        tenant id
-// $lucene        Lucene query for the fact_text index (tenant clause included), or null (no lexical path)
+// $lucene        Lucene query for $text_index (tenant clause included for the global index), or null (no lexical path)
+// $text_index    the full-text index to read: the tenant's own (a partitioned tenant) or the global fact_text
 // $vector        query embedding (384 floats), or null (no vector path)
 // $vector_index  the tenant's own vector index, or null: an exact cosine scan of the tenant's versions instead
 // $candidates    how many candidates each path hands over before filtering (the caller widens it while a
@@ -26,7 +27,7 @@
 WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
 CALL () {
   WITH 1 AS go WHERE $lucene IS NOT NULL
-  CALL db.index.fulltext.queryNodes('fact_text', $lucene, {limit: $candidates}) YIELD node, score
+  CALL db.index.fulltext.queryNodes($text_index, $lucene, {limit: $candidates}) YIELD node, score
   RETURN node AS f, score, 'lexical' AS path
   UNION ALL
   WITH 1 AS go WHERE $vector IS NOT NULL AND $vector_index IS NULL
@@ -66,7 +67,12 @@ WITH path, count(*) AS raw, collect(CASE WHEN visible THEN {f: f, score: score} 
 UNWIND (CASE WHEN size(top) = 0 THEN [-1] ELSE range(0, size(top) - 1) END) AS i
 WITH path, raw, i, CASE WHEN i < 0 THEN null ELSE top[i] END AS hit, known_at
 WITH path, raw, i + 1 AS rank, hit.score AS score, hit.f AS f, known_at
-RETURN path, raw, rank, score, f {.*, embedding: null, flag: @flag_at(f, known_at),
+// an explicit property list: `f {.*}` would read every returned version's 384-float embedding
+RETURN path, raw, rank, score, f {.tenant, .fact_id, .version_id, .subject_name, .subject_id, .predicate,
+          .object_type, .object_value, .object_id, .object_name, .statement, .quote, .scope_key, .kind, .evidence,
+          .epistemic, .confidence, .sensitivity, .state, .valid_from_precision, .valid_to_precision, .ended_by,
+          .end_reason, .bounded_by, .stale_cause, .lapse_reason, .aliases, .independent_sources,
+          .forgotten_by, .forgotten_reason, forgotten_at: toString(f.forgotten_at), flag: @flag_at(f, known_at),
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
           disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f)

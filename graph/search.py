@@ -29,7 +29,7 @@ MAX_CANDIDATES = 12_800
 
 def facts(
     tx: Tx, tenant: str, *, lucene: str | None, vector: list[float] | None, vector_index: str | None,
-    entity_ids: list[str], words: list[str], valid_at: datetime, known_at: datetime | None, states: list[str],
+    text_index: str, entity_ids: list[str], words: list[str], valid_at: datetime, known_at: datetime | None, states: list[str],
     kinds: list[str] | None, scope_key: str | None, levels: list[str] | None, unlabelled: bool, pool: int,
     need: int,
 ) -> tuple[dict[str, list[tuple[Fact, float]]], set[str]]:
@@ -45,7 +45,7 @@ def facts(
     while True:
         rows = tx.rows(
             SEARCH_FACTS, tenant=tenant, lucene=lucene, vector=None if vector is None else Vector(vector),
-            vector_index=vector_index, candidates=candidates, entity_ids=entity_ids, words=words,
+            vector_index=vector_index, text_index=text_index, candidates=candidates, entity_ids=entity_ids, words=words,
             valid_at=valid_at.isoformat(), known_at=(known_at or FAR_FUTURE).isoformat(), states=states,
             kinds=kinds, scope_key=scope_key, levels=levels, unlabelled=unlabelled, pool=pool,
         )

@@ -70,13 +70,14 @@ def search(
     pool = min(max(2 * limit, 20), 400)
     use = frozenset(PATHS if paths is None else paths)
     vector = ctx.embed([text]).get(text) if "fact" in hit_kinds and "vector" in use else None  # before any transaction
-    known_index = search_partition.cached_index(ctx.db, ctx.tenant)  # once ready, a partition stays: no query
+    # once ready, a partition stays: no query
+    cached = (search_partition.cached_index(ctx.db, ctx.tenant), search_partition.cached_text_index(ctx.db, ctx.tenant))
 
     def work(tx: Tx) -> SearchResult:
-        index = known_index
-        if index is None and vector is not None:
-            index = search_partition.index_for(tx, ctx.tenant)
-            search_partition.remember_index(ctx.db, ctx.tenant, index)
+        index, text_index = cached
+        if "fact" in hit_kinds and (index is None or text_index is None):
+            index, text_index = search_partition.indexes_for(tx, ctx.tenant)
+            search_partition.remember_index(ctx.db, ctx.tenant, index, text_index)
         summary_q = rules.lucene(text, SUMMARY_FIELDS, ctx.tenant) if with_summaries else None
         found_entities, found_summaries = search_repo.entities_and_summaries(
             tx, ctx.tenant, entity_lucene=rules.lucene(text, ENTITY_FIELDS, ctx.tenant), summary_lucene=summary_q,
@@ -86,8 +87,8 @@ def search(
         items: dict[str, dict[str, Any]] = {}
         if "fact" in hit_kinds:
             by_path, premised = search_repo.facts(
-                tx, ctx.tenant, lucene=rules.lucene(text, FACT_FIELDS, ctx.tenant), vector=vector,
-                vector_index=index,
+                tx, ctx.tenant, lucene=rules.lucene(text, FACT_FIELDS, None if text_index else ctx.tenant),
+                vector=vector, vector_index=index, text_index=text_index or "fact_text",
                 entity_ids=sorted({i for e in mentioned for i in e.ids}), words=rules.predicate_words(text),
                 valid_at=valid, known_at=known, states=wanted, kinds=memory_kinds,
                 scope_key=None if scope is None else scope_key(scope), levels=levels, unlabelled=unlabelled,
