@@ -9,8 +9,8 @@
 // $text_index    the full-text index to read: the tenant's own (a partitioned tenant) or the global fact_text
 // $vector        query embedding (384 floats), or null (no vector path)
 // $vector_index  the tenant's own vector index, or null: an exact cosine scan of the tenant's versions instead
-// $candidates    how many candidates each path hands over before filtering (the caller widens it while a
-//                path's candidates ran out of visible ones before its limit)
+// $cuts          map path -> how many candidates it hands over before filtering ({lexical, vector, graph}; 0 skips
+//                the path: the caller re-runs only a path whose candidates ran out of visible ones, with more)
 // $entity_ids    ids of the entities the query names (graph path: the facts about them, a rarer name weighing
 //                more), may be empty
 // $words         lower-case query words and joined word pairs (a fact whose predicate is named ranks higher)
@@ -25,21 +25,25 @@
 // returns: path, raw (candidates the path produced before filtering), rank (1-based), score, fact (instants as
 //          ISO 8601 text; null on the one row of a path with no visible candidate), premised (rests on premises)
 WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
-CALL () {
-  WITH 1 AS go WHERE $lucene IS NOT NULL
-  CALL db.index.fulltext.queryNodes($text_index, $lucene, {limit: $candidates}) YIELD node, score
+CALL (valid_at, known_at) {
+  WITH 1 AS go WHERE $lucene IS NOT NULL AND $cuts.lexical > 0
+  CALL db.index.fulltext.queryNodes($text_index, $lucene, {limit: $cuts.lexical}) YIELD node, score
   RETURN node AS f, score, 'lexical' AS path
   UNION ALL
-  WITH 1 AS go WHERE $vector IS NOT NULL AND $vector_index IS NULL
+  WITH 1 AS go WHERE $vector IS NOT NULL AND $vector_index IS NULL AND $cuts.vector > 0
   MATCH (f:Fact) WHERE f.tenant = $tenant AND f.embedding IS NOT NULL
+    // the property filters (not the state, read after the cut) before the cosine: a scan can skip what a top-k cannot
+    AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
+    AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
   WITH f, vector.similarity.cosine(f.embedding, $vector) AS score
-  ORDER BY score DESC, f.valid_from DESC, f.version_id LIMIT $candidates
+  ORDER BY score DESC, f.valid_from DESC, f.version_id LIMIT $cuts.vector
   RETURN f, score, 'vector' AS path
   UNION ALL
-  WITH 1 AS go WHERE $vector IS NOT NULL AND $vector_index IS NOT NULL
-  CALL db.index.vector.queryNodes($vector_index, $candidates, $vector) YIELD node, score
+  WITH 1 AS go WHERE $vector IS NOT NULL AND $vector_index IS NOT NULL AND $cuts.vector > 0
+  CALL db.index.vector.queryNodes($vector_index, $cuts.vector, $vector) YIELD node, score
   RETURN node AS f, score, 'vector' AS path
   UNION ALL
+  WITH 1 AS go WHERE $cuts.graph > 0
   UNWIND $entity_ids AS id
   CALL (id) {
     MATCH (f:Fact) WHERE f.subject_id = id RETURN f
@@ -50,8 +54,12 @@ CALL () {
   WITH id, collect(f) AS touching
   UNWIND touching AS f
   WITH f, sum(1.0 / size(touching)) AS weight
+  // the property filters (not the state, read after the cut) before the cut: a hub entity's history (versions
+  // known or valid at other times) never uses up the path's candidates
+  WHERE f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
+    AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
   WITH f, weight + CASE WHEN toLower(f.predicate) IN $words THEN 1.0 ELSE 0.0 END AS score
-  ORDER BY score DESC, f.valid_from DESC, f.version_id LIMIT $candidates
+  ORDER BY score DESC, f.valid_from DESC, f.version_id LIMIT $cuts.graph
   RETURN f, score, 'graph' AS path
 }
 WITH f, score, path, valid_at, known_at,

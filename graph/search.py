@@ -25,36 +25,43 @@ SEARCH_ENTITIES_SUMMARIES = load("search_entities_summaries")
 # widening stops here: past it a Lucene match scores too low to matter, and reading more would make one tenant's
 # deep history the cost of every search (the cap bounds only how deep a path looks, never what it may serve)
 MAX_CANDIDATES = 12_800
+PATHS = ("lexical", "vector", "graph")
 
 
 def facts(
     tx: Tx, tenant: str, *, lucene: str | None, vector: list[float] | None, vector_index: str | None,
-    text_index: str, entity_ids: list[str], words: list[str], valid_at: datetime, known_at: datetime | None, states: list[str],
-    kinds: list[str] | None, scope_key: str | None, levels: list[str] | None, unlabelled: bool, pool: int,
+    text_index: str, entity_ids: list[str], words: list[str], valid_at: datetime, known_at: datetime | None,
+    states: list[str], kinds: list[str] | None, scope_key: str | None, levels: list[str] | None, unlabelled: bool, pool: int,
     need: int,
 ) -> tuple[dict[str, list[tuple[Fact, float]]], set[str]]:
     """Per path ('lexical', 'vector', 'graph'), the filtered versions best first with the path's score; and the
     version ids that rest on premises.
 
-    Each path hands over its best `candidates` before the filter runs (so the filter and the state read cost a
-    bounded number of rows, however large the tenant); while a path that was cut ran out of visible candidates
-    before `need` (the caller's limit), the query runs again with eight times as many (only the tenant's own
-    filtered-out versions can use them up, never another tenant's), so nothing filtered takes a slot of the top
-    `need`."""
-    candidates = max(pool * 2, 50)  # HNSW and Lucene cost grows with k: start near the pool, widen when short
+    Each path hands over its best candidates (its cut) before the filter runs (so the filter and the state read
+    cost a bounded number of rows, however large the tenant); while a path that was cut ran out of visible
+    candidates before `need` (the caller's limit), the query runs again for that path alone with eight times as
+    many (only the tenant's own filtered-out versions can use them up, never another tenant's), so nothing filtered
+    takes a slot of the top `need`."""
+    start = max(pool * 2, 50)  # HNSW and Lucene cost grows with k: start near the pool, widen when short
+    cuts = {path: start for path in PATHS}
+    kept: list[dict] = []  # the rows of paths that need no wider cut
     while True:
         rows = tx.rows(
             SEARCH_FACTS, tenant=tenant, lucene=lucene, vector=None if vector is None else Vector(vector),
-            vector_index=vector_index, text_index=text_index, candidates=candidates, entity_ids=entity_ids, words=words,
+            vector_index=vector_index, text_index=text_index, cuts=cuts, entity_ids=entity_ids, words=words,
             valid_at=valid_at.isoformat(), known_at=(known_at or FAR_FUTURE).isoformat(), states=states,
             kinds=kinds, scope_key=scope_key, levels=levels, unlabelled=unlabelled, pool=pool,
         )
-        # every path hands over at most `candidates`: one that did may have more visible ones behind the cut
-        short = [r for r in rows if r["raw"] >= candidates
-                 and sum(1 for x in rows if x["path"] == r["path"] and x["fact"] is not None) < need]
-        if not short or candidates >= MAX_CANDIDATES:
+        # every path hands over at most its cut: one that did may have more visible ones behind the cut; only such
+        # a path runs again (wider), the others' rows are kept
+        short = {r["path"] for r in rows if r["raw"] >= cuts[r["path"]]
+                 and sum(1 for x in rows if x["path"] == r["path"] and x["fact"] is not None) < need}
+        short = {p for p in short if cuts[p] < MAX_CANDIDATES}
+        if not short:
+            rows = kept + rows
             break
-        candidates = min(candidates * 8, MAX_CANDIDATES)
+        kept += [r for r in rows if r["path"] not in short]
+        cuts = {p: min(cuts[p] * 8, MAX_CANDIDATES) if p in short else 0 for p in PATHS}
     out: dict[str, list[tuple[Fact, float]]] = {"lexical": [], "vector": [], "graph": []}
     premised: set[str] = set()
     for r in sorted((r for r in rows if r["fact"] is not None), key=lambda r: (r["path"], r["rank"])):
