@@ -39,8 +39,8 @@ def facts(
 
     Each path hands over its best candidates (its cut) before the filter runs (so the filter and the state read
     cost a bounded number of rows, however large the tenant); while a path that was cut ran out of visible
-    candidates before `need` (the caller's limit), the query runs again for that path alone with eight times as
-    many (only the tenant's own filtered-out versions can use them up, never another tenant's), so nothing filtered
+    candidates before `need` (the caller's limit), the query runs again for that path alone with more (`wider`:
+    only the tenant's own filtered-out versions can use them up, never another tenant's), so nothing filtered
     takes a slot of the top `need`."""
     start = max(pool * 2, 50)  # HNSW and Lucene cost grows with k: start near the pool, widen when short
     cuts = {path: start for path in PATHS}
@@ -54,14 +54,14 @@ def facts(
         )
         # every path hands over at most its cut: one that did may have more visible ones behind the cut; only such
         # a path runs again (wider), the others' rows are kept
-        short = {r["path"] for r in rows if r["raw"] >= cuts[r["path"]]
-                 and sum(1 for x in rows if x["path"] == r["path"] and x["fact"] is not None) < need}
-        short = {p for p in short if cuts[p] < MAX_CANDIDATES}
+        visible = {p: sum(1 for x in rows if x["path"] == p and x["fact"] is not None) for p in PATHS}
+        short = {r["path"] for r in rows if r["raw"] >= cuts[r["path"]] and visible[r["path"]] < need
+                 and cuts[r["path"]] < MAX_CANDIDATES}
         if not short:
             rows = kept + rows
             break
         kept += [r for r in rows if r["path"] not in short]
-        cuts = {p: min(cuts[p] * 8, MAX_CANDIDATES) if p in short else 0 for p in PATHS}
+        cuts = {p: wider(cuts[p], visible[p], need) if p in short else 0 for p in PATHS}
     out: dict[str, list[tuple[Fact, float]]] = {"lexical": [], "vector": [], "graph": []}
     premised: set[str] = set()
     for r in sorted((r for r in rows if r["fact"] is not None), key=lambda r: (r["path"], r["rank"])):
@@ -71,6 +71,15 @@ def facts(
             if r["premised"]:
                 premised.add(fact.fact_id)
     return out, premised
+
+
+def wider(cut: int, visible: int, need: int) -> int:
+    """The next cut of a path whose `cut` candidates held only `visible` (< `need`) visible ones: twice what the
+    density seen so far says `need` takes (a second widening is rare, a k far too large costs every path's work),
+    at least twice and at most eight times the cut, never past MAX_CANDIDATES."""
+    if visible <= 0:
+        return min(cut * 8, MAX_CANDIDATES)
+    return min(max(2 * cut, -(-2 * cut * need // visible)), 8 * cut, MAX_CANDIDATES)
 
 
 def entities_and_summaries(
