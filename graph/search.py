@@ -42,9 +42,9 @@ def facts(
     candidates before `need` (the caller's limit), the query runs again for that path alone with more (`wider`:
     only the tenant's own filtered-out versions can use them up, never another tenant's), so nothing filtered
     takes a slot of the top `need`."""
-    # Lucene's and the graph path's cost hardly grows with k, HNSW's does (k 50 costs about twice k 20-30 at 10k,
-    # bench/RESULTS.md): the vector path starts at half again the pool, the others at twice, each widened when short
-    cuts = {"lexical": max(pool * 2, 50), "vector": pool + pool // 2, "graph": max(pool * 2, 50)}
+    # HNSW and Lucene cost grows with k: start near the pool, widen when short (a vector start of 1.5 x the pool was
+    # cheaper per query but doubled YAGO's re-queries: bench/RESULTS.md)
+    cuts = {path: max(pool * 2, 50) for path in PATHS}
     kept: list[dict] = []  # the rows of paths that need no wider cut
     while True:
         rows = tx.rows(
