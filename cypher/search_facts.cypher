@@ -5,11 +5,12 @@
 // paths' candidates are unioned — then runs on those only, and the caller widens $candidates while a cut path
 // ran out of visible ones. Flags and the disputed / premised checks are read for the returned rows only.
 // $tenant        tenant id
-// $lucene        Lucene query for the fact_text index (tenant clause included), or null (no lexical path)
+// $lucene        Lucene query for $text_index (tenant clause included for the global index), or null (no lexical path)
+// $text_index    the full-text index to read: the tenant's own (a partitioned tenant) or the global fact_text
 // $vector        query embedding (384 floats), or null (no vector path)
 // $vector_index  the tenant's own vector index, or null: an exact cosine scan of the tenant's versions instead
-// $candidates    how many candidates each path hands over before filtering (the caller widens it while a
-//                path's candidates ran out of visible ones before its limit)
+// $cuts          map path -> how many candidates it hands over before filtering ({lexical, vector, graph}; 0 skips
+//                the path: the caller re-runs only a path whose candidates ran out of visible ones, with more)
 // $entity_ids    ids of the entities the query names (graph path: the facts about them, a rarer name weighing
 //                more), may be empty
 // $words         lower-case query words and joined word pairs (a fact whose predicate is named ranks higher)
@@ -24,21 +25,25 @@
 // returns: path, raw (candidates the path produced before filtering), rank (1-based), score, fact (instants as
 //          ISO 8601 text; null on the one row of a path with no visible candidate), premised (rests on premises)
 WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
-CALL () {
-  WITH 1 AS go WHERE $lucene IS NOT NULL
-  CALL db.index.fulltext.queryNodes('fact_text', $lucene, {limit: $candidates}) YIELD node, score
+CALL (valid_at, known_at) {
+  WITH 1 AS go WHERE $lucene IS NOT NULL AND $cuts.lexical > 0
+  CALL db.index.fulltext.queryNodes($text_index, $lucene, {limit: $cuts.lexical}) YIELD node, score
   RETURN node AS f, score, 'lexical' AS path
   UNION ALL
-  WITH 1 AS go WHERE $vector IS NOT NULL AND $vector_index IS NULL
+  WITH 1 AS go WHERE $vector IS NOT NULL AND $vector_index IS NULL AND $cuts.vector > 0
   MATCH (f:Fact) WHERE f.tenant = $tenant AND f.embedding IS NOT NULL
+    // the property filters (not the state, read after the cut) before the cosine: a scan can skip what a top-k cannot
+    AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
+    AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
   WITH f, vector.similarity.cosine(f.embedding, $vector) AS score
-  ORDER BY score DESC, f.valid_from DESC, f.version_id LIMIT $candidates
+  ORDER BY score DESC, f.valid_from DESC, f.version_id LIMIT $cuts.vector
   RETURN f, score, 'vector' AS path
   UNION ALL
-  WITH 1 AS go WHERE $vector IS NOT NULL AND $vector_index IS NOT NULL
-  CALL db.index.vector.queryNodes($vector_index, $candidates, $vector) YIELD node, score
+  WITH 1 AS go WHERE $vector IS NOT NULL AND $vector_index IS NOT NULL AND $cuts.vector > 0
+  CALL db.index.vector.queryNodes($vector_index, $cuts.vector, $vector) YIELD node, score
   RETURN node AS f, score, 'vector' AS path
   UNION ALL
+  WITH 1 AS go WHERE $cuts.graph > 0
   UNWIND $entity_ids AS id
   CALL (id) {
     MATCH (f:Fact) WHERE f.subject_id = id RETURN f
@@ -49,8 +54,12 @@ CALL () {
   WITH id, collect(f) AS touching
   UNWIND touching AS f
   WITH f, sum(1.0 / size(touching)) AS weight
+  // the property filters (not the state, read after the cut) before the cut: a hub entity's history (versions
+  // known or valid at other times) never uses up the path's candidates
+  WHERE f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
+    AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
   WITH f, weight + CASE WHEN toLower(f.predicate) IN $words THEN 1.0 ELSE 0.0 END AS score
-  ORDER BY score DESC, f.valid_from DESC, f.version_id LIMIT $candidates
+  ORDER BY score DESC, f.valid_from DESC, f.version_id LIMIT $cuts.graph
   RETURN f, score, 'graph' AS path
 }
 WITH f, score, path, valid_at, known_at,
@@ -66,7 +75,12 @@ WITH path, count(*) AS raw, collect(CASE WHEN visible THEN {f: f, score: score} 
 UNWIND (CASE WHEN size(top) = 0 THEN [-1] ELSE range(0, size(top) - 1) END) AS i
 WITH path, raw, i, CASE WHEN i < 0 THEN null ELSE top[i] END AS hit, known_at
 WITH path, raw, i + 1 AS rank, hit.score AS score, hit.f AS f, known_at
-RETURN path, raw, rank, score, f {.*, embedding: null, flag: @flag_at(f, known_at),
+// an explicit property list: `f {.*}` would read every returned version's 384-float embedding
+RETURN path, raw, rank, score, f {.tenant, .fact_id, .version_id, .subject_name, .subject_id, .predicate,
+          .object_type, .object_value, .object_id, .object_name, .statement, .quote, .scope_key, .kind, .evidence,
+          .epistemic, .confidence, .sensitivity, .state, .valid_from_precision, .valid_to_precision, .ended_by,
+          .end_reason, .bounded_by, .stale_cause, .lapse_reason, .aliases, .independent_sources,
+          .forgotten_by, .forgotten_reason, forgotten_at: toString(f.forgotten_at), flag: @flag_at(f, known_at),
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
           disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f)

@@ -25,36 +25,44 @@ SEARCH_ENTITIES_SUMMARIES = load("search_entities_summaries")
 # widening stops here: past it a Lucene match scores too low to matter, and reading more would make one tenant's
 # deep history the cost of every search (the cap bounds only how deep a path looks, never what it may serve)
 MAX_CANDIDATES = 12_800
+PATHS = ("lexical", "vector", "graph")
 
 
 def facts(
     tx: Tx, tenant: str, *, lucene: str | None, vector: list[float] | None, vector_index: str | None,
-    entity_ids: list[str], words: list[str], valid_at: datetime, known_at: datetime | None, states: list[str],
-    kinds: list[str] | None, scope_key: str | None, levels: list[str] | None, unlabelled: bool, pool: int,
+    text_index: str, entity_ids: list[str], words: list[str], valid_at: datetime, known_at: datetime | None,
+    states: list[str], kinds: list[str] | None, scope_key: str | None, levels: list[str] | None, unlabelled: bool, pool: int,
     need: int,
 ) -> tuple[dict[str, list[tuple[Fact, float]]], set[str]]:
     """Per path ('lexical', 'vector', 'graph'), the filtered versions best first with the path's score; and the
     version ids that rest on premises.
 
-    Each path hands over its best `candidates` before the filter runs (so the filter and the state read cost a
-    bounded number of rows, however large the tenant); while a path that was cut ran out of visible candidates
-    before `need` (the caller's limit), the query runs again with eight times as many (only the tenant's own
-    filtered-out versions can use them up, never another tenant's), so nothing filtered takes a slot of the top
-    `need`."""
-    candidates = max(pool * 2, 50)  # HNSW and Lucene cost grows with k: start near the pool, widen when short
+    Each path hands over its best candidates (its cut) before the filter runs (so the filter and the state read
+    cost a bounded number of rows, however large the tenant); while a path that was cut ran out of visible
+    candidates before `need` (the caller's limit), the query runs again for that path alone with more (`wider`:
+    only the tenant's own filtered-out versions can use them up, never another tenant's), so nothing filtered
+    takes a slot of the top `need`."""
+    # HNSW and Lucene cost grows with k: start near the pool, widen when short (a vector start of 1.5 x the pool was
+    # cheaper per query but doubled YAGO's re-queries: bench/RESULTS.md)
+    cuts = {path: max(pool * 2, 50) for path in PATHS}
+    kept: list[dict] = []  # the rows of paths that need no wider cut
     while True:
         rows = tx.rows(
             SEARCH_FACTS, tenant=tenant, lucene=lucene, vector=None if vector is None else Vector(vector),
-            vector_index=vector_index, candidates=candidates, entity_ids=entity_ids, words=words,
+            vector_index=vector_index, text_index=text_index, cuts=cuts, entity_ids=entity_ids, words=words,
             valid_at=valid_at.isoformat(), known_at=(known_at or FAR_FUTURE).isoformat(), states=states,
             kinds=kinds, scope_key=scope_key, levels=levels, unlabelled=unlabelled, pool=pool,
         )
-        # every path hands over at most `candidates`: one that did may have more visible ones behind the cut
-        short = [r for r in rows if r["raw"] >= candidates
-                 and sum(1 for x in rows if x["path"] == r["path"] and x["fact"] is not None) < need]
-        if not short or candidates >= MAX_CANDIDATES:
+        # every path hands over at most its cut: one that did may have more visible ones behind the cut; only such
+        # a path runs again (wider), the others' rows are kept
+        visible = {p: sum(1 for x in rows if x["path"] == p and x["fact"] is not None) for p in PATHS}
+        short = {r["path"] for r in rows if r["raw"] >= cuts[r["path"]] and visible[r["path"]] < need
+                 and cuts[r["path"]] < MAX_CANDIDATES}
+        if not short:
+            rows = kept + rows
             break
-        candidates = min(candidates * 8, MAX_CANDIDATES)
+        kept += [r for r in rows if r["path"] not in short]
+        cuts = {p: wider(cuts[p], visible[p], need) if p in short else 0 for p in PATHS}
     out: dict[str, list[tuple[Fact, float]]] = {"lexical": [], "vector": [], "graph": []}
     premised: set[str] = set()
     for r in sorted((r for r in rows if r["fact"] is not None), key=lambda r: (r["path"], r["rank"])):
@@ -64,6 +72,15 @@ def facts(
             if r["premised"]:
                 premised.add(fact.fact_id)
     return out, premised
+
+
+def wider(cut: int, visible: int, need: int) -> int:
+    """The next cut of a path whose `cut` candidates held only `visible` (< `need`) visible ones: twice what the
+    density seen so far says `need` takes (a second widening is rare, a k far too large costs every path's work),
+    at least twice and at most eight times the cut, never past MAX_CANDIDATES."""
+    if visible <= 0:
+        return min(cut * 8, MAX_CANDIDATES)
+    return min(max(2 * cut, -(-2 * cut * need // visible)), 8 * cut, MAX_CANDIDATES)
 
 
 def entities_and_summaries(

@@ -4,8 +4,9 @@ Neo4j 5.26's vector index is global and can only be filtered after its top-k, so
 shared index would get emptier (its hits pushed out by others') or slower (a wider k) as others grow. Instead:
 a tenant below THRESHOLD versions is scanned exactly (tenant-and-state index seek + cosine over its own
 vectors: leak-free, exact, a few ms at that size), and `partition()` — a tenant migration run by the write that
-takes a tenant past THRESHOLD (`grown`, after its commit) and by `maintain()` — labels the tenant's versions `SearchT_<digest>` and creates a vector index on that
-label only, so its queries never read another tenant's vectors. The label and index name come from the digest of
+takes a tenant past THRESHOLD (`grown`, after its commit) and by `maintain()` — labels the tenant's versions `SearchT_<digest>` and creates a vector index and a
+full-text index (statement, quote) on that label only, so its queries never read another tenant's vectors or
+postings (the global `fact_text` index serves small tenants, with a required tenant clause). The label and index name come from the digest of
 the tenant id (hex), never from input text; they are the one DDL Credo builds at run time. Indexes are created
 only for tenants that grow (the test suite's thousands of tiny tenants never get one).
 """
@@ -27,6 +28,7 @@ log = logging.getLogger("credo")
 
 THRESHOLD = 500  # fact versions: an exact scan reads every vector (≈ 0.07 ms each under load; bench/RESULTS.md)
 _ready: dict[tuple[str, str, str], str] = {}  # (uri, database, tenant) -> its ready index: a partition never goes away
+_text_ready: dict[tuple[str, str, str], str] = {}  # (uri, database, tenant) -> its ready full-text index
 _sizes: dict[tuple[str, str, str], int] = {}  # (uri, database, tenant) -> versions counted or written since (lower bound)
 
 
@@ -34,6 +36,11 @@ def names(tenant: str) -> tuple[str, str]:
     """(label, vector index name) of a tenant's partition, from the digest of its id."""
     digest = hashlib.sha256(tenant.encode("utf-8")).hexdigest()[:20]
     return f"SearchT_{digest}", f"fact_embedding_t_{digest}"
+
+
+def text_index(tenant: str) -> str:
+    """The name of a tenant's own full-text index (statement, quote), from the digest of its id."""
+    return "fact_text_t_" + names(tenant)[0].removeprefix("SearchT_")
 
 
 def _key(db: Database, tenant: str) -> tuple[str, str, str]:
@@ -46,15 +53,29 @@ def index_for(tx: Tx, tenant: str) -> str | None:
     return row["index"] if row and row["ready"] else None
 
 
+def indexes_for(tx: Tx, tenant: str) -> tuple[str | None, str | None]:
+    """(vector, full-text) names of the tenant's own ready indexes; None for either it has not (search then scans
+    the tenant's versions exactly, or reads the global `fact_text` with a tenant clause)."""
+    row = tx.one(READ_SEARCH_PARTITION, tenant=tenant, kind="index")
+    return (row["index"], row["text_index"]) if row and row["ready"] else (None, None)
+
+
 def cached_index(db: Database, tenant: str) -> str | None:
     """The tenant's ready index as this process last saw it (no query), or None when not seen ready yet."""
     return _ready.get(_key(db, tenant))
 
 
-def remember_index(db: Database, tenant: str, index: str | None) -> None:
-    """Cache a ready index name (a None is not cached: the partition may become ready later)."""
+def cached_text_index(db: Database, tenant: str) -> str | None:
+    """The tenant's ready full-text index as this process last saw it (no query), or None."""
+    return _text_ready.get(_key(db, tenant))
+
+
+def remember_index(db: Database, tenant: str, index: str | None, text: str | None = None) -> None:
+    """Cache ready index names (a None is not cached: the partition may become ready later)."""
     if index is not None:
         _ready[_key(db, tenant)] = index
+    if text is not None:
+        _text_ready[_key(db, tenant)] = text
 
 
 def count_new(tx: Tx, versions: int) -> None:
@@ -80,8 +101,8 @@ def grown(db: Database, tenant: str, added: int) -> str | None:
     known = _sizes.get(key)
     if known is None or known + added >= THRESHOLD:
         row = db.read(lambda tx: tx.one(READ_SEARCH_PARTITION, tenant=tenant, kind="size"))
-        if row and row["ready"]:
-            _ready[key] = row["index"]
+        if row and row["ready"] and row["text_index"]:
+            remember_index(db, tenant, row["index"], row["text_index"])
             return None
         known = (row or {}).get("versions") or 0
     else:
@@ -94,28 +115,33 @@ def grown(db: Database, tenant: str, added: int) -> str | None:
     except Exception as exc:  # noqa: BLE001 - the write is committed; its caller must not see it fail
         log.warning("search partition of a tenant past %d versions not built now (%s); maintain() will", THRESHOLD, exc)
         return None
-    _ready[key] = index
+    remember_index(db, tenant, index, text_index(tenant))
     return index
 
 
 def needs_partition(db: Database, tenant: str, threshold: int | None = None) -> bool:
-    """Whether the tenant has grown past `threshold` (default THRESHOLD) versions without a ready partition."""
+    """Whether the tenant has grown past `threshold` (default THRESHOLD) versions without a ready partition (or
+    with one made before partitions had their own full-text index)."""
     row = db.read(lambda tx: tx.one(READ_SEARCH_PARTITION, tenant=tenant, kind="size"))
     limit = THRESHOLD if threshold is None else threshold
-    return bool(row) and not row["ready"] and (row["versions"] or 0) >= limit
+    return bool(row) and not (row["ready"] and row["text_index"]) and (row["versions"] or 0) >= limit
 
 
 def partition(db: Database, tenant: str, *, timeout_s: int = 600) -> str:
-    """Give the tenant its own label and vector index (idempotent); returns the index name once it is online.
+    """Give the tenant its own label, vector index and full-text index (idempotent); returns the vector index name
+    once both are online.
 
     Order matters: the partition node exists (so every new version gets the label) before existing versions are
-    labelled, and search uses the index only once it is online and marked ready."""
+    labelled, and search uses the indexes only once they are online and marked ready."""
     label, index = names(tenant)
+    text = text_index(tenant)
     db.write(lambda tx: tx.one(CREATE_SEARCH_PARTITION, tenant=tenant, label=label, index=index))
     db.run_schema_query(LABEL_SEARCH_PARTITION, tenant=tenant, label=label)
     # DDL takes no parameters: the label and name are hex digests of the tenant id (see the module docstring)
     db.run_schema(f"CREATE VECTOR INDEX {index} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
                   "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}")
+    db.run_schema(f"CREATE FULLTEXT INDEX {text} IF NOT EXISTS FOR (n:{label}) ON EACH [n.statement, n.quote]")
     db.run_schema(f"CALL db.awaitIndex('{index}', {int(timeout_s)})")
-    db.write(lambda tx: tx.one(READY_SEARCH_PARTITION, tenant=tenant))
+    db.run_schema(f"CALL db.awaitIndex('{text}', {int(timeout_s)})")
+    db.write(lambda tx: tx.one(READY_SEARCH_PARTITION, tenant=tenant, text_index=text))
     return index

@@ -15,6 +15,7 @@ the tenant past the threshold, and by `maintain()`), queried by name (cached per
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from credo.graph import search as search_repo
@@ -31,6 +32,7 @@ from credo.services.context import Context
 from credo.services.read_facts import points, states_filter
 from credo.services.support import served_at
 
+_LOOKUPS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="credo-search")  # look-ups beside the embedding
 FACT_FIELDS = ("statement", "quote")
 ENTITY_FIELDS = ("name", "aliases_text")
 SUMMARY_FIELDS = ("topic", "text")
@@ -69,25 +71,37 @@ def search(
     with_summaries = "summary" in hit_kinds and valid_at is None
     pool = min(max(2 * limit, 20), 400)
     use = frozenset(PATHS if paths is None else paths)
-    vector = ctx.embed([text]).get(text) if "fact" in hit_kinds and "vector" in use else None  # before any transaction
-    known_index = search_partition.cached_index(ctx.db, ctx.tenant)  # once ready, a partition stays: no query
+    # once ready, a partition stays: no query
+    cached = (search_partition.cached_index(ctx.db, ctx.tenant), search_partition.cached_text_index(ctx.db, ctx.tenant))
+    summary_q = rules.lucene(text, SUMMARY_FIELDS, ctx.tenant) if with_summaries else None
 
-    def work(tx: Tx) -> SearchResult:
-        index = known_index
-        if index is None and vector is not None:
-            index = search_partition.index_for(tx, ctx.tenant)
-            search_partition.remember_index(ctx.db, ctx.tenant, index)
-        summary_q = rules.lucene(text, SUMMARY_FIELDS, ctx.tenant) if with_summaries else None
-        found_entities, found_summaries = search_repo.entities_and_summaries(
+    def lookups(tx: Tx) -> tuple[str | None, str | None, list[Any], list[Any]]:
+        index, text_index = cached
+        if "fact" in hit_kinds and (index is None or text_index is None):
+            index, text_index = search_partition.indexes_for(tx, ctx.tenant)
+            search_partition.remember_index(ctx.db, ctx.tenant, index, text_index)
+        found = search_repo.entities_and_summaries(
             tx, ctx.tenant, entity_lucene=rules.lucene(text, ENTITY_FIELDS, ctx.tenant), summary_lucene=summary_q,
             known_at=known, states=wanted, levels=levels, unlabelled=unlabelled, pool=pool)
+        return index, text_index, *found
+
+    if "fact" in hit_kinds and "vector" in use and ctx.embedder is not None:
+        # the look-ups need no embedding: they run while the query is embedded (before any fact is read)
+        pending = _LOOKUPS.submit(ctx.read, lookups)
+        vector = ctx.embed([text]).get(text)
+        index, text_index, found_entities, found_summaries = pending.result()
+    else:
+        vector = None
+        index, text_index, found_entities, found_summaries = ctx.read(lookups)
+
+    def work(tx: Tx) -> SearchResult:
         mentioned = [e for e, norm, _ in found_entities if rules.named(text, norm)]
         rankings: dict[str, list[tuple[str, float]]] = {}
         items: dict[str, dict[str, Any]] = {}
         if "fact" in hit_kinds:
             by_path, premised = search_repo.facts(
-                tx, ctx.tenant, lucene=rules.lucene(text, FACT_FIELDS, ctx.tenant), vector=vector,
-                vector_index=index,
+                tx, ctx.tenant, lucene=rules.lucene(text, FACT_FIELDS, None if text_index else ctx.tenant),
+                vector=vector, vector_index=index, text_index=text_index or "fact_text",
                 entity_ids=sorted({i for e in mentioned for i in e.ids}), words=rules.predicate_words(text),
                 valid_at=valid, known_at=known, states=wanted, kinds=memory_kinds,
                 scope_key=None if scope is None else scope_key(scope), levels=levels, unlabelled=unlabelled,

@@ -46,14 +46,15 @@ def _escape(term: str) -> str:
     return _LUCENE_SPECIAL.sub(r"\\\1", term)
 
 
-def lucene(text: str, fields: Sequence[str], tenant: str) -> str | None:
+def lucene(text: str, fields: Sequence[str], tenant: str | None) -> str | None:
     """A Lucene query matching any query word in `fields`, restricted to `tenant` by a required phrase clause on the
-    indexed `tenant` property (so other tenants' postings are skipped); None when the text has no word."""
+    indexed `tenant` property (so other tenants' postings are skipped); no tenant clause when `tenant` is None (for
+    an index holding one tenant's nodes only); None when the text has no word."""
     ws = lexical_words(text)
     if not ws:
         return None
     any_word = " OR ".join(f"{f}:({' OR '.join(_escape(w) for w in ws)})" for f in fields)
-    tenant_words = _WORD.findall(tenant)
+    tenant_words = _WORD.findall(tenant) if tenant is not None else []
     if not tenant_words:  # a tenant id without a word cannot be phrased; the exact tenant filter still applies
         return any_word
     phrase = " ".join(w.replace("\\", "\\\\").replace('"', '\\"') for w in tenant_words)

@@ -86,3 +86,24 @@ def test_a_partition_that_cannot_be_built_after_the_commit_does_not_fail_the_com
     # then the write is answered and kept; the tenant has no index yet (maintain() builds it later)
     assert [f.fact_id for f in store.facts("Maria")] == [fact.fact_id]
     assert neo4j_db.read(lambda tx: search_partition.index_for(tx, tenant)) is None
+
+
+def test_a_partitioned_tenants_lexical_search_reads_only_its_own_full_text_index(neo4j_db, store, tenant):
+    # given a partitioned tenant with two facts sharing a rare word, one of them taken out of the partition by hand
+    # (still a :Fact of the tenant, so the global `fact_text` index holds it, but not under the tenant's label)
+    from credo.cypher import Query
+
+    store.add_fact("Maria", "drinks", "Americano", statement="Maria drinks a zygomorphic Americano")
+    store.add_fact("Office", "located_in", "Berlin", statement="The zygomorphic office is in Berlin")
+    search_partition.partition(neo4j_db, tenant)
+    label, _ = search_partition.names(tenant)
+    unlabel = Query("test_unlabel", f"MATCH (f:Fact {{tenant: $tenant}}) WHERE f.subject_name = 'Office' "
+                    f"REMOVE f:{label} RETURN count(f) AS n", frozenset({"tenant"}))
+    assert neo4j_db.write(lambda tx: tx.one(unlabel, tenant=tenant))["n"] == 1
+    # when the tenant searches by full text for the rare word
+    from credo.services import search as search_service
+
+    hits = search_service.search(store._ctx, query="zygomorphic", kinds=["fact"], paths=frozenset({"lexical"})).hits
+    # then only the version its own full-text index holds is found: the global index is not read for it
+    assert [h.text for h in hits] == ["Maria drinks a zygomorphic Americano"]
+    assert neo4j_db.read(lambda tx: search_partition.indexes_for(tx, tenant))[1] == search_partition.text_index(tenant)

@@ -108,3 +108,18 @@ def test_clearance_sees_its_level_and_below(clearance, sensitivity, seen):
 
 def test_all_sees_every_label():
     assert visible_levels("all") is None and visible_levels("internal") == ["public", "internal"]
+
+
+@pytest.mark.parametrize("cut, visible, need, expected", [
+    (50, 0, 10, 400),      # nothing visible: eight times
+    (50, 5, 10, 200),      # a tenth visible: twice what that density needs
+    (50, 7, 10, 143),      # rounded up
+    (50, 9, 10, 112),      # nearly enough: just over twice
+    (50, 19, 10, 100),     # at least twice (a need the cut had met on another path)
+    (50, 1, 10, 400),      # sparse: at most eight times
+    (6400, 0, 10, 12_800),  # never past the cap
+])
+def test_a_short_paths_next_cut_follows_the_density_of_visible_candidates(cut, visible, need, expected):
+    from credo.graph.search import wider
+
+    assert wider(cut, visible, need) == expected
