@@ -204,10 +204,12 @@ def main() -> int:
             print(f"  ratio to floor: p50 {got['p50'] / floor['p50']:.1f}×, p95 {got['p95'] / floor['p95']:.1f}×; "
                   f"target p50/p95 ≤ 100 ms: {'met' if got['p95'] <= 100 else 'missed'}", flush=True)
         times = {n: tenant_wide(store, n) for n in sorted(args.tenant_sizes)}
-        base = min(times)
-        print("linearity (time per 1,000 facts): " + ", ".join(f"{n:,}: {times[n] / n * 1000:.2f} s" for n in times))
-        print(f"load average at end: {os.getloadavg()}; ratio {max(times)}/{base}: "
-              f"{times[max(times)] / times[base]:.2f}× time for {max(times) / base:.1f}× facts")
+        if times:  # `--tenant-sizes` with no sizes skips the tenant-wide part
+            base = min(times)
+            print("linearity (time per 1,000 facts): "
+                  + ", ".join(f"{n:,}: {times[n] / n * 1000:.2f} s" for n in times))
+            print(f"load average at end: {os.getloadavg()}; ratio {max(times)}/{base}: "
+                  f"{times[max(times)] / times[base]:.2f}× time for {max(times) / base:.1f}× facts")
         store.close()
     finally:
         if local:
