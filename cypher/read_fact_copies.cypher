@@ -70,8 +70,10 @@ CALL () {
     CALL db.index.vector.queryNodes(own, $candidates, embedding) YIELD node, score
     RETURN node, score, "the tenant's vector index" AS found_by
     UNION
+    // the seek's key is null once the tenant has its index, so it reads nothing (a filter on `own` alone would be
+    // planned above the seek, which then read every version of the tenant beside the index query)
     WITH own WHERE own IS NULL
-    MATCH (node:Fact) WHERE node.tenant = $tenant AND node.embedding IS NOT NULL
+    MATCH (node:Fact) WHERE node.tenant = CASE WHEN own IS NULL THEN $tenant END AND node.embedding IS NOT NULL
     WITH node, vector.similarity.cosine(node.embedding, embedding) AS score
     WHERE node.fact_id IN $fact_ids OR score >= $same_vector
     RETURN node, score, "an exact scan of the tenant's vectors" AS found_by

@@ -51,3 +51,39 @@ def test_another_tenants_copy_of_the_embedding_is_not_residue_of_this_tenant(neo
     report = store.forget(f.fact_id, reason="erasure", actor="dpo").report
     # then the vector probe ran and found nothing of the other tenant's
     assert "vector" in report.probes and _vector_hits(report) == [] and report.complete, report.residue
+
+
+def _operators(plan) -> list:
+    return [plan] + [op for child in plan.get("children", []) for op in _operators(child)]
+
+
+def test_a_tenant_with_its_own_vector_index_is_not_also_scanned_exactly_by_the_residue_check(neo4j_db, tenant, clock,
+                                                                                           monkeypatch):
+    # given a tenant of 300 versions with its own (ready) vector index, and one of its facts forgotten
+    store = Store(neo4j_db, tenant=tenant, embedder=HashEmbedder(), _clock=clock, _owns_db=False)
+    rows = [{"subject": f"Room {i}", "predicate": "located_in", "object": f"Wing {i % 7}", "valid_from": "2024-01-01"}
+            for i in range(300)]
+    facts = store.add_facts(rows)
+    search_partition.partition(neo4j_db, tenant)
+    store.forget(facts[0].fact_id, reason="erasure", actor="dpo")
+    from credo.graph import db as db_module
+    from credo.graph.forget import READ_FACT_COPIES
+
+    seen: list[dict] = []
+    rows_of = db_module.Tx.rows
+
+    def capture(self, query, **params):
+        if query.name == READ_FACT_COPIES.name:
+            seen.append(params)
+        return rows_of(self, query, **params)
+
+    monkeypatch.setattr(db_module.Tx, "rows", capture)
+    # when its residue is checked (the vector probe reads the tenant's index)
+    assert store.verify_forgotten(facts[0].fact_id).complete
+    monkeypatch.undo()
+    assert seen and seen[-1]["embeddings"], "the vector probe ran"
+    with neo4j_db._driver.session(database=neo4j_db.database) as session:
+        plan = session.run("PROFILE " + READ_FACT_COPIES.text, seen[-1]).consume().profile
+    # then no operator of the check touches the tenant's versions one by one: the exact scan is not run beside it
+    widest = max(_operators(plan), key=lambda op: op.get("rows", 0))
+    assert widest.get("rows", 0) < 100, (widest["operatorType"], widest.get("rows"), widest["args"].get("Details"))
