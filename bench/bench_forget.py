@@ -8,8 +8,8 @@ The Neo4j at NEO4J_URI when set, else an own instance (CREDO_INSTANCE=forgetbenc
 index and probe are exercised without the model's cost); the rest of a larger size is bulk-created in Cypher with the
 same Fact node shape and random unit vectors (`--ingest` higher to write them all through add_facts). The per-item
 samples are drawn from every fact of the store. The floor: the simplest correct Cypher for one forget + verify (one
-auto-commit write removing a fact's content properties, one read probing the full-text index, the tenant's own vector
-index and the nodes). Figures go to stdout, to be recorded in bench/RESULTS.md.
+auto-commit write removing a fact's content properties, one read probing the tenant's own full-text and vector
+indexes and the nodes). Figures go to stdout, to be recorded in bench/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -56,14 +56,14 @@ FLOOR_VERIFY = Query("floor_verify", """
 CALL () {
   MATCH (f:Fact) WHERE f.fact_id = $fact_id AND f.tenant = $tenant AND f.statement IS NOT NULL RETURN f.version_id AS v
   UNION
-  CALL db.index.fulltext.queryNodes('fact_text', $phrase) YIELD node WITH node WHERE node.tenant = $tenant
+  CALL db.index.fulltext.queryNodes($text_index, $phrase) YIELD node WITH node WHERE node.tenant = $tenant
   RETURN node.version_id AS v
   UNION
   CALL db.index.vector.queryNodes($index, 20, $vector) YIELD node, score
   WITH node, score WHERE node.tenant = $tenant AND score >= 0.9999 RETURN node.version_id AS v
 }
 RETURN count(v) AS residue
-""", frozenset({"fact_id", "tenant", "phrase", "vector", "index"}))
+""", frozenset({"fact_id", "tenant", "phrase", "vector", "index", "text_index"}))
 
 
 class HashEmbedder:
@@ -140,7 +140,8 @@ def floor_item(store: credo.Store, ids: list[str], samples: int, rng: random.Ran
         t0 = time.perf_counter()
         db.query(FLOOR_FORGET, write=True, fact_id=fid, tenant=store.tenant)
         db.query(FLOOR_VERIFY, fact_id=fid, tenant=store.tenant, phrase='"forgotten floor probe"',
-                 vector=Vector(HashEmbedder().embed([fid])[0]), index=index)
+                 vector=Vector(HashEmbedder().embed([fid])[0]), index=index,
+                 text_index=search_partition.text_index(store.tenant))
         if i >= warmup:
             took.append((time.perf_counter() - t0) * 1000)
     print(f"  floor forget+verify p50 {pct(took, 50):.1f} ms p95 {pct(took, 95):.1f} (n={samples})", flush=True)

@@ -3,7 +3,8 @@
     .venv/bin/python bench/floor.py [--limit N] [--samples 500] [--dependents 10000]
 
 Same node shape, labels and indexes as Credo (the migrated schema: range, uniqueness, full-text `fact_text` /
-`entity_text`; no global vector index since migration 0010), one managed transaction per batch, no conflict rule,
+`entity_text`; no global vector index since migration 0010; each version in one full-text index, the global one by
+its `:FactText` label, as a Credo version is in one since migration 0011), one managed transaction per batch, no conflict rule,
 no audit, no clock, no pydantic models. Importable, so the other benches print floor and ratio in the same run:
 
 - `ingest(db, tenant, rows, batch, vectors=None)` -> seconds: per batch one `execute_write` running one query that
@@ -50,7 +51,7 @@ MERGE (s:Entity {tenant: $tenant, norm: row.s_norm})
 MERGE (o:Entity {tenant: $tenant, norm: row.o_norm})
   ON CREATE SET o.entity_id = row.o_id, o.name = row.o_name, o.kind = null, o.aliases = [], o.aliases_text = '',
                 o.created_at = datetime($known)
-CREATE (f:Fact)
+CREATE (f:Fact:FactText)
 SET f = row.props, f:$($labels), f.subject_id = s.entity_id, f.object_id = o.entity_id,
     f.valid_from = datetime(row.valid_from), f.valid_to = datetime(row.valid_to),
     f.known_from = datetime($known), f.verified_at = datetime($known)

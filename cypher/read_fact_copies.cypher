@@ -1,6 +1,7 @@
 // The whole residue check of forgotten facts (and a forgotten source's citations) in one round trip: version
 // properties, lifecycle, edge quotes, relation copies and stale causes of the facts; summaries and extraction
-// episodes deriving from them or holding a text; full-text hits of each text probe and vector hits of each embedding
+// episodes deriving from them or holding a text; full-text hits of each text probe (the global index and the
+// tenant's own) and vector hits of each embedding
 // probe among the tenant's own vectors (its partition index, or an exact scan of its versions); ledger events about
 // the forgotten ids whose detail holds a text. The :ForgetProbe node that holds the probe until purge is not read
 // here (no index covers it).
@@ -50,15 +51,21 @@ CALL () {
   RETURN CASE WHEN m.kind = 'episode' THEN 'episode' ELSE 'summary' END AS place, m.version_id AS ref,
          CASE WHEN holds THEN 'its text contains the content' ELSE 'derived from it, text kept' END AS detail
   UNION
+  // the global `fact_text` index (small tenants' versions) and the tenant's own full-text index once ready
+  OPTIONAL MATCH (p:SearchPartition {tenant: $tenant})
+  WITH CASE WHEN p.ready THEN p.text_index END AS own_text
   UNWIND range(0, size($phrases) - 1) AS i
-  CALL (i) {
-    CALL db.index.fulltext.queryNodes('fact_text', $phrases[i]) YIELD node
+  UNWIND [name IN ['fact_text', own_text] WHERE name IS NOT NULL] AS text_index
+  CALL (i, text_index) {
+    CALL db.index.fulltext.queryNodes(text_index, $phrases[i]) YIELD node
     WITH node WHERE node.tenant = $tenant
     RETURN node LIMIT 50
   }
-  WITH node, $probe_texts[i] AS text
+  WITH node, text_index, $probe_texts[i] AS text
   WHERE node.fact_id IN $fact_ids OR text = node.statement OR text = node.quote
-  RETURN 'full-text' AS place, node.version_id AS ref, 'the fact_text index finds it' AS detail
+  RETURN 'full-text' AS place, node.version_id AS ref,
+         CASE text_index WHEN 'fact_text' THEN 'the fact_text index' ELSE "the tenant's full-text index" END
+         + ' finds it' AS detail
   UNION
   // the tenant's own vectors only (there is no global vector index): its partition index once ready, else an
   // exact scan of its versions

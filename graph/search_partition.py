@@ -6,7 +6,9 @@ a tenant below THRESHOLD versions is scanned exactly (tenant-and-state index see
 vectors: leak-free, exact, a few ms at that size), and `partition()` — a tenant migration run by the write that
 takes a tenant past THRESHOLD (`grown`, after its commit) and by `maintain()` — labels the tenant's versions `SearchT_<digest>` and creates a vector index and a
 full-text index (statement, quote) on that label only, so its queries never read another tenant's vectors or
-postings (the global `fact_text` index serves small tenants, with a required tenant clause). The label and index name come from the digest of
+postings (the global `fact_text` index serves small tenants, with a required tenant clause: it covers the
+versions labelled `:FactText`, which a tenant's versions lose once its own full-text index is ready, so no version
+enters two full-text indexes). The label and index name come from the digest of
 the tenant id (hex), never from input text; they are the one DDL Credo builds at run time. Indexes are created
 only for tenants that grow (the test suite's thousands of tiny tenants never get one).
 """
@@ -24,6 +26,7 @@ CREATE_SEARCH_PARTITION = load("create_search_partition")
 LABEL_SEARCH_PARTITION = load("label_search_partition")
 READY_SEARCH_PARTITION = load("ready_search_partition")
 READ_PARTITION_MEMBERS = load("read_partition_members")
+UNLABEL_GLOBAL_TEXT = load("unlabel_global_text")
 log = logging.getLogger("credo")
 
 THRESHOLD = 500  # fact versions: an exact scan reads every vector (≈ 0.07 ms each under load; bench/RESULTS.md)
@@ -132,7 +135,8 @@ def partition(db: Database, tenant: str, *, timeout_s: int = 600) -> str:
     once both are online.
 
     Order matters: the partition node exists (so every new version gets the label) before existing versions are
-    labelled, and search uses the indexes only once they are online and marked ready."""
+    labelled, search uses the indexes only once they are online and marked ready, and only then do the tenant's
+    versions leave the global `fact_text` index."""
     label, index = names(tenant)
     text = text_index(tenant)
     db.write(lambda tx: tx.one(CREATE_SEARCH_PARTITION, tenant=tenant, label=label, index=index))
@@ -144,4 +148,6 @@ def partition(db: Database, tenant: str, *, timeout_s: int = 600) -> str:
     db.run_schema(f"CALL db.awaitIndex('{index}', {int(timeout_s)})")
     db.run_schema(f"CALL db.awaitIndex('{text}', {int(timeout_s)})")
     db.write(lambda tx: tx.one(READY_SEARCH_PARTITION, tenant=tenant, text_index=text))
+    # from now on its new versions enter its own full-text index only; the existing ones leave the global one
+    db.run_schema_query(UNLABEL_GLOBAL_TEXT, tenant=tenant)
     return index

@@ -87,3 +87,25 @@ def test_a_tenant_with_its_own_vector_index_is_not_also_scanned_exactly_by_the_r
     # then no operator of the check touches the tenant's versions one by one: the exact scan is not run beside it
     widest = max(_operators(plan), key=lambda op: op.get("rows", 0))
     assert widest.get("rows", 0) < 100, (widest["operatorType"], widest.get("rows"), widest["args"].get("Details"))
+
+
+_PLANT_TEXT = Query("raw", "MATCH (f:Fact {fact_id: $fact_id}) SET f.quote = $text", frozenset())
+
+
+@pytest.mark.parametrize("partitioned", [False, True], ids=["global index", "own index"])
+def test_a_surviving_copy_of_a_forgotten_text_is_found_by_the_full_text_probe(neo4j_db, tenant, clock, partitioned):
+    # given a forgotten fact, and its statement surviving as the quote of another version of the tenant
+    store = Store(neo4j_db, tenant=tenant, embedder=HashEmbedder(), _clock=clock, _owns_db=False)
+    f = store.add_fact("Vault", "code_kept_by", "Alice", valid_from="2024-01-01", statement=SECRET)
+    keep = store.add_fact("Vault", "located_in", "Basement", valid_from="2024-01-01")
+    if partitioned:
+        search_partition.partition(neo4j_db, tenant)
+    assert store.forget(f.fact_id, reason="erasure", actor="dpo").report.complete
+    neo4j_db.query(_PLANT_TEXT, write=True, fact_id=keep.fact_id, text=SECRET)
+    # when it is verified
+    report = store.verify_forgotten(f.fact_id)
+    # then the full-text probe finds the copy in the index that holds the tenant's versions
+    hits = [r for r in report.residue if r.place == "full-text"]
+    assert [h.ref for h in hits] == [keep.version_id], report.residue
+    where = "the tenant's full-text index" if partitioned else "the fact_text index"
+    assert where in hits[0].detail, hits[0].detail

@@ -107,3 +107,31 @@ def test_a_partitioned_tenants_lexical_search_reads_only_its_own_full_text_index
     # then only the version its own full-text index holds is found: the global index is not read for it
     assert [h.text for h in hits] == ["Maria drinks a zygomorphic Americano"]
     assert neo4j_db.read(lambda tx: search_partition.indexes_for(tx, tenant))[1] == search_partition.text_index(tenant)
+
+
+def _text_hits(db, index: str, word: str, tenant: str) -> list[str]:
+    from credo.cypher import Query
+
+    query = Query("test_text_hits", "CALL db.index.fulltext.queryNodes($index, $word) YIELD node "
+                  "WITH node WHERE node.tenant = $tenant RETURN node.statement AS statement ORDER BY statement",
+                  frozenset({"index", "word", "tenant"}))
+    return [r["statement"] for r in db.query(query, index=index, word=word, tenant=tenant)]
+
+
+def test_a_version_enters_one_full_text_index_the_global_one_before_its_tenant_has_its_own_and_then_only_that(
+        neo4j_db, store, tenant):
+    # given a small tenant's fact: the global `fact_text` index holds it
+    store.add_fact("Maria", "drinks", "Americano", statement="Maria drinks a quinquennial Americano")
+    assert _text_hits(neo4j_db, "fact_text", "quinquennial", tenant) == ["Maria drinks a quinquennial Americano"]
+    # when the tenant gets its own full-text index, and then writes another fact
+    search_partition.partition(neo4j_db, tenant)
+    store.add_fact("Office", "located_in", "Berlin", statement="The quinquennial office is in Berlin")
+    # then both versions are in the tenant's own index and neither is still in the global one
+    own = search_partition.text_index(tenant)
+    assert _text_hits(neo4j_db, own, "quinquennial", tenant) == ["Maria drinks a quinquennial Americano",
+                                                                 "The quinquennial office is in Berlin"]
+    assert _text_hits(neo4j_db, "fact_text", "quinquennial", tenant) == []
+    # and lexical search still finds both
+    found = store.search("quinquennial", kinds=["fact"]).hits
+    assert sorted(h.text for h in found if "lexical" in h.paths) == ["Maria drinks a quinquennial Americano",
+                                                                    "The quinquennial office is in Berlin"]
