@@ -76,12 +76,14 @@ class Tx:
 
     def __init__(self, tx: neo4j.Transaction | neo4j.ManagedTransaction | neo4j.Session) -> None:
         self._tx = tx
+        self.statements = 0  # queries run so far (a result prefetched by one statement is valid until the next)
 
     def rows(self, query: Query, **params: Any) -> list[dict[str, Any]]:
         """Run a query and return its records as plain dicts (as `Record.data()` gives them; a record of plain
         values is converted without the driver's per-value transform, which dominated large list results; sealed
         content opened when a cipher is set)."""
         found = []
+        self.statements += 1
         for record in self._tx.run(query.text, params):
             try:
                 found.append(dict(zip(record.keys(), [_plain(v) for v in record.values()])))

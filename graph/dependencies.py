@@ -55,10 +55,28 @@ class Level:
 
 def dependents(tx: Tx, tenant: str, fact_ids: list[str], *, with_given: bool = False) -> Level:
     """In one query, two levels of the backward walk from every version of the facts (no statements): each
-    current version resting on them, and each resting on those, once (the caller keeps the visited set)."""
+    current version resting on them, and each resting on those, once (the caller keeps the visited set).
+    A step the transaction's last statement already took (`prefetch`) is not asked again."""
     if not fact_ids:
         return Level([], set(), set(), {})
-    row = tx.one(READ_DEPENDENTS_LEVEL, tenant=tenant, fact_ids=fact_ids, with_given=with_given)
+    ready = getattr(tx, "credo_walk_step", None)
+    if ready is not None:
+        setattr(tx, "credo_walk_step", None)
+        ids, statements, row = ready
+        if with_given and ids == fact_ids and statements == tx.statements:
+            return _level(row, fact_ids, with_given)
+    return _level(tx.one(READ_DEPENDENTS_LEVEL, tenant=tenant, fact_ids=fact_ids, with_given=with_given), fact_ids,
+                  with_given)
+
+
+def prefetch(tx: Tx, fact_ids: list[str], row: dict[str, Any] | None) -> None:
+    """Keep a walk step (with the given facts' versions) that a closing statement took from `fact_ids` after its
+    writes, for `dependents` to use if the walk starts from them before any other statement runs."""
+    if row is not None:
+        setattr(tx, "credo_walk_step", (list(fact_ids), tx.statements, row))
+
+
+def _level(row: dict[str, Any] | None, fact_ids: list[str], with_given: bool) -> Level:
     if row is None:
         return Level([], set(fact_ids), set(), {})
     found = []

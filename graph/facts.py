@@ -76,10 +76,14 @@ def close_checked(tx: Tx, query: Query, known: datetime, closing: list[tuple[str
 
 
 def close_current(tx: Tx, tenant: str, known: datetime, fact_id: str, ended_by: str, reason: str | None) -> list[Fact]:
-    """Close every current version of a fact in one statement; each as it was believed before ([] when none was)."""
-    return [fact_from_row(r["fact"]) for r in tx.rows(CLOSE_CURRENT_VERSIONS, tenant=tenant, fact_id=fact_id,
-                                                      known=known, ended_by=ended_by, reason=reason,
-                                                      known_at=FAR_FUTURE)]
+    """Close every current version of a fact in one statement; each as it was believed before ([] when none was).
+    The same statement takes the cascade's first walk step from the fact (kept for the walk while nothing else runs)."""
+    from credo.graph import dependencies
+
+    row = tx.one(CLOSE_CURRENT_VERSIONS, tenant=tenant, fact_id=fact_id, known=known, ended_by=ended_by,
+                 reason=reason, known_at=FAR_FUTURE)
+    dependencies.prefetch(tx, [fact_id], row)
+    return [fact_from_row(fact) for fact in row["facts"]] if row else []
 
 
 def close_versions(tx: Tx, known: datetime, closing: list[tuple[str, str, str | None]]) -> None:
