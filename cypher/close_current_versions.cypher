@@ -9,7 +9,8 @@
 // $ended_by  how they ended
 // $reason    why (or null)
 // $known_at  disputed is reported as believed at this known time (far future = now)
-// returns: one row: facts (each closed version as believed before this write, oldest belief first), and the walk's
+// returns: (plain values only: no node, relationship or path)
+//          one row: facts (each closed version as believed before this write, oldest belief first), and the walk's
 //          first step from every version of the fact: dependents, expanded, summarized, given (as
 //          read_dependents_level returns them)
 CALL () {

@@ -11,7 +11,8 @@
 // $tenant      tenant id
 // $fact_ids    fact ids to walk back from (the changed facts, or the next frontier)
 // $with_given  whether to return the given facts' current versions
-// returns: dependents (one list per dependent, not a map: [fact_id, version_id, state, valid_from, valid_to (ISO
+// returns: (plain values only: no node, relationship or path)
+//          dependents (one list per dependent, not a map: [fact_id, version_id, state, valid_from, valid_to (ISO
 //          text or null), premises (list of [justification, premise fact id])]),
 //          expanded (the level-one fact ids, whose versions' dependents are level two),
 //          summarized (those of the given and level-one fact ids that a current summary derives from),

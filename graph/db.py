@@ -84,11 +84,15 @@ class Tx:
         content opened when a cipher is set)."""
         found = []
         self.statements += 1
-        for record in self._tx.run(query.text, params):
-            try:
-                found.append(dict(zip(record.keys(), [_plain(v) for v in record.values()])))
-            except _NotPlain:
-                found.append(record.data())
+        result = self._tx.run(query.text, params)
+        if query.plain:  # its header says it returns no node, relationship or path at any depth: records as given
+            found = [dict(zip(record.keys(), record.values())) for record in result]
+        else:
+            for record in result:
+                try:
+                    found.append(dict(zip(record.keys(), [_plain(v) for v in record.values()])))
+                except _NotPlain:
+                    found.append(record.data())
         cipher = getattr(self, "credo_cipher", None)  # set by services.context (crypto-erasure mode)
         return cipher.open_tree(self.credo_tenant, found) if cipher is not None else found
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from credo.cypher import load
 from credo.graph.db import Tx
@@ -26,10 +26,11 @@ def link(tx: Tx, known: datetime, rows: list[dict[str, Any]]) -> None:
         tx.one(CREATE_DEPENDENCIES, known=known, rows=rows)
 
 
-@dataclass(frozen=True)
-class Dependent:
+class Dependent(NamedTuple):
     """A current version met by the cascade's walk: what the support rule reads of a Fact (a full Fact model per
-    visited version was most of a large walk's cost; the walk returns no statement) and its justifications."""
+    visited version was most of a large walk's cost; the walk returns no statement) and its justifications.
+    A named tuple: a large walk builds one per dependent, and a frozen dataclass's `__init__` sets each field
+    through `object.__setattr__`."""
 
     fact_id: str
     version_id: str
@@ -81,13 +82,16 @@ def _level(row: dict[str, Any] | None, fact_ids: list[str], with_given: bool) ->
         return Level([], set(fact_ids), set(), {})
     found = []
     for fact_id, version_id, state, valid_from, valid_to, premises in row["dependents"]:
-        groups: dict[str, set[str]] = {}
-        for justification, premise in premises:
-            groups.setdefault(justification, set()).add(premise)
-        found.append(Dependent(
-            fact_id=fact_id, version_id=version_id, state=state, statement="",
-            valid_from=_instant(valid_from), valid_to=_instant(valid_to),
-            justifications={j: frozenset(p) for j, p in groups.items()}))
+        if len(premises) == 1:  # most dependents rest on one premise
+            [(justification, premise)] = premises
+            justifications = {justification: frozenset((premise,))}
+        else:
+            groups: dict[str, list[str]] = {}
+            for justification, premise in premises:
+                groups.setdefault(justification, []).append(premise)
+            justifications = {j: frozenset(p) for j, p in groups.items()}
+        found.append(Dependent(fact_id, version_id, state, "", _instant(valid_from), _instant(valid_to),
+                               justifications))
     given: dict[str, list[Dependent]] = {fid: [] for fid in fact_ids} if with_given else {}
     for g in row["given"]:
         given.setdefault(g["fact_id"], []).append(_dependent(g, {}))
