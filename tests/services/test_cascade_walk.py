@@ -118,3 +118,34 @@ def test_a_retraction_with_no_dependents_takes_three_statements_and_flags_nothin
     # and a retraction whose walk starts in the closing statement still reaches a dependent of an earlier version
     [gone] = store.retract_fact(p.fact_id, reason="p was wrong")
     assert [f.fact_id for f in gone.cascade.facts] == [d.fact_id]
+
+
+def test_a_walk_step_taken_by_the_closing_statement_is_asked_again_once_another_statement_ran(store, clock, queries):
+    # given a premise with a dependent, closed by the statement that also takes the walk's first step
+    from credo.graph import dependencies, facts as fact_repo
+    from credo.graph.ledger import TICK_CLOCK
+
+    p = rule(store, "p")
+    d = rule(store, "d", depends_on=[p.fact_id])
+
+    def work(tx):
+        fact_repo.close_current(tx, store.tenant, clock(), p.fact_id, "retraction", "test")
+        first = dependencies.dependents(tx, store.tenant, [p.fact_id], with_given=True)
+        fact_repo.close_current(tx, store.tenant, clock(), d.fact_id, "retraction", "test")
+        tx.one(TICK_CLOCK, tenant=store.tenant)  # any other statement in between
+        again = dependencies.dependents(tx, store.tenant, [d.fact_id], with_given=True)
+        raise _Rollback(first, again)
+
+    queries.clear()
+    # when the walk starts right after the first close, and after another statement following the second
+    with pytest.raises(_Rollback) as caught:
+        store._db.write(work)
+    first, again = caught.value.args
+    # then the first step came from the close (no walk query), the second was asked again; both as the graph says
+    assert queries.count("read_dependents_level") == 1
+    assert [x.fact_id for x in first.dependents] == [d.fact_id] and first.given == {p.fact_id: []}
+    assert again.dependents == [] and again.given == {d.fact_id: []}
+
+
+class _Rollback(Exception):
+    """Leaves a write transaction without committing, carrying what it saw."""
