@@ -8,6 +8,9 @@ from importlib import resources
 
 _PARAM = re.compile(r"(?<![\w$])\$([A-Za-z_][A-Za-z0-9_]*)")
 _DECLARED = re.compile(r"^//\s*\$([A-Za-z_][A-Za-z0-9_]*)\b", re.MULTILINE)
+# a header line "// returns: (plain values only ..." promises scalars, lists, maps and instants at every depth (no node,
+# relationship or path), so `Tx.rows` takes its records as the driver hydrated them, without checking each value
+_PLAIN = re.compile(r"^//\s*returns:\s*\(plain values only\b", re.MULTILINE)
 # `@state_at(f, known_at)` / `@flag_at(f, known_at)`: a fragment of cypher/fragments/ applied to a version variable
 # and a known point (a variable, a $parameter or null = believed now), so a rule read everywhere is written once
 _FRAGMENT = re.compile(r"@(\w+)\((\w+),\s*(\$?\w+)\)")
@@ -22,6 +25,7 @@ class Query:
     name: str
     text: str
     declared: frozenset[str]
+    plain: bool = False
 
     def __str__(self) -> str:
         return self.text
@@ -48,7 +52,7 @@ def expand(text: str) -> str:
 def load(name: str) -> Query:
     """Read `cypher/<name>.cypher` from the installed package, fragments expanded; a missing file fails at import."""
     text = expand(resources.files(__name__).joinpath(f"{name}.cypher").read_text(encoding="utf-8"))
-    query = Query(name=name, text=text, declared=frozenset(_DECLARED.findall(text)))
+    query = Query(name=name, text=text, declared=frozenset(_DECLARED.findall(text)), plain=bool(_PLAIN.search(text)))
     LOADED[name] = query
     return query
 

@@ -1,22 +1,37 @@
 // Stop believing every current version of a fact in one statement (a retraction reads and closes them together):
 // each version as it was believed just before (the projection read_fact_versions returns), then closed: known_to,
-// how and why it ended, and its ABOUT edges.
+// how and why it ended, and its ABOUT edges; then the cascade's first walk step from the fact, as after the close
+// (cypher/fragments/walk_levels.cypher, as read_dependents_level runs it with $with_given true), so a retraction
+// needs no separate walk query when nothing else is written after it.
 // $tenant    tenant id
 // $fact_id   fact id
 // $known     known time of the write
 // $ended_by  how they ended
 // $reason    why (or null)
 // $known_at  disputed is reported as believed at this known time (far future = now)
-// returns: fact (each closed version as believed before this write), oldest belief first
-MATCH (f:Fact {fact_id: $fact_id})
-WHERE f.tenant = $tenant AND f.known_to IS NULL
-WITH f, f {.*, embedding: null, flag: @flag_at(f, $known_at), disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f)
-                                          WHERE c.known_from <= $known_at AND (c.known_to IS NULL OR c.known_to > $known_at) }} AS fact
-SET f.known_to = $known, f.ended_by = $ended_by, f.end_reason = $reason
-WITH f, fact
-CALL (f) {
-  MATCH (f)-[r:ABOUT]->()
-  SET r.known_to = $known
+// returns: (plain values only: no node, relationship or path)
+//          one row: facts (each closed version as believed before this write, oldest belief first), and the walk's
+//          first step from every version of the fact: dependents, expanded, summarized, given (as
+//          read_dependents_level returns them)
+CALL () {
+  MATCH (f:Fact {fact_id: $fact_id})
+  WHERE f.tenant = $tenant AND f.known_to IS NULL
+  WITH f, f {.*, embedding: null, flag: @flag_at(f, $known_at), disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f)
+                                            WHERE c.known_from <= $known_at AND (c.known_to IS NULL OR c.known_to > $known_at) }} AS fact
+  SET f.known_to = $known, f.ended_by = $ended_by, f.end_reason = $reason
+  WITH f, fact
+  CALL (f) {
+    MATCH (f)-[r:ABOUT]->()
+    SET r.known_to = $known
+  }
+  WITH fact
+  ORDER BY fact.known_from, fact.valid_from
+  RETURN collect(fact) AS facts
 }
-RETURN fact
-ORDER BY fact.known_from, fact.valid_from
+CALL () {
+  MATCH (v:Fact {fact_id: $fact_id})
+  WHERE v.tenant = $tenant
+  RETURN collect(v) AS starts
+}
+@walk_levels(starts, true)
+RETURN facts, dependents, expanded, summarized, given

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from credo.cypher import load
 from credo.graph.db import Tx
@@ -26,10 +26,11 @@ def link(tx: Tx, known: datetime, rows: list[dict[str, Any]]) -> None:
         tx.one(CREATE_DEPENDENCIES, known=known, rows=rows)
 
 
-@dataclass(frozen=True)
-class Dependent:
+class Dependent(NamedTuple):
     """A current version met by the cascade's walk: what the support rule reads of a Fact (a full Fact model per
-    visited version was most of a large walk's cost; the walk returns no statement) and its justifications."""
+    visited version was most of a large walk's cost; the walk returns no statement) and its justifications.
+    A named tuple: a large walk builds one per dependent, and a frozen dataclass's `__init__` sets each field
+    through `object.__setattr__`."""
 
     fact_id: str
     version_id: str
@@ -55,21 +56,42 @@ class Level:
 
 def dependents(tx: Tx, tenant: str, fact_ids: list[str], *, with_given: bool = False) -> Level:
     """In one query, two levels of the backward walk from every version of the facts (no statements): each
-    current version resting on them, and each resting on those, once (the caller keeps the visited set)."""
+    current version resting on them, and each resting on those, once (the caller keeps the visited set).
+    A step the transaction's last statement already took (`prefetch`) is not asked again."""
     if not fact_ids:
         return Level([], set(), set(), {})
-    row = tx.one(READ_DEPENDENTS_LEVEL, tenant=tenant, fact_ids=fact_ids, with_given=with_given)
+    ready = getattr(tx, "credo_walk_step", None)
+    if ready is not None:
+        setattr(tx, "credo_walk_step", None)
+        ids, statements, row = ready
+        if with_given and ids == fact_ids and statements == tx.statements:
+            return _level(row, fact_ids, with_given)
+    return _level(tx.one(READ_DEPENDENTS_LEVEL, tenant=tenant, fact_ids=fact_ids, with_given=with_given), fact_ids,
+                  with_given)
+
+
+def prefetch(tx: Tx, fact_ids: list[str], row: dict[str, Any] | None) -> None:
+    """Keep a walk step (with the given facts' versions) that a closing statement took from `fact_ids` after its
+    writes, for `dependents` to use if the walk starts from them before any other statement runs."""
+    if row is not None:
+        setattr(tx, "credo_walk_step", (list(fact_ids), tx.statements, row))
+
+
+def _level(row: dict[str, Any] | None, fact_ids: list[str], with_given: bool) -> Level:
     if row is None:
         return Level([], set(fact_ids), set(), {})
     found = []
     for fact_id, version_id, state, valid_from, valid_to, premises in row["dependents"]:
-        groups: dict[str, set[str]] = {}
-        for justification, premise in premises:
-            groups.setdefault(justification, set()).add(premise)
-        found.append(Dependent(
-            fact_id=fact_id, version_id=version_id, state=state, statement="",
-            valid_from=_instant(valid_from), valid_to=_instant(valid_to),
-            justifications={j: frozenset(p) for j, p in groups.items()}))
+        if len(premises) == 1:  # most dependents rest on one premise
+            [(justification, premise)] = premises
+            justifications = {justification: frozenset((premise,))}
+        else:
+            groups: dict[str, list[str]] = {}
+            for justification, premise in premises:
+                groups.setdefault(justification, []).append(premise)
+            justifications = {j: frozenset(p) for j, p in groups.items()}
+        found.append(Dependent(fact_id, version_id, state, "", _instant(valid_from), _instant(valid_to),
+                               justifications))
     given: dict[str, list[Dependent]] = {fid: [] for fid in fact_ids} if with_given else {}
     for g in row["given"]:
         given.setdefault(g["fact_id"], []).append(_dependent(g, {}))

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from credo.cypher import Query, load
-from credo.graph import search_partition
+from credo.graph import dependencies, search_partition
 from credo.graph.db import Tx, cipher_of
 from credo.graph.records import FAR_FUTURE, fact_from_row, fact_props, instant, readable
 from credo.schema.errors import ConflictError
@@ -76,10 +76,12 @@ def close_checked(tx: Tx, query: Query, known: datetime, closing: list[tuple[str
 
 
 def close_current(tx: Tx, tenant: str, known: datetime, fact_id: str, ended_by: str, reason: str | None) -> list[Fact]:
-    """Close every current version of a fact in one statement; each as it was believed before ([] when none was)."""
-    return [fact_from_row(r["fact"]) for r in tx.rows(CLOSE_CURRENT_VERSIONS, tenant=tenant, fact_id=fact_id,
-                                                      known=known, ended_by=ended_by, reason=reason,
-                                                      known_at=FAR_FUTURE)]
+    """Close every current version of a fact in one statement; each as it was believed before ([] when none was).
+    The same statement takes the cascade's first walk step from the fact (kept for the walk while nothing else runs)."""
+    row = tx.one(CLOSE_CURRENT_VERSIONS, tenant=tenant, fact_id=fact_id, known=known, ended_by=ended_by,
+                 reason=reason, known_at=FAR_FUTURE)
+    dependencies.prefetch(tx, [fact_id], row)
+    return [fact_from_row(fact) for fact in row["facts"]] if row else []
 
 
 def close_versions(tx: Tx, known: datetime, closing: list[tuple[str, str, str | None]]) -> None:

@@ -31,9 +31,19 @@ def flag_states(
     (a re-confirmation: it records the verification, it changes no state). Returns the flagged versions'
     statements by version id (what a report names). With `defer`, the flags are written by the write's closing
     statement (`ledger.finish`) instead, and {} is returned (graph/flags.py `deferred_statements` has them after)."""
+    allowed: dict[tuple[str, str], str] = {}  # (from, to) pairs the table allowed (a cascade moves thousands alike)
+
+    def checked(f: Fact, target: str) -> str:
+        if refresh and target == f.state:
+            return target
+        pair = (f.state, target)
+        found = allowed.get(pair)
+        if found is None:
+            found = allowed[pair] = check_transition(f.fact_id, f.state, target).value
+        return found
+
     rows = [FlagRow(version_id=f.version_id, from_state=f.state, cause=cause, verified_at=verified_at,
-                    state=target if refresh and target == f.state else check_transition(f.fact_id, f.state, target).value)
-            for f, target, cause in moves]
+                    state=checked(f, target)) for f, target, cause in moves]
     if defer:
         flag_repo.defer(tx, tenant, rows, kind=kind, actor=actor, reason=reason)
         texts: dict[str, str] = {}

@@ -22,31 +22,39 @@ def supported(
     """Least fixpoint of the JTMS rule: a served node is supported when one justification has every premise
     believed (outside the region, or itself supported). Cycles with no outside support stay unsupported.
     A `revised` premise (its content changed) supports nothing that rested on its old content."""
-    waiting: dict[tuple[str, int], set[str]] = {}
-    users: dict[str, list[tuple[str, int]]] = {}
+    # one counter of missing premises per justification, indexed by position (no set or tuple key per justification:
+    # a 10,000-dependent cascade runs this over every dependent); each supported premise is popped once, and a
+    # justification's premises are distinct, so a counter reaching 0 means every premise is supported
+    missing_count: list[int] = []
+    owner: list[str] = []
+    users: dict[str, list[int]] = {}
     result: set[str] = set()
-    queue: deque[str] = deque()
+    queue: list[str] = []
     for node, alternatives in justifications.items():
         if node not in served:
             continue
-        for index, premises in enumerate(alternatives):
-            missing = {p for p in premises if p not in believed_outside or p in revised}
-            if not missing and node not in result:
-                result.add(node)
-                if node not in revised:
-                    queue.append(node)
-            waiting[(node, index)] = missing
+        for premises in alternatives:
+            missing = [p for p in premises if p not in believed_outside or p in revised]
+            if not missing:
+                if node not in result:
+                    result.add(node)
+                    if node not in revised:
+                        queue.append(node)
+                continue
+            index = len(owner)
+            owner.append(node)
+            missing_count.append(len(missing))
             for premise in missing:
-                users.setdefault(premise, []).append((node, index))
+                users.setdefault(premise, []).append(index)
     while queue:
-        premise = queue.popleft()
-        for node, index in users.get(premise, ()):
-            missing = waiting[(node, index)]
-            missing.discard(premise)
-            if not missing and node not in result:
-                result.add(node)
-                if node not in revised:
-                    queue.append(node)
+        for index in users.get(queue.pop(), ()):
+            missing_count[index] -= 1
+            if not missing_count[index]:
+                node = owner[index]
+                if node not in result:
+                    result.add(node)
+                    if node not in revised:
+                        queue.append(node)
     return result
 
 
@@ -79,13 +87,15 @@ def reach(changed: Iterable[str], versions: Iterable[Any]) -> tuple[dict[str, li
 
 
 class Frontier:
-    """`reach`'s walked set kept up to date as a levelwise walk's versions arrive in batches (each version indexed
-    once), so the walk's next frontier is not recomputed from every version met so far."""
+    """`reach`'s walked set and met versions kept up to date as a levelwise walk's versions arrive in batches (each
+    version indexed once), so neither the next frontier nor the final region is recomputed from every version."""
 
     def __init__(self, changed: Iterable[str]) -> None:
         self.walked: set[str] = set(changed)
+        self.met: dict[str, list[Any]] = {}  # as `reach` returns it: versions resting on a walked fact, by fact id
         self._users: dict[str, list[Any]] = {}
         self._seen: set[str] = set()
+        self._met: set[str] = set()
 
     def add(self, versions: Iterable[Any]) -> set[str]:
         """Index the new versions; return the facts walked through because of them (met with a served version)."""
@@ -108,6 +118,9 @@ class Frontier:
         return fresh
 
     def _meet(self, version: Any) -> list[str]:
+        if version.version_id not in self._met:
+            self._met.add(version.version_id)
+            self.met.setdefault(version.fact_id, []).append(version)
         if is_served(version.state) and version.fact_id not in self.walked:
             self.walked.add(version.fact_id)
             return [version.fact_id]

@@ -90,11 +90,62 @@ def test_a_retraction_with_ten_dependents_flags_them_in_the_statement_that_close
     queries.clear()
     # when it is retracted
     [gone] = store.retract_fact(p.fact_id, reason="p was wrong")
-    # then the ten are flagged with their statements, and the write took four statements: the clock, the versions
-    # read and closed together, one walk, and the flags travelling with the ledger rows that close the write
+    # then the ten are flagged with their statements, and the write took three statements: the clock, the versions
+    # read and closed together with the walk's first step, and the flags travelling with the ledger rows that close
+    # the write
     assert sorted(f.fact_id for f in gone.cascade.facts) == sorted(d.fact_id for d in dependents)
     assert {f.statement for f in gone.cascade.facts} == {f"rule d{i}" for i in range(10)}
-    assert queries == ["tick_clock", "close_current_versions", "read_dependents_level", "finish_write_flagging"]
+    assert queries == ["tick_clock", "close_current_versions", "finish_write_flagging"]
     assert sorted(item.id for item in store.stale()) == sorted(d.fact_id for d in dependents)
     events = [e for e in store.audit(operation="cascade").items]
     assert len(events) == 1 and sorted(events[0].detail["flagged"]) == sorted(d.fact_id for d in dependents)
+
+
+def test_a_retraction_with_no_dependents_takes_three_statements_and_flags_nothing(store, clock, queries):
+    # given a fact nothing rests on, and a premise whose dependent rests on an earlier version of it
+    lone = rule(store, "lone")
+    p = rule(store, "p")
+    d = rule(store, "d", depends_on=[p.fact_id])
+    clock.at("2025-02-01")
+    store.correct_fact(p.fact_id, valid_from="2024-06-01")
+    clock.at("2025-03-01")
+    queries.clear()
+    # when the lone fact is retracted
+    [gone] = store.retract_fact(lone.fact_id, reason="wrong")
+    # then nothing is flagged, and the write took the clock, the close (its walk finding nothing) and the closing rows
+    assert gone.cascade.facts == [] and gone.cascade.checked == []
+    assert queries == ["tick_clock", "close_current_versions", "finish_write"]
+    # and a retraction whose walk starts in the closing statement still reaches a dependent of an earlier version
+    [gone] = store.retract_fact(p.fact_id, reason="p was wrong")
+    assert [f.fact_id for f in gone.cascade.facts] == [d.fact_id]
+
+
+def test_a_walk_step_taken_by_the_closing_statement_is_asked_again_once_another_statement_ran(store, clock, queries):
+    # given a premise with a dependent, closed by the statement that also takes the walk's first step
+    from credo.graph import dependencies, facts as fact_repo
+    from credo.graph.ledger import TICK_CLOCK
+
+    p = rule(store, "p")
+    d = rule(store, "d", depends_on=[p.fact_id])
+
+    def work(tx):
+        fact_repo.close_current(tx, store.tenant, clock(), p.fact_id, "retraction", "test")
+        first = dependencies.dependents(tx, store.tenant, [p.fact_id], with_given=True)
+        fact_repo.close_current(tx, store.tenant, clock(), d.fact_id, "retraction", "test")
+        tx.one(TICK_CLOCK, tenant=store.tenant)  # any other statement in between
+        again = dependencies.dependents(tx, store.tenant, [d.fact_id], with_given=True)
+        raise _Rollback(first, again)
+
+    queries.clear()
+    # when the walk starts right after the first close, and after another statement following the second
+    with pytest.raises(_Rollback) as caught:
+        store._db.write(work)
+    first, again = caught.value.args
+    # then the first step came from the close (no walk query), the second was asked again; both as the graph says
+    assert queries.count("read_dependents_level") == 1
+    assert [x.fact_id for x in first.dependents] == [d.fact_id] and first.given == {p.fact_id: []}
+    assert again.dependents == [] and again.given == {d.fact_id: []}
+
+
+class _Rollback(Exception):
+    """Leaves a write transaction without committing, carrying what it saw."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pytest
 
 from credo.schema.cascade import TraceItem
-from credo.services.tms_rules import reach, select_stale, supported, trace_breaks
+from credo.services.tms_rules import Frontier, reach, select_stale, supported, trace_breaks
 
 
 def J(*groups: str) -> list[frozenset[str]]:
@@ -88,35 +88,46 @@ def v(fact: str, *groups: str, state: str = "active", version: str | None = None
     return V(fact, version or f"{fact}1", state, {f"j{i}": frozenset(g.split()) for i, g in enumerate(groups)})
 
 
-@pytest.mark.parametrize(
-    ("name", "changed", "versions", "region", "walked"),
-    [
-        ("empty input", set(), [], {}, set()),
-        ("nothing depends on the change", {"p"}, [], {}, {"p"}),
-        ("chain", {"p"}, [v("a", "p"), v("b", "a")], {"a": ["a1"], "b": ["b1"]}, {"p", "a", "b"}),
-        ("two-cycle terminates", {"p"}, [v("a", "p", "b"), v("b", "a")], {"a": ["a1"], "b": ["b1"]},
-         {"p", "a", "b"}),
-        ("self-loop terminates", {"p"}, [v("a", "p", "a")], {"a": ["a1"]}, {"p", "a"}),
-        ("cycle through the changed fact", {"p"}, [v("a", "p"), v("p", "a", version="p2")],
-         {"a": ["a1"], "p": ["p2"]}, {"p", "a"}),
-        ("diamond meets its join once", {"p"}, [v("a", "p"), v("b", "p"), v("d", "a b")],
-         {"a": ["a1"], "b": ["b1"], "d": ["d1"]}, {"p", "a", "b", "d"}),
-        ("OR-justification: met through one, the other's premises are not walked", {"a"}, [v("g", "a e", "d e")],
-         {"g": ["g1"]}, {"a", "g"}),
-        ("a stale dependent is met but not walked through", {"p"}, [v("a", "p", state="stale"), v("b", "a")],
-         {"a": ["a1"]}, {"p"}),
-        ("a fact with a served and a stale version is walked", {"p"},
-         [v("a", "p", state="stale"), v("a", "p", version="a2"), v("b", "a")],
-         {"a": ["a1", "a2"], "b": ["b1"]}, {"p", "a", "b"}),
-        ("versions not reachable from the change are left out", {"p"}, [v("a", "p"), v("y", "x")],
-         {"a": ["a1"]}, {"p", "a"}),
-        ("a version given twice is met once", {"p"}, [v("a", "p"), v("a", "p")], {"a": ["a1"]}, {"p", "a"}),
-    ],
-)
+WALKS = [
+    ("empty input", set(), [], {}, set()),
+    ("nothing depends on the change", {"p"}, [], {}, {"p"}),
+    ("chain", {"p"}, [v("a", "p"), v("b", "a")], {"a": ["a1"], "b": ["b1"]}, {"p", "a", "b"}),
+    ("two-cycle terminates", {"p"}, [v("a", "p", "b"), v("b", "a")], {"a": ["a1"], "b": ["b1"]},
+     {"p", "a", "b"}),
+    ("self-loop terminates", {"p"}, [v("a", "p", "a")], {"a": ["a1"]}, {"p", "a"}),
+    ("cycle through the changed fact", {"p"}, [v("a", "p"), v("p", "a", version="p2")],
+     {"a": ["a1"], "p": ["p2"]}, {"p", "a"}),
+    ("diamond meets its join once", {"p"}, [v("a", "p"), v("b", "p"), v("d", "a b")],
+     {"a": ["a1"], "b": ["b1"], "d": ["d1"]}, {"p", "a", "b", "d"}),
+    ("OR-justification: met through one, the other's premises are not walked", {"a"}, [v("g", "a e", "d e")],
+     {"g": ["g1"]}, {"a", "g"}),
+    ("a stale dependent is met but not walked through", {"p"}, [v("a", "p", state="stale"), v("b", "a")],
+     {"a": ["a1"]}, {"p"}),
+    ("a fact with a served and a stale version is walked", {"p"},
+     [v("a", "p", state="stale"), v("a", "p", version="a2"), v("b", "a")],
+     {"a": ["a1", "a2"], "b": ["b1"]}, {"p", "a", "b"}),
+    ("versions not reachable from the change are left out", {"p"}, [v("a", "p"), v("y", "x")],
+     {"a": ["a1"]}, {"p", "a"}),
+    ("a version given twice is met once", {"p"}, [v("a", "p"), v("a", "p")], {"a": ["a1"]}, {"p", "a"}),
+]
+
+
+@pytest.mark.parametrize(("name", "changed", "versions", "region", "walked"), WALKS)
 def test_the_walk_over_ids_meets_every_dependent_once_and_terminates(name, changed, versions, region, walked):
     met, through = reach(changed, versions)
     assert {fid: [x.version_id for x in found] for fid, found in met.items()} == region, name
     assert through == walked, name
+
+
+@pytest.mark.parametrize("batches", ["one batch", "one version per batch, last first"])
+@pytest.mark.parametrize(("name", "changed", "versions", "region", "walked"), WALKS)
+def test_the_levelwise_walk_meets_what_the_walk_over_ids_meets_in_any_batching(name, changed, versions, region,
+                                                                               walked, batches):
+    frontier = Frontier(changed)
+    for batch in [versions] if batches == "one batch" else [[x] for x in reversed(versions)]:
+        frontier.add(batch)
+    assert {fid: sorted(x.version_id for x in found) for fid, found in frontier.met.items()} == region, name
+    assert frontier.walked == walked, name
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,44 @@
+// Two levels of the cascade's backward walk from the list of versions VERSION (every version of the facts walked
+// back from), as CALL clauses returning dependents, expanded, summarized and given (read_dependents_level.cypher's
+// header says what each holds); POINT says whether `given` is filled (true / false / a $parameter). Shared by the
+// walk's own query and by the statements that start the walk while they close versions (one round trip fewer).
+CALL (VERSION) {
+  UNWIND VERSION AS v
+  MATCH (v)<-[e:DEPENDS_ON]-(dep:Fact)
+  WHERE e.known_to IS NULL AND dep.known_to IS NULL AND dep.tenant = $tenant
+  RETURN collect(DISTINCT dep) AS first
+}
+CALL (first) {
+  UNWIND first AS d
+  WITH DISTINCT d.fact_id AS id
+  MATCH (v:Fact {fact_id: id})
+  WHERE v.tenant = $tenant
+  RETURN collect(v) AS middle, collect(DISTINCT id) AS expanded
+}
+CALL (middle) {
+  UNWIND middle AS v
+  MATCH (v)<-[e:DEPENDS_ON]-(dep:Fact)
+  WHERE e.known_to IS NULL AND dep.known_to IS NULL AND dep.tenant = $tenant
+  RETURN collect(DISTINCT dep) AS second
+}
+CALL (first, second) {
+  UNWIND first + second AS dep
+  WITH DISTINCT dep
+  RETURN collect([
+    dep.fact_id, dep.version_id, @state_at(dep, null), toString(dep.valid_from), toString(dep.valid_to),
+    [(dep)-[j:DEPENDS_ON WHERE j.known_to IS NULL]->(p:Fact) | [j.justification, p.fact_id]]
+  ]) AS dependents
+}
+CALL (VERSION, middle) {
+  UNWIND VERSION + middle AS v
+  WITH v
+  WHERE any(sm IN [(v)<-[:DERIVED_FROM]-(sm:Summary) | sm] WHERE sm.known_to IS NULL AND sm.tenant = $tenant)
+  RETURN collect(DISTINCT v.fact_id) AS summarized
+}
+CALL (VERSION) {
+  UNWIND CASE WHEN POINT THEN VERSION ELSE [] END AS f
+  WITH f
+  WHERE f.known_to IS NULL
+  RETURN collect({fact_id: f.fact_id, version_id: f.version_id, state: @state_at(f, null), statement: f.statement,
+                  valid_from: toString(f.valid_from), valid_to: toString(f.valid_to)}) AS given
+}
