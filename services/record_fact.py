@@ -14,7 +14,7 @@ from credo.graph import predicates as predicate_repo
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
 from credo.schema.errors import ConflictError, InvalidInput
-from credo.schema.facts import EndKind, Fact, FactCreate, ObjectValue, literal, scope_key, validated
+from credo.schema.facts import STATE_VALUES, EndKind, Fact, FactCreate, ObjectValue, literal, scope_key, validated
 from credo.schema.lifecycle import SERVED_VALUES, State
 from credo.schema.entities import Entity
 from credo.schema.names import clean_name, visible
@@ -85,6 +85,9 @@ def record(
     (extraction candidates; the rule runs at admission) and for merges (which must not be folded into, or borrow
     the evidence of, a third fact)."""
     apply_rules = apply_rules and ctx.governance.conflict_rule
+    state_value = str(state)
+    if state_value not in STATE_VALUES:
+        raise ValueError(f"unknown lifecycle state {state_value!r}")
     objects = [_object_of(d) for d in batch]
     defined = predicate_service.registry(tx, ctx.tenant)
     resolved, made, current = _resolve(tx, ctx, known, batch, objects, defined, apply_rules)
@@ -99,11 +102,12 @@ def record(
         vf, vfp, vt, vtp = data.bounds()
         subject_id, subject_name = resolved[data.subject].entity_id, resolved[data.subject].name
         statement = data.statement or f"{subject_name} {data.predicate} {entity_name}"
-        fact = Fact(
+        # every field comes from a validated FactCreate, a resolved entity or the store itself: no second validation
+        fact = Fact.model_construct(
             tenant=ctx.tenant, fact_id=new_id("f"), version_id=new_id("v"), subject=subject_name,
             subject_id=subject_id, predicate=data.predicate, object=value, object_name=entity_name,
             statement=statement, quote=data.quote, scope=data.scope, kind=data.kind, evidence=data.evidence,
-            epistemic=data.epistemic, confidence=data.confidence, sensitivity=data.sensitivity, state=state,
+            epistemic=data.epistemic, confidence=data.confidence, sensitivity=data.sensitivity, state=state_value,
             valid_from=vf, valid_from_precision=vfp, valid_to=vt, valid_to_precision=vtp, known_from=known,
             verified_at=known, independent_sources=1 if dedup.source_at(sources, i) else 0,
         )
@@ -188,7 +192,7 @@ def _value(obj: ObjectValue | str, resolved: dict[str, Any]) -> tuple[ObjectValu
     """The object as stored (entities by their resolved id) and its display name."""
     if isinstance(obj, str):
         entity = resolved[obj]
-        return ObjectValue(type="entity", value=entity.name, entity_id=entity.entity_id), entity.name
+        return ObjectValue.model_construct(type="entity", value=entity.name, entity_id=entity.entity_id), entity.name
     return obj, obj.value
 
 
