@@ -28,21 +28,14 @@ def normalise(name: str) -> str:
 
 
 def resolve(tx: Tx, tenant: str, known: datetime, names: list[str], kind: str | None = None) -> dict[str, Entity]:
-    """Map each name to its canonical entity (with merged ids), creating entities that do not exist yet."""
-    return resolve_created(tx, tenant, known, names, kind)[0]
-
-
-def resolve_created(
-    tx: Tx, tenant: str, known: datetime, names: list[str], kind: str | None = None
-) -> tuple[dict[str, Entity], set[str]]:
-    """`resolve`, plus the ids of the entities this call created (nothing can refer to them yet)."""
+    """Map each name to its canonical entity (with merged ids), creating entities that do not exist yet (a bulk
+    write resolves its names in services/record_fact instead: one read, new entities made with its versions)."""
     unique = {normalise(n): visible(n).strip() for n in names}
     # one query: resolve_entities reads each name first and MERGEs only the ones it did not find
     rows = [{"norm": norm, "name": name, "new_id": new_id("e"), "kind": kind} for norm, name in unique.items()]
     made = tx.rows(RESOLVE_ENTITIES, tenant=tenant, known=known, rows=rows) if rows else []
     by_norm = {r["norm"]: Entity(entity_id=r["entity_id"], name=r["name"], ids=r["ids"]) for r in made}
-    created = {row["new_id"] for row in rows} & {r["entity_id"] for r in made}
-    return {n: by_norm[normalise(n)] for n in names}, created
+    return {n: by_norm[normalise(n)] for n in names}
 
 
 def find(tx: Tx, tenant: str, name: str, known_at: datetime | None = None) -> Entity | None:

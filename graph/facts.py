@@ -21,7 +21,7 @@ LINK_SUPERSEDES = load("link_supersedes")
 READ_VERSION = load("read_version")
 READ_FACT_VERSIONS = load("read_fact_versions")
 READ_CURRENT_BY_SUBJECTS = load("read_current_by_subjects")
-READ_HELD_BY_SUBJECTS = load("read_held_by_subjects")
+READ_NAMES_AND_HELD = load("read_names_and_held")
 READ_VERSIONS_BY_IDS = load("read_versions_by_ids")
 READ_FACTS_BY_SUBJECT = load("read_facts_by_subject")
 READ_FACTS_BY_OBJECT = load("read_facts_by_object")
@@ -34,14 +34,17 @@ READ_RELATIONS = load("read_relations")
 CARRY_VERSION_EDGES = load("carry_version_edges")
 
 
-def create_versions(tx: Tx, facts: list[Fact], embeddings: dict[str, list[float]] | None = None) -> None:
-    """Write new versions (of one tenant) with their ABOUT edges and the tenant's partition label, in one statement."""
+def create_versions(tx: Tx, facts: list[Fact], embeddings: dict[str, list[float]] | None = None,
+                    entities: list[dict[str, Any]] | None = None) -> None:
+    """Write new versions (of one tenant) with their ABOUT edges and the tenant's partition label, in one statement;
+    `entities` ({norm, name, entity_id, kind, created_at}) are the new entities they name, created first."""
     if not facts:
         return
     tenants = {f.tenant for f in facts}
     if len(tenants) != 1:
         raise ValueError(f"create_versions writes one tenant's versions at a time, not {sorted(tenants)}")
-    tx.one(CREATE_FACT_VERSIONS, tenant=facts[0].tenant, rows=create_rows(facts, embeddings, cipher_of(tx)))
+    tx.one(CREATE_FACT_VERSIONS, tenant=facts[0].tenant, entities=entities or [],
+           rows=create_rows(facts, embeddings, cipher_of(tx)))
     search_partition.count_new(tx, len(facts))
 
 
@@ -132,26 +135,36 @@ def current_for(tx: Tx, tenant: str, keys: list[tuple[list[str], str]]) -> list[
 HeldRow = tuple[str, str, tuple[str, str], dict[str, str], str, "datetime | None", "str | None", "datetime | None"]
 
 
-def held_for(
-    tx: Tx, tenant: str, keys: list[tuple[list[str], str, tuple[str, str, str | None] | None]], states: list[str],
-) -> list[list[HeldRow]]:
-    """The conflict rule's input for each (subject ids, predicate, object or None), in input order: served versions
-    believed now as (fact_id, version_id, object key, scope, state, valid_from, valid_from_precision, valid_to)
-    tuples; an (object_type, object_value, object_id) narrows the read to versions of that object."""
-    if not keys:
-        return []
+Ask = tuple[int, str, tuple[str, str, int | None] | None]  # (subject position, predicate, object or None)
+
+
+def names_and_held(
+    tx: Tx, tenant: str, norms: list[str], asks: list[Ask], states: list[str],
+) -> tuple[list[dict[str, Any]], list[list[HeldRow]]]:
+    """One lock-free read for a bulk write under its tenant's clock: each normalised name's entity
+    ({entity_id, name, ids}; entity_id None when no entity has it) and, per ask, the conflict rule's input: served
+    versions believed now as (fact_id, version_id, object key, scope, state, valid_from, valid_from_precision,
+    valid_to) tuples. An ask names its subject by position in `norms`, and its object, to narrow the read to
+    versions of that object (a multi-valued predicate), as (object_type, object_value, position of an entity
+    object's name or None)."""
     # sealed literal values differ byte for byte: ask for every object and compare the opened values here
     opened = cipher_of(tx) is not None
-    rows = [{"subject_ids": ids, "predicate": p, "object_type": o[0] if o and not (opened and o[2] is None) else None,
-             "object_value": o[1] if o else None, "object_id": o[2] if o else None} for ids, p, o in keys]
-    found: list[list[HeldRow]] = [[] for _ in keys]
-    for r in tx.rows(READ_HELD_BY_SUBJECTS, tenant=tenant, states=states, rows=rows):
-        found[r["at"]] = [held for h in r["held"] if (held := _held(h)) is not None]
+    rows = [{"subject_at": s, "predicate": p, "object_at": o[2] if o else None,
+             "object_type": o[0] if o and not (opened and o[2] is None) else None,
+             "object_value": o[1] if o else None} for s, p, o in asks]
+    row = tx.one(READ_NAMES_AND_HELD, tenant=tenant, names=norms, asks=rows, states=states)
+    found = row["found"] if row else []
+    if [f["at"] for f in found] != list(range(len(norms))):
+        raise ValueError("read_names_and_held answered the names out of order")
+    held: list[list[HeldRow]] = [[] for _ in asks]
+    for h in row["held"] if row else []:
+        if (one := _held(h[1:])) is not None:
+            held[h[0]].append(one)
     if opened:
-        for at, (_ids, _p, o) in enumerate(keys):
+        for at, (_s, _p, o) in enumerate(asks):
             if o is not None and o[2] is None:
-                found[at] = [h for h in found[at] if h[2] == (o[0], o[1])]
-    return found
+                held[at] = [h for h in held[at] if h[2] == (o[0], o[1])]
+    return found, held
 
 
 def _held(h: list[Any]) -> HeldRow | None:

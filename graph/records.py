@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from credo.schema.facts import Fact, Listing, ObjectValue, Unreadable
+from credo.schema.facts import Fact, Listing, ObjectValue, Unreadable, scope_key
 from credo.schema.forget import Tombstone
 from credo.graph.vectors import vector
 
@@ -154,7 +154,7 @@ def fact_props(fact: Fact, *, embedding: list[float] | None = None, norm_subject
         "object_name": fact.object_name,
         "statement": fact.statement,
         "quote": fact.quote,
-        "scope_key": json.dumps(dict(sorted(fact.scope.items())), separators=(",", ":"), ensure_ascii=False),
+        "scope_key": scope_key(fact.scope),
         "kind": fact.kind,
         "evidence": fact.evidence.value,
         "epistemic": fact.epistemic.value,

@@ -65,6 +65,8 @@ class EndKind(StrEnum):
 
 def scope_key(scope: dict[str, str] | None) -> str:
     """Canonical text of a scope, so equal scopes compare equal in the graph."""
+    if not scope:
+        return "{}"
     return json.dumps(dict(sorted((scope or {}).items())), separators=(",", ":"), ensure_ascii=False)
 
 

@@ -14,9 +14,10 @@ from credo.graph import predicates as predicate_repo
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
 from credo.schema.errors import ConflictError, InvalidInput
-from credo.schema.facts import EndKind, Fact, FactCreate, ObjectValue, literal, scope_key, validated
+from credo.schema.facts import STATE_VALUES, EndKind, Fact, FactCreate, ObjectValue, literal, scope_key, validated
 from credo.schema.lifecycle import SERVED_VALUES, State
-from credo.schema.names import clean_name
+from credo.schema.entities import Entity
+from credo.schema.names import clean_name, visible
 from credo.schema.time import parse_point
 from credo.services import dedup
 from credo.services import predicates as predicate_service
@@ -84,12 +85,14 @@ def record(
     (extraction candidates; the rule runs at admission) and for merges (which must not be folded into, or borrow
     the evidence of, a third fact)."""
     apply_rules = apply_rules and ctx.governance.conflict_rule
+    state_value = str(state)
+    if state_value not in STATE_VALUES:
+        raise ValueError(f"unknown lifecycle state {state_value!r}")
     objects = [_object_of(d) for d in batch]
-    names = [d.subject for d in batch] + [o for o in objects if isinstance(o, str)]
-    resolved, created = entity_repo.resolve_created(tx, ctx.tenant, known, names)
     defined = predicate_service.registry(tx, ctx.tenant)
+    resolved, made, current = _resolve(tx, ctx, known, batch, objects, defined, apply_rules)
+    created = {e["entity_id"] for e in made}
     values = [_value(obj, resolved) for obj in objects]
-    current = _held(tx, ctx, batch, values, resolved, created, defined) if apply_rules else {}
     pool = dedup.pool(tx, ctx.tenant, [(d, v, resolved[d.subject]) for d, (v, _n) in zip(batch, values)],
                       created) if apply_rules else {}
     planned_facts: dict[str, Fact] = {}  # versions planned by this batch that later rows may meet as established
@@ -99,11 +102,12 @@ def record(
         vf, vfp, vt, vtp = data.bounds()
         subject_id, subject_name = resolved[data.subject].entity_id, resolved[data.subject].name
         statement = data.statement or f"{subject_name} {data.predicate} {entity_name}"
-        fact = Fact(
+        # every field comes from a validated FactCreate, a resolved entity or the store itself: no second validation
+        fact = Fact.model_construct(
             tenant=ctx.tenant, fact_id=new_id("f"), version_id=new_id("v"), subject=subject_name,
             subject_id=subject_id, predicate=data.predicate, object=value, object_name=entity_name,
             statement=statement, quote=data.quote, scope=data.scope, kind=data.kind, evidence=data.evidence,
-            epistemic=data.epistemic, confidence=data.confidence, sensitivity=data.sensitivity, state=state,
+            epistemic=data.epistemic, confidence=data.confidence, sensitivity=data.sensitivity, state=state_value,
             valid_from=vf, valid_from_precision=vfp, valid_to=vt, valid_to_precision=vtp, known_from=known,
             verified_at=known, independent_sources=1 if dedup.source_at(sources, i) else 0,
         )
@@ -156,7 +160,7 @@ def record(
         if target not in stored:  # its row fails validation: refuse, writing nothing
             raise ConflictError(target, "this restates a stored version that is unreadable; repair it first")
         dedup.group(joins, stored[target], p.data, p.alias, dedup.source_at(sources, i))
-    create_versions(tx, [p.fact for p in fresh.values()])
+    create_versions(tx, [p.fact for p in fresh.values()], made)
     now_held = dedup.settle(tx, ctx.tenant, known, list(joins.values()),
                             [(p.fact, dedup.source_at(sources, i)) for i, p in enumerate(planned)
                              if p.outcome not in restated or p.source_of])
@@ -188,31 +192,51 @@ def _value(obj: ObjectValue | str, resolved: dict[str, Any]) -> tuple[ObjectValu
     """The object as stored (entities by their resolved id) and its display name."""
     if isinstance(obj, str):
         entity = resolved[obj]
-        return ObjectValue(type="entity", value=entity.name, entity_id=entity.entity_id), entity.name
+        return ObjectValue.model_construct(type="entity", value=entity.name, entity_id=entity.entity_id), entity.name
     return obj, obj.value
 
 
-def _held(
-    tx: Tx, ctx: Context, batch: Sequence[FactCreate], values: list[tuple[ObjectValue, str]], resolved: dict[str, Any],
-    created: set[str], defined: Any,
-) -> dict[tuple[str, str], list[Held]]:
-    """What the conflict rule must respect, per (subject id, predicate): every served version believed now of a
-    single-valued predicate, only the same object's for a multi-valued one (it can only be a duplicate); a subject
-    created just now has no versions yet, so it is not read at all."""
-    asks: dict[tuple[str, str, tuple[str, str, str | None] | None], list[str]] = {}
-    for data, (value, _name) in zip(batch, values):
-        subject = resolved[data.subject]
-        if subject.entity_id in created:
-            continue
-        multi = predicate_service.lookup(defined, data.predicate).cardinality == "multi"
-        obj = (value.type, value.value, value.entity_id) if multi else None
-        asks[(subject.entity_id, data.predicate, obj)] = subject.ids
+def _resolve(
+    tx: Tx, ctx: Context, known: datetime, batch: Sequence[FactCreate], objects: list[ObjectValue | str],
+    defined: Any, apply_rules: bool,
+) -> tuple[dict[str, Entity], list[dict[str, Any]], dict[tuple[str, str], list[Held]]]:
+    """One read under the tenant's clock: every name's entity (a name no entity has gets a new one, created with the
+    versions: `made`), and what the conflict rule must respect, per (subject id, predicate): every served version
+    believed now of a single-valued predicate, only the same object's for a multi-valued one (it can only be a
+    duplicate); a subject no entity had yet has no versions, so it is not read at all."""
+    names = [d.subject for d in batch] + [o for o in objects if isinstance(o, str)]
+    norm_of = {n: entity_repo.normalise(n) for n in dict.fromkeys(names)}
+    unique = {norm_of[n]: visible(n).strip() for n in names}
+    norms = list(unique)
+    position = {n: i for i, n in enumerate(norms)}
+    asks: dict[tuple[int, str, tuple[str, str, int | None] | None], None] = {}
+    if apply_rules:
+        for data, obj in zip(batch, objects):
+            multi = predicate_service.lookup(defined, data.predicate).cardinality == "multi"
+            target = None
+            if multi:
+                target = (("entity", "", position[norm_of[obj]]) if isinstance(obj, str)
+                          else (obj.type, obj.value, None))
+            asks[(position[norm_of[data.subject]], data.predicate, target)] = None
     keys = list(asks)
-    found = fact_repo.held_for(tx, ctx.tenant, [(asks[k], k[1], k[2]) for k in keys], SERVED_VALUES)
-    current: dict[tuple[str, str], list[Held]] = {}
-    for (subject_id, predicate, _obj), rows in zip(keys, found):
-        current.setdefault((subject_id, predicate), []).extend(Held(*row) for row in rows)
-    return current
+    found, held = fact_repo.names_and_held(tx, ctx.tenant, norms, keys, SERVED_VALUES)
+    by_norm: dict[str, Entity] = {}
+    made: list[dict[str, Any]] = []
+    for norm, row in zip(norms, found):
+        if row["entity_id"] is None:
+            row = {"entity_id": new_id("e"), "name": unique[norm]}
+            made.append({"norm": norm, "name": row["name"], "entity_id": row["entity_id"], "kind": None,
+                         "created_at": known.isoformat()})
+            row["ids"] = [row["entity_id"]]
+        by_norm[norm] = Entity(entity_id=row["entity_id"], name=row["name"], ids=row["ids"])
+    resolved = {n: by_norm[norm_of[n]] for n in names}
+    # two names of one entity (an alias) ask twice for the same versions: each version is held once
+    slots: dict[tuple[str, str], dict[str, Held]] = {}
+    for (subject_at, predicate, _obj), rows in zip(keys, held):
+        slot = slots.setdefault((by_norm[norms[subject_at]].entity_id, predicate), {})
+        for row in rows:
+            slot.setdefault(row[1], Held(*row))
+    return resolved, made, {key: list(slot.values()) for key, slot in slots.items()}
 
 
 def add_facts(

@@ -43,9 +43,10 @@ def embeddings_for(tx: Tx, pairs: list[tuple[Fact | None, Fact]]) -> dict[str, l
     return found
 
 
-def create(tx: Tx, facts: list[Fact]) -> None:
-    """Write versions of new claims (nothing carried), each with the embedding of its statement."""
-    fact_repo.create_versions(tx, facts, embeddings_for(tx, [(None, f) for f in facts]))
+def create(tx: Tx, facts: list[Fact], entities: list[dict[str, Any]] | None = None) -> None:
+    """Write versions of new claims (nothing carried), each with the embedding of its statement, and first the new
+    entities they name (graph/facts.create_versions)."""
+    fact_repo.create_versions(tx, facts, embeddings_for(tx, [(None, f) for f in facts]), entities)
 
 
 def replace(tx: Tx, known: datetime, pairs: list[tuple[Fact, Fact]]) -> None:

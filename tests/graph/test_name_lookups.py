@@ -7,7 +7,9 @@ from datetime import datetime, timezone
 
 from credo.graph.context_reads import READ_ENTITIES_BY_NORMS
 from credo.graph.entities import READ_ENTITY, RESOLVE_ENTITIES, normalise
-from credo.graph.facts import READ_FACTS_BY_OBJECT_NAME, READ_FACTS_BY_SUBJECT_NAME, READ_RELATIONS
+from credo.graph.facts import (
+    READ_FACTS_BY_OBJECT_NAME, READ_FACTS_BY_SUBJECT_NAME, READ_NAMES_AND_HELD, READ_RELATIONS,
+)
 from credo.graph.ledger import new_id
 from credo.schema.lifecycle import SERVED_VALUES
 from credo.store import Store
@@ -47,6 +49,20 @@ def test_resolving_names_seeks_each_name_instead_of_scanning_the_tenant(neo4j_db
     rows = [{"norm": normalise(n), "name": n, "new_id": new_id("e"), "kind": None} for n in names]
     hits = _profiled_hits(neo4j_db, RESOLVE_ENTITIES.text, tenant=tenant, known=datetime.now(timezone.utc), rows=rows)
     # then each name costs a few index seeks, not a pass over the tenant's 600 entities
+    assert hits <= PER_NAME * len(names), hits
+
+
+def test_a_batch_read_of_names_and_held_versions_seeks_each_name_and_subject_instead_of_scanning_the_tenant(
+        neo4j_db, tenant, clock):
+    # given a tenant that already holds 600 entities and 300 facts
+    _tenant_with_entities(neo4j_db, tenant, clock, 600)
+    # when a batch of 20 stored subjects and 20 new ones reads its names and what the conflict rule must respect
+    names = [normalise(f"Person {i}") for i in range(20)] + [normalise(f"Stranger {i}") for i in range(20)]
+    asks = [{"subject_at": i, "predicate": "knows", "object_at": None, "object_type": None, "object_value": None}
+            for i in range(len(names))]
+    hits = _profiled_hits(neo4j_db, READ_NAMES_AND_HELD.text, tenant=tenant, names=names, asks=asks,
+                          states=list(SERVED_VALUES))
+    # then each name and each ask costs a few seeks, not a pass over the tenant's entities or facts
     assert hits <= PER_NAME * len(names), hits
 
 

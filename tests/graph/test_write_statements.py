@@ -52,3 +52,40 @@ def test_restating_a_batch_of_stored_facts_reinforces_them_all_with_one_flag_sta
     assert {f.state for f in store.facts(predicate="knows")} == {"reinforced"}
     assert len(store.facts(predicate="knows")) == 30
     assert ran.count("create_state_flags") == 1
+
+
+def test_a_batch_resolves_its_names_and_reads_what_it_must_respect_in_one_statement_and_makes_new_entities_as_it_writes(
+        neo4j_db, tenant, clock, monkeypatch):
+    # given a stored fact of a single-valued and one of a multi-valued predicate
+    store = Store(neo4j_db, tenant=tenant, embedder=None, _clock=clock, _owns_db=False)
+    store.define_predicate("based_in", cardinality="single")
+    store.define_predicate("drinks", cardinality="multi")
+    clock.at("2024-01-01")
+    based, drinks = store.add_facts([
+        {"subject": "Maria", "predicate": "based_in", "object": "Berlin", "valid_from": "2020"},
+        {"subject": "Maria", "predicate": "drinks", "object": "Americano", "valid_from": "2020"}])
+    ran = _statements_of(monkeypatch)
+    clock.at("2024-02-01")
+    # when a batch restates one, contradicts the other and names a new subject and a new object
+    again, moved, tea, bob = store.add_facts([
+        {"subject": "maria", "predicate": "drinks", "object": "Americano", "valid_from": "2020"},
+        {"subject": "Maria", "predicate": "based_in", "object": "Paris", "valid_from": "2021"},
+        {"subject": "Maria", "predicate": "drinks", "object": "Tea", "valid_from": "2021"},
+        {"subject": "Bob", "predicate": "drinks", "object": "Tea"}])
+    # then the rules saw the stored facts: a reinforcement, a conflict, two new facts
+    assert again.fact_id == drinks.fact_id and again.state == "reinforced"
+    assert moved.state == "conflicted"
+    assert tea.object.entity_id == bob.object.entity_id and bob.subject_id not in (based.subject_id, tea.object.entity_id)
+    assert [f.object_name for f in store.facts("Bob", "drinks", valid_at="2024-01-01")] == ["Tea"]
+    assert store.holders("drinks", "Tea", valid_at="2022-01-01").dated[0].fact_id == tea.fact_id
+    # and the names and what the rule respects came from one read, the new entities from the create itself
+    assert "resolve_entities" not in ran and "read_held_by_subjects" not in ran
+    assert ran.count("read_names_and_held") == 1 and ran.count("create_fact_versions") == 1
+    entities = neo4j_db.query(_ENTITY_NAMES, tenant=tenant)
+    assert sorted(r["name"] for r in entities) == ["Americano", "Berlin", "Bob", "Maria", "Paris", "Tea"]
+
+
+from credo.cypher import Query  # noqa: E402
+
+_ENTITY_NAMES = Query(name="test_entity_names", text="MATCH (e:Entity {tenant: $tenant}) RETURN e.name AS name",
+                      declared=frozenset({"tenant"}))
