@@ -1,19 +1,22 @@
 """Issue 9 benchmark: the embedder's raw throughput (torch vs ONNX Runtime), its quality gate, the driver's
 `repr` cost of vector parameters, and ingest with the default embedder as a share of the embedder alone.
 
-    .venv/bin/python bench/bench_embeddings.py [--texts 2000] [--sample 500] [--queries 100] [--ingest 2000]
-        [--ingest-rounds 3] [--threads 0 1 2] [--global-index] [--skip-backends]
+    .venv/bin/python bench/bench_embeddings.py [--texts 2000] [--sample 500] [--queries 100] [--ingest 5000]
+        [--batch 500] [--ingest-rounds 3] [--threads 0 1 2] [--spinning off on] [--plain] [--skip-backends]
 
 Texts are real statements as Credo builds them from YAGO11k rows (`"<subject> <predicate> <object>"`, predicate
 normalised). Quality gate for a backend: cosine ≥ 0.99 against the torch vectors on `--sample` statements (the
 minimum is reported) and the same nearest neighbour (among the sample) for `--queries` question-form queries.
 The ingest part (skipped with `--ingest 0`) needs Neo4j (NEO4J_URI …). Each of `--ingest-rounds` interleaved
-rounds, on the same `--ingest` YAGO statements and each write in a fresh tenant (deleted afterwards): the raw
-embedder's throughput, ingest through the pipelined `import_facts`, the raw embedder again (a share is of the mean
-of the two), ingest through plain `add_facts` batches, then the write alone with the vectors given — Credo's
-`add_facts` and `bench/floor.py`'s (the same rows and vectors, the tenant's partition label and its own vector
-index). `--threads` repeats the rounds per ONNX intra-op thread setting; `--global-index` also times the write with
-vectors given with 0001's global `fact_embedding` index re-created (before migration 0010) against without.
+rounds, on the same `--ingest` YAGO statements (default 5,000 in batches of 500, so the pipeline's steady state is
+measured over 10 batches) and each write in a fresh tenant (deleted afterwards): the raw embedder's throughput and
+CPU seconds, ingest through the pipelined `import_facts`, the raw embedder again (a share is of the mean of the
+two), the floor's own pipelined import (`bench/floor.py`: the same pipeline, rows, indexes), plain `add_facts`
+batches with `--plain`, then the write alone with the vectors given — Credo's `add_facts` and the floor's, each
+tenant's partition label with its own vector and full-text index made before — with wall and CPU seconds (client,
+and the Neo4j server's when it runs on this machine). On a machine whose cores the embedder fills, an overlapped
+write can only take CPU from it, so embedding CPU / (embedding CPU + write CPU) is printed as the share's ceiling.
+`--threads` / `--spinning` repeat the rounds per ONNX intra-op setting.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import sys
 import time
 import uuid
@@ -71,10 +75,6 @@ def repr_cost(vectors: int = 1000) -> tuple[float, float]:
     return out[0], out[1]
 
 
-GLOBAL_INDEX = ("CREATE VECTOR INDEX fact_embedding IF NOT EXISTS FOR (n:Fact) ON n.embedding "
-                "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}")
-
-
 def _fact_rows(chosen) -> list[dict]:
     return [{"subject": r.subject, "predicate": r.predicate, "object": r.object, "valid_from": r.valid_from,
              "valid_to": r.valid_to} for r in chosen]
@@ -91,11 +91,111 @@ def _fresh(db, embedder, chosen, tag: str):
 
 
 def _drop(store) -> None:
-    """Delete a bench tenant's nodes and its partition's vector index (so runs do not pile indexes up)."""
-    from credo.graph.search_partition import names
+    """Delete a bench tenant's nodes and its partition's indexes (so runs do not pile indexes up)."""
+    from credo.graph.search_partition import names, settle, text_index
 
+    settle(store._db, store.tenant)  # a partition build still running in the background would recreate them
     cleanup(store)
     store._db.run_schema(f"DROP INDEX {names(store.tenant)[1]} IF EXISTS")
+    store._db.run_schema(f"DROP INDEX {text_index(store.tenant)} IF EXISTS")
+
+
+class Cpu:
+    """CPU seconds (user + system) of this process and, when NEO4J_URI names a loopback port served by a process of
+    this machine, of that Neo4j server (found through /proc; None when it cannot be seen)."""
+
+    def __init__(self, uri: str) -> None:
+        self.server_pid = _listening_pid(uri)
+
+    @staticmethod
+    def client() -> float:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return usage.ru_utime + usage.ru_stime
+
+    def server(self) -> float | None:
+        if self.server_pid is None:
+            return None
+        try:
+            fields = Path(f"/proc/{self.server_pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def timed(self, fn) -> dict[str, float | None]:
+        """Wall, client CPU and server CPU seconds of `fn()`."""
+        s0, c0, t0 = self.server(), self.client(), time.perf_counter()
+        fn()
+        s1 = self.server()
+        return {"wall": time.perf_counter() - t0, "client": self.client() - c0,
+                "server": None if s0 is None or s1 is None else s1 - s0}
+
+
+def _listening_pid(uri: str) -> int | None:
+    """The pid of the local process listening on the URI's port (loopback URIs only), or None."""
+    from urllib.parse import urlparse
+
+    parsed = urlparse(uri)
+    if parsed.hostname not in ("127.0.0.1", "localhost", "::1") or not parsed.port:
+        return None
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            cols = line.split()
+            if cols[3] == "0A" and int(cols[1].rsplit(":", 1)[1], 16) == parsed.port:  # 0A = LISTEN
+                inodes.add(f"socket:[{cols[9]}]")
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if any(os.readlink(fd) in inodes for fd in (proc / "fd").iterdir()):
+                return int(proc.name)
+        except OSError:
+            continue
+    return None
+
+
+def _cpu_sum(t: dict[str, float | None]) -> float | None:
+    return None if t["server"] is None else t["client"] + t["server"]
+
+
+def ingest_round(db, embedder, chosen, batch: int, cpu: Cpu, plain: bool) -> dict[str, float | None]:
+    """One interleaved round on the same statements: raw embedder, Credo's pipelined import, raw again, the floor's
+    pipelined import (same pipeline and indexes), optionally plain add_facts, then the write alone with the vectors
+    given (Credo's and the floor's, the tenant's partition indexes made before), each in a fresh tenant."""
+    import floor
+
+    texts, facts = statements(chosen), _fact_rows(chosen)
+    out: dict[str, float | None] = {}
+    embedder.embed(texts[:32])
+    vectors: list[list[float]] = []
+    raw = cpu.timed(lambda: vectors.extend(embedder.embed(texts)))  # kept for the write with vectors given
+    out["raw_before"], out["embed_cpu"] = len(texts) / raw["wall"], raw["client"]
+    store = _fresh(db, embedder, chosen, "import")
+    reports = []
+    run = cpu.timed(lambda: reports.append(store.import_facts(facts, batch_size=batch)))
+    out["import"] = len(facts) / run["wall"]
+    out["import_cpu"] = _cpu_sum(run)
+    out["waited"] = sum(b.waited_s for b in reports[0].batches)  # the writer idle, waiting for vectors
+    out["writing"] = sum(b.write_s for b in reports[0].batches)
+    _drop(store)
+    out["raw_after"] = rate(embedder, texts)
+    tenant = f"bench_embed_floorpipe_{uuid.uuid4().hex[:8]}"
+    try:
+        seconds, waited = floor.pipelined(db, tenant, chosen, batch, embedder.embed)
+    finally:
+        floor.drop(db, tenant)
+    out["floor_import"], out["floor_waited"] = len(facts) / seconds, waited
+    if plain:
+        store = _fresh(db, embedder, chosen, "plain")
+        out["add_facts"] = len(facts) / _timed(
+            lambda: [store.add_facts(facts[i:i + batch]) for i in range(0, len(facts), batch)])
+        _drop(store)
+    out.update(write_with_vectors(db, embedder, chosen, batch, vectors, cpu))
+    return out
 
 
 def _timed(fn) -> float:
@@ -104,45 +204,36 @@ def _timed(fn) -> float:
     return time.perf_counter() - t0
 
 
-def ingest_round(db, embedder, chosen, batch: int) -> dict[str, float]:
-    """One interleaved round on the same statements: raw embedder, the pipelined import, raw again, plain
-    add_facts, then the write alone with the vectors given (Credo's and the floor's), each in a fresh tenant."""
-    texts, facts = statements(chosen), _fact_rows(chosen)
-    out: dict[str, float] = {}
-    out["raw_before"] = rate(embedder, texts)
-    store = _fresh(db, embedder, chosen, "import")
-    reports = []
-    out["import"] = len(facts) / _timed(lambda: reports.append(store.import_facts(facts, batch_size=batch)))
-    out["waited"] = sum(b.waited_s for b in reports[0].batches)  # the writer idle, waiting for vectors
-    out["writing"] = sum(b.write_s for b in reports[0].batches)
-    _drop(store)
-    out["raw_after"] = rate(embedder, texts)
-    store = _fresh(db, embedder, chosen, "plain")
-    out["add_facts"] = len(facts) / _timed(
-        lambda: [store.add_facts(facts[i:i + batch]) for i in range(0, len(facts), batch)])
-    _drop(store)
-    vectors = embedder.embed(texts)
-    out.update(write_with_vectors(db, embedder, chosen, batch, vectors))
-    return out
-
-
-def write_with_vectors(db, embedder, chosen, batch: int, vectors) -> dict[str, float]:
-    """Seconds of Credo's write (add_facts, the vectors given) and of the floor's write of the same rows and vectors."""
+def write_with_vectors(db, embedder, chosen, batch: int, vectors, cpu: Cpu) -> dict[str, float | None]:
+    """Wall and CPU seconds of Credo's write (add_facts, the vectors given) and of the floor's write of the same rows
+    and vectors, each tenant's partition (vector and full-text index on its label) made untimed before."""
     import floor
 
+    from credo.graph import search_partition
     from credo.services.import_facts import Prepared
 
     facts = _fact_rows(chosen)
     given = Prepared(embedder, dict(zip(statements(chosen), vectors)))
     store = _fresh(db, given, chosen, "write")
-    credo_s = _timed(lambda: [store.add_facts(facts[i:i + batch]) for i in range(0, len(facts), batch)])
+    search_partition.ahead(db, store.tenant, len(facts))
+    credo = cpu.timed(lambda: [store.add_facts(facts[i:i + batch]) for i in range(0, len(facts), batch)])
     _drop(store)
     tenant = f"bench_embed_floor_{uuid.uuid4().hex[:8]}"
+    labels = [floor.own_index(db, tenant)]
+
+    def floor_write() -> None:
+        with db._driver.session(database=db.database) as session:
+            for i in range(0, len(chosen), batch):
+                floor.ingest_batch(session, tenant, chosen[i:i + batch], vectors[i:i + batch], labels=labels)
+
     try:
-        floor_s = floor.ingest(db, tenant, chosen, batch, vectors)
+        base = cpu.timed(floor_write)
     finally:
         floor.drop(db, tenant)
-    return {"credo_write": credo_s, "floor_write": floor_s}
+    return {"credo_write": credo["wall"], "floor_write": base["wall"], "credo_write_cpu": _cpu_sum(credo),
+            "floor_write_cpu": _cpu_sum(base), "credo_write_server": credo["server"],
+            "floor_write_server": base["server"], "credo_write_client": credo["client"],
+            "floor_write_client": base["client"]}
 
 
 def _median(values: list[float]) -> float:
@@ -150,8 +241,13 @@ def _median(values: list[float]) -> float:
     return ordered[len(ordered) // 2] if len(ordered) % 2 else (ordered[len(ordered) // 2 - 1] + ordered[len(ordered) // 2]) / 2
 
 
+def _f(value: float | None, spec: str = ".2f") -> str:
+    return "n/a" if value is None else format(value, spec)
+
+
 def ingest_rounds(args, rows) -> None:
-    """Ingest with the default embedder (ONNX fp32) as a share of its raw throughput on the same texts, interleaved."""
+    """Ingest with the default embedder (ONNX fp32) as a share of its raw throughput on the same texts, interleaved,
+    with the floor's pipelined import and the CPU each side spends."""
     import credo
 
     from credo.services.embedder_onnx import OnnxMiniLMEmbedder
@@ -159,60 +255,52 @@ def ingest_rounds(args, rows) -> None:
     chosen = rows[:args.ingest]
     handle = credo.connect(tenant=f"bench_embed_{uuid.uuid4().hex[:8]}", embedder=None)
     db = handle._db
+    cpu = Cpu(db.uri)
     try:
-        print(f"ingest of {len(chosen)} YAGO facts, batch {args.batch}, the default embedder (ONNX fp32), "
-              f"{args.ingest_rounds} interleaved rounds per thread setting")
+        print(f"ingest of {len(chosen)} YAGO facts, batch {args.batch} ({-(-len(chosen) // args.batch)} batches), the "
+              f"default embedder (ONNX fp32), {args.ingest_rounds} interleaved rounds per thread setting; Neo4j server "
+              f"pid {cpu.server_pid or 'not visible (server CPU n/a)'}")
         for threads, spin in [(t, s) for t in args.threads for s in args.spinning]:
             embedder = OnnxMiniLMEmbedder(threads=threads or None, spinning=spin == "on")
             setting = f"threads {threads or 'default'} spinning {spin}"
             results = []
             for n in range(args.ingest_rounds):
-                r = ingest_round(db, embedder, chosen, args.batch)
+                r = ingest_round(db, embedder, chosen, args.batch, cpu, args.plain)
                 raw = (r["raw_before"] + r["raw_after"]) / 2
                 r["raw"] = raw
+                # on a machine whose cores the embedder fills, an overlapped write can only take CPU from it: the
+                # best share is the embedding's CPU over the embedding's plus the write's
+                for side in ("credo", "floor"):
+                    w = r[f"{side}_write_cpu"]
+                    r[f"{side}_ceiling"] = None if w is None else r["embed_cpu"] / (r["embed_cpu"] + w)
                 results.append(r)
+                plain = f"; add_facts {r['add_facts'] / raw:.0%} of raw" if args.plain else ""
                 print(f"  {setting} round {n + 1} (load {os.getloadavg()[0]:.1f}): raw "
-                      f"{r['raw_before']:.1f} / {r['raw_after']:.1f} texts/s; import_facts {r['import']:.1f} facts/s "
-                      f"= {r['import'] / raw:.0%} of raw (writer waited {r['waited']:.1f} s for vectors, wrote {r['writing']:.1f} s); add_facts {r['add_facts']:.1f} = {r['add_facts'] / raw:.0%}; "
-                      f"write with vectors given: Credo {r['credo_write']:.2f} s, floor {r['floor_write']:.2f} s "
-                      f"({r['credo_write'] / r['floor_write']:.2f}x)", flush=True)
+                      f"{r['raw_before']:.1f} / {r['raw_after']:.1f} texts/s ({r['embed_cpu']:.1f} CPU s); "
+                      f"import_facts {r['import']:.1f} facts/s = {r['import'] / raw:.0%} of raw (writer waited "
+                      f"{r['waited']:.1f} s for vectors, wrote {r['writing']:.1f} s); floor's pipelined import "
+                      f"{r['floor_import'] / raw:.0%} of raw (waited {r['floor_waited']:.1f} s){plain}; write with "
+                      f"vectors given: Credo {r['credo_write']:.2f} s wall / {_f(r['credo_write_cpu'])} CPU s "
+                      f"(server {_f(r['credo_write_server'])}, client {r['credo_write_client']:.2f}), floor "
+                      f"{r['floor_write']:.2f} s / {_f(r['floor_write_cpu'])} CPU s (server "
+                      f"{_f(r['floor_write_server'])}, client {r['floor_write_client']:.2f}) -> "
+                      f"{r['credo_write'] / r['floor_write']:.2f}x wall; CPU-bound ceiling of the share: Credo "
+                      f"{_f(r['credo_ceiling'], '.0%')}, floor {_f(r['floor_ceiling'], '.0%')}", flush=True)
             share = _median([r["import"] / r["raw"] for r in results])
-            plain = _median([r["add_facts"] / r["raw"] for r in results])
+            base = _median([r["floor_import"] / r["raw"] for r in results])
             ratio = _median([r["credo_write"] / r["floor_write"] for r in results])
+            cpus = [r["credo_write_cpu"] / r["floor_write_cpu"] for r in results if r["floor_write_cpu"]]
+            ceilings = [r["credo_ceiling"] for r in results if r["credo_ceiling"] is not None]
+            plain = (f", add_facts {_median([r['add_facts'] / r['raw'] for r in results]):.0%} of raw"
+                     if args.plain else "")
             print(f"{setting}: median import_facts {share:.0%} of raw (target >= 90 %: "
-                  f"{'met' if share >= 0.9 else 'missed'}), add_facts {plain:.0%} of raw; raw median "
-                  f"{_median([r['raw'] for r in results]):.1f} texts/s; write with vectors / floor {ratio:.2f}x",
-                  flush=True)
-        if args.global_index:
-            global_index_rounds(db, chosen, args)
+                  f"{'met' if share >= 0.9 else 'missed'}), the floor's pipelined import {base:.0%}{plain}; raw median "
+                  f"{_median([r['raw'] for r in results]):.1f} texts/s; write with vectors / floor {ratio:.2f}x wall, "
+                  f"{_f(_median(cpus) if cpus else None)}x CPU; CPU-bound ceiling of Credo's share "
+                  f"{_f(_median(ceilings) if ceilings else None, '.0%')}", flush=True)
     finally:
         handle.close()
     print(f"load average at end {os.getloadavg()[0]:.2f}")
-
-
-def global_index_rounds(db, chosen, args) -> None:
-    """The write with vectors given, with the global fact_embedding index re-created (before migration 0010) and
-    without it (after), alternated; the index is dropped again at the end."""
-    from credo.services.embedder_onnx import OnnxMiniLMEmbedder
-
-    embedder = OnnxMiniLMEmbedder()
-    vectors = embedder.embed(statements(chosen))
-    seen: dict[str, list[dict[str, float]]] = {"with global index": [], "without": []}
-    try:
-        for n in range(args.ingest_rounds):
-            for shape in (("with global index", "without") if n % 2 == 0 else ("without", "with global index")):
-                if shape == "with global index":
-                    db.run_schema(GLOBAL_INDEX)
-                    db.run_schema("CALL db.awaitIndex('fact_embedding', 300)")
-                else:
-                    db.run_schema("DROP INDEX fact_embedding IF EXISTS")
-                seen[shape].append(write_with_vectors(db, embedder, chosen, args.batch, vectors))
-    finally:
-        db.run_schema("DROP INDEX fact_embedding IF EXISTS")
-    for shape, runs in seen.items():
-        print(f"write with vectors given, {shape}: Credo {_median([r['credo_write'] for r in runs]):.2f} s, floor "
-              f"{_median([r['floor_write'] for r in runs]):.2f} s (medians of {len(runs)}: "
-              + ", ".join(f"{r['credo_write']:.2f}/{r['floor_write']:.2f}" for r in runs) + ")", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -221,9 +309,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--texts", type=int, default=2000, help="statements for the throughput figures")
     parser.add_argument("--sample", type=int, default=500, help="statements for the cosine gate")
     parser.add_argument("--queries", type=int, default=100, help="queries for the nearest-neighbour gate")
-    parser.add_argument("--ingest", type=int, default=2000, help="rows ingested with the default embedder (0: skip)")
+    parser.add_argument("--ingest", type=int, default=5000, help="rows ingested with the default embedder (0: skip)")
     parser.add_argument("--rounds", type=int, default=3, help="alternated torch / onnx rounds for the speed ratio")
-    parser.add_argument("--batch", type=int, default=1000, help="facts per batch (add_facts call) in the ingest part")
+    parser.add_argument("--batch", type=int, default=500, help="facts per batch (add_facts call) in the ingest part")
     parser.add_argument("--ingest-rounds", type=int, default=3, help="interleaved rounds of raw / import / add_facts")
     parser.add_argument("--threads", type=int, nargs="*", default=[0],
                         help="ONNX intra-op threads of the ingest's embedder (0: ONNX Runtime's default); one set of "
@@ -231,9 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spinning", nargs="*", default=["off"], choices=["on", "off"],
                         help="ONNX intra-op threads spin while idle (on: ONNX Runtime's own default) or sleep (off: "
                              "Credo's default); one set of rounds per value and thread setting")
-    parser.add_argument("--global-index", action="store_true",
-                        help="also time the write with vectors given with the global fact_embedding index re-created "
-                             "(the shape before migration 0010) against without, alternated")
+    parser.add_argument("--plain", action="store_true",
+                        help="also ingest through plain add_facts batches (embedding and writing in turn)")
     parser.add_argument("--skip-backends", action="store_true", help="only the ingest part (no torch / int8 tables)")
     args = parser.parse_args(argv)
     from credo.services.embedder_onnx import OnnxMiniLMEmbedder

@@ -10,8 +10,12 @@ no audit, no clock, no pydantic models. Importable, so the other benches print f
 - `ingest(db, tenant, rows, batch, vectors=None)` -> seconds: per batch one `execute_write` running one query that
   MERGEs both entities, CREATEs the `:Fact` version (every property Credo writes, instants via `datetime()`) and
   its two `ABOUT` edges; with `vectors` (one 384-d list per row) each version carries its `embedding` and the
-  tenant's partition label, whose own vector index (Credo's `search_partition` label and index, made before the
-  first batch) is the one vector index the version enters — as in Credo.
+  tenant's partition label, whose own vector index and full-text index (Credo's `search_partition` label and
+  indexes, made before the first batch) are the one vector index and the second full-text index the version
+  enters — as in Credo.
+- `pipelined(db, tenant, rows, batch, embed)` -> seconds: the same ingest with the embedding in the loop, as Credo's
+  `import_facts` runs it (batch n+1 embedded in a worker thread while batch n is written): the best share of the
+  embedder's throughput a write can reach on this machine.
 - `read_one(session, kind, tenant, row, at)` -> s: one such read (benches interleave it with Credo's own reads).
 - `ingest_batch(session, tenant, rows, vectors=None)` -> s: one such batch (benches interleave it with Credo's).
 - `reads(db, tenant, rows, samples, rng)` -> {"facts": [s, …], "holders": [s, …], "relations": [s, …]}: auto-commit
@@ -51,7 +55,7 @@ MERGE (s:Entity {tenant: $tenant, norm: row.s_norm})
 MERGE (o:Entity {tenant: $tenant, norm: row.o_norm})
   ON CREATE SET o.entity_id = row.o_id, o.name = row.o_name, o.kind = null, o.aliases = [], o.aliases_text = '',
                 o.created_at = datetime($known)
-CREATE (f:Fact:FactText)
+CREATE (f:Fact)
 SET f = row.props, f:$($labels), f.subject_id = s.entity_id, f.object_id = o.entity_id,
     f.valid_from = datetime(row.valid_from), f.valid_to = datetime(row.valid_to),
     f.known_from = datetime($known), f.verified_at = datetime($known)
@@ -143,7 +147,8 @@ def _params(rows, vectors) -> list[dict]:
 def ingest_batch(session, tenant: str, rows, vectors: list[list[float]] | None = None, *,
                  fulltext: bool = True, labels: list[str] | None = None) -> float:
     """Seconds to write one batch of `rows` in one managed transaction of `session` (see `ingest`); `labels` are
-    extra labels of each version (the partition label `own_index` made, when vectors are written)."""
+    extra labels of each version: the partition label `own_index` made (when vectors are written; its own full-text
+    index), else `:FactText` (the global one) — one full-text index per version, as in Credo."""
     started = time.perf_counter()
     params = _params(rows, vectors)
     for p in params:
@@ -154,7 +159,7 @@ def ingest_batch(session, tenant: str, rows, vectors: list[list[float]] | None =
         "o.name =", "o.name_unindexed =")
     known = datetime.now(timezone.utc).isoformat()
     session.execute_write(lambda tx: tx.run(text, rows=params, tenant=tenant, known=known,
-                                                    labels=labels or []).consume())
+                                                    labels=labels or ["FactText"]).consume())
     return time.perf_counter() - started
 
 
@@ -172,14 +177,40 @@ def ingest(db, tenant: str, rows, batch: int, vectors: list[list[float]] | None 
 
 
 def own_index(db, tenant: str) -> str:
-    """Create (untimed) the tenant's partition label's vector index as Credo's search_partition does; its label."""
-    from credo.graph.search_partition import names
+    """Create (untimed) the tenant's partition label's vector and full-text indexes as Credo's search_partition
+    does; its label."""
+    from credo.graph.search_partition import names, text_index
 
     label, index = names(tenant)
+    text = text_index(tenant)
     db.run_schema(f"CREATE VECTOR INDEX {index} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
                   "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}")
+    db.run_schema(f"CREATE FULLTEXT INDEX {text} IF NOT EXISTS FOR (n:{label}) ON EACH [n.statement, n.quote]")
     db.run_schema(f"CALL db.awaitIndex('{index}', 300)")
+    db.run_schema(f"CALL db.awaitIndex('{text}', 300)")
     return label
+
+
+def pipelined(db, tenant: str, rows, batch: int, embed) -> tuple[float, float]:
+    """(seconds, seconds the writer waited for vectors) to ingest `rows` with `embed(texts)` in the loop as
+    import_facts runs it: batch n+1 embedded in a worker thread while batch n is written (indexes made untimed)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    labels = [own_index(db, tenant)]
+    chunks = [rows[i:i + batch] for i in range(0, len(rows), batch)]
+    texts = [[f"{r.subject} {normalise_predicate(r.predicate)} {r.object}" for r in chunk] for chunk in chunks]
+    waited = 0.0
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=1) as worker, db._driver.session(database=db.database) as session:
+        pending = worker.submit(embed, texts[0])
+        for n, chunk in enumerate(chunks):
+            t0 = time.perf_counter()
+            vectors = pending.result()
+            waited += time.perf_counter() - t0
+            if n + 1 < len(chunks):
+                pending = worker.submit(embed, texts[n + 1])
+            ingest_batch(session, tenant, chunk, vectors, labels=labels)
+    return time.perf_counter() - started, waited
 
 
 def fulltext_share(db, rows, batch: int = 1000, rounds: int = 3) -> list[tuple[float, float]]:
@@ -306,13 +337,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def drop(db, tenant: str) -> None:
-    """Delete a floor tenant's nodes (and the :Cascade nodes it made) in batches, and its own vector index."""
-    from credo.graph.search_partition import names
+    """Delete a floor tenant's nodes (and the :Cascade nodes it made) in batches, and its own indexes."""
+    from credo.graph.search_partition import names, text_index
 
     while db._driver.execute_query("MATCH (n {tenant: $tenant}) WITH n LIMIT 5000 DETACH DELETE n "
                                    "RETURN count(*) AS n", tenant=tenant, database_=db.database).records[0]["n"]:
         pass
     db.run_schema(f"DROP INDEX {names(tenant)[1]} IF EXISTS")
+    db.run_schema(f"DROP INDEX {text_index(tenant)} IF EXISTS")
 
 
 if __name__ == "__main__":

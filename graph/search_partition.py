@@ -3,20 +3,24 @@
 Neo4j 5.26's vector index is global and can only be filtered after its top-k, so a small tenant searching a
 shared index would get emptier (its hits pushed out by others') or slower (a wider k) as others grow. Instead:
 a tenant below THRESHOLD versions is scanned exactly (tenant-and-state index seek + cosine over its own
-vectors: leak-free, exact, a few ms at that size), and `partition()` — a tenant migration run by the write that
-takes a tenant past THRESHOLD (`grown`, after its commit) and by `maintain()` — labels the tenant's versions `SearchT_<digest>` and creates a vector index and a
-full-text index (statement, quote) on that label only, so its queries never read another tenant's vectors or
-postings (the global `fact_text` index serves small tenants, with a required tenant clause: it covers the
-versions labelled `:FactText`, which a tenant's versions lose once its own full-text index is ready, so no version
-enters two full-text indexes). The label and index name come from the digest of
-the tenant id (hex), never from input text; they are the one DDL Credo builds at run time. Indexes are created
-only for tenants that grow (the test suite's thousands of tiny tenants never get one).
+vectors: leak-free, exact, a few ms at that size), and `partition()` — a tenant migration — labels the tenant's
+versions `SearchT_<digest>` and creates a vector index and a full-text index (statement, quote) on that label only,
+so its queries never read another tenant's vectors or postings (the global `fact_text` index serves small tenants,
+with a required tenant clause: it covers the versions labelled `:FactText`, which a tenant's versions lose once its
+own full-text index is ready, so no version enters two full-text indexes). The partition is built off the write path: a write that takes a tenant past
+THRESHOLD hands the build to a background thread (`grown` → `build_later`; search scans exactly until the partition
+is marked ready), a bulk import that will cross it opens the partition before its first write (`ahead`: empty
+indexes, each version indexed as it is written), and `maintain()` builds any that are missing. The label and index
+name come from the digest of the tenant id (hex), never from input text; they are the one DDL Credo builds at run
+time. Indexes are created only for tenants that grow (the test suite's thousands of tiny tenants never get one).
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from credo.cypher import load
 from credo.graph.db import Database, Tx
@@ -33,6 +37,9 @@ THRESHOLD = 500  # fact versions: an exact scan reads every vector (≈ 0.07 ms 
 _ready: dict[tuple[str, str, str], str] = {}  # (uri, database, tenant) -> its ready index: a partition never goes away
 _text_ready: dict[tuple[str, str, str], str] = {}  # (uri, database, tenant) -> its ready full-text index
 _sizes: dict[tuple[str, str, str], int] = {}  # (uri, database, tenant) -> versions counted or written since (lower bound)
+_builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="credo-partition")  # builds run one at a time
+_building: dict[tuple[str, str, str], Future] = {}  # (uri, database, tenant) -> its build, running or queued
+_building_lock = threading.Lock()
 
 
 def names(tenant: str) -> tuple[str, str]:
@@ -92,30 +99,86 @@ def created(tx: Tx) -> int:
     return getattr(tx, "credo_new_versions", 0)
 
 
-def grown(db: Database, tenant: str, added: int) -> str | None:
-    """After a committed write that created `added` versions: partition the tenant once it has THRESHOLD versions.
+def grown(db: Database, tenant: str, added: int) -> None:
+    """After a committed write that created `added` versions: once the tenant has THRESHOLD versions, hand its
+    partition build to the background (the write is answered now; search scans exactly until the build is ready).
 
     The tenant's size is counted once per process (then kept as a lower bound by adding what this process wrote)
     and counted again only when the bound reaches THRESHOLD, so a write pays no extra query in between; a tenant
-    grown by other processes is still caught by `maintain()`. Returns the index name when it partitioned."""
+    grown by other processes is still caught by `maintain()`."""
     key = _key(db, tenant)
-    if added <= 0 or key in _ready:
-        return None
+    if added <= 0 or key in _ready or _pending(key):
+        return
     known = _sizes.get(key)
     if known is None or known + added >= THRESHOLD:
         row = db.read(lambda tx: tx.one(READ_SEARCH_PARTITION, tenant=tenant, kind="size"))
         if row and row["ready"] and row["text_index"]:
             remember_index(db, tenant, row["index"], row["text_index"])
-            return None
+            return
         known = (row or {}).get("versions") or 0
     else:
         known += added
     _sizes[key] = known
-    if known < THRESHOLD:
-        return None
+    if known >= THRESHOLD:
+        build_later(db, tenant)
+
+
+def ahead(db: Database, tenant: str, expected: int) -> bool:
+    """Before writing `expected` new versions (a bulk import): open the tenant's partition now if they take it past
+    THRESHOLD, so each version is labelled and enters the partition's indexes as it is written (no labelling pass
+    and no index population after the fact). Returns whether the tenant's partition is ready; a failure is logged
+    and left to `grown` / `maintain()`."""
+    key = _key(db, tenant)
+    if key in _ready:
+        return True
+    row = db.read(lambda tx: tx.one(READ_SEARCH_PARTITION, tenant=tenant, kind="size"))
+    if row and row["ready"] and row["text_index"]:
+        remember_index(db, tenant, row["index"], row["text_index"])
+        return True
+    versions = (row or {}).get("versions") or 0
+    _sizes[key] = versions
+    if versions + expected < THRESHOLD:
+        return False
+    settle(db, tenant)  # a build of this tenant already under way finishes first (partition is idempotent)
+    return _build(db, tenant) is not None
+
+
+def build_later(db: Database, tenant: str) -> Future:
+    """Queue the tenant's partition build on the background builder (one build per tenant at a time)."""
+    key = _key(db, tenant)
+    with _building_lock:
+        pending = _building.get(key)
+        if pending is None or pending.done():
+            pending = _builder.submit(_build, db, tenant)
+            _building[key] = pending
+    db.track(pending)
+    return pending
+
+
+def settle(db: Database, tenant: str | None = None, timeout_s: float | None = None) -> None:
+    """Wait for the background partition builds of `db` (of one tenant, if given) to finish."""
+    with _building_lock:
+        jobs = [f for (uri, database, t), f in _building.items()
+                if (uri, database) == (db.uri, db.database) and tenant in (None, t)]
+    for job in jobs:
+        try:
+            job.result(timeout=timeout_s)
+        except Exception:  # noqa: BLE001 - a build that failed or timed out was logged; maintain() builds it later
+            pass
+
+
+def _pending(key: tuple[str, str, str]) -> bool:
+    with _building_lock:
+        job = _building.get(key)
+        return job is not None and not job.done()
+
+
+def _build(db: Database, tenant: str) -> str | None:
+    """Build the tenant's partition and cache its ready indexes; a failure is logged, not raised (the write that
+    asked for it is committed)."""
     try:
         index = partition(db, tenant)
-    except Exception as exc:  # noqa: BLE001 - the write is committed; its caller must not see it fail
+    except Exception as exc:  # noqa: BLE001 - maintain() (or the next write past the threshold) builds it later
         log.warning("search partition of a tenant past %d versions not built now (%s); maintain() will", THRESHOLD, exc)
         return None
     remember_index(db, tenant, index, text_index(tenant))

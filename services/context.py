@@ -141,7 +141,7 @@ class Context:
                 plan.by_text.update(self.embed(missing.texts))
         else:
             done = self.db.write(run)
-        # a tenant this write took past the search threshold gets its own vector index now (DDL, after commit)
+        # a tenant this write took past the search threshold gets its own indexes, built in the background (DDL)
         search_partition.grown(self.db, self.tenant, created[0])
         return done
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sized
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from credo.graph import search_partition
 from credo.schema import commands as c
 from credo.schema.commands import build
 from credo.schema.errors import CredoError, InvalidInput
@@ -69,9 +70,9 @@ def _chunks(rows: Iterable[Any], size: int) -> Iterator[_Batch]:
         yield _Batch(number, first, chunk)
 
 
-def _prepare(ctx: Context, batch: _Batch) -> _Batch:
-    """Validate the batch's rows as add_facts does (the first bad row named by its index in the input), then embed
-    the statements its write will create. Runs in the worker thread; touches no transaction."""
+def _validate(batch: _Batch) -> _Batch:
+    """Validate the batch's rows as add_facts does (the first bad row named by its index in the input). Runs in the
+    worker thread; touches no transaction."""
     for offset, row in enumerate(batch.rows):
         index = batch.first_row + offset
         try:
@@ -90,7 +91,13 @@ def _prepare(ctx: Context, batch: _Batch) -> _Batch:
             batch.failure = ImportFailure(batch=batch.number, row=index, field=exc.field, rule=exc.rule,
                                           error=type(exc).__name__)
             return batch
-    batch.vectors = ctx.embed(record_fact.foreseen(batch.data))
+    return batch
+
+
+def _embed(ctx: Context, batch: _Batch) -> _Batch:
+    """Embed the statements a validated batch's write will create (in the worker thread, after `_validate`)."""
+    if batch.failure is None:
+        batch.vectors = ctx.embed(record_fact.foreseen(batch.data))
     return batch
 
 
@@ -104,11 +111,17 @@ def import_facts(ctx: Context, *, rows: Iterable[Any], batch_size: int = 1000,
     failure: ImportFailure | None = None
     chunks = _chunks(rows, batch_size)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="credo-import") as worker:
-        def ahead() -> Future[_Batch] | None:
-            nxt = next(chunks, None)
-            return worker.submit(_prepare, ctx, nxt) if nxt is not None else None
+        def ahead() -> tuple[Future[_Batch], Future[_Batch]] | None:
+            nxt = next(chunks, None)  # validated, then embedded, in the worker: one task after the other
+            return None if nxt is None else (worker.submit(_validate, nxt), worker.submit(_embed, ctx, nxt))
 
-        pending = ahead()
+        queued = ahead()
+        if queued is not None and queued[0].result().failure is None:
+            # while the first batch embeds: an import that takes the tenant past the search threshold opens its
+            # partition now, so its versions enter the partition's (still empty) indexes as they are written
+            expected = len(rows) if isinstance(rows, Sized) else len(queued[0].result().rows)
+            search_partition.ahead(ctx.db, ctx.tenant, expected)
+        pending = queued[1] if queued is not None else None
         while pending is not None:
             started = time.perf_counter()
             batch = pending.result()
@@ -118,7 +131,8 @@ def import_facts(ctx: Context, *, rows: Iterable[Any], batch_size: int = 1000,
                 done.append(ImportBatch(batch=batch.number, first_row=batch.first_row, rows=len(batch.rows),
                                         facts=0, committed=False, waited_s=waited))
                 break
-            pending = ahead()  # batch n+1 is validated and embedded while batch n is written
+            queued = ahead()  # batch n+1 is validated and embedded while batch n is written
+            pending = queued[1] if queued is not None else None
             writer = ctx if ctx.embedder is None else dataclasses.replace(
                 ctx, embedder=Prepared(ctx.embedder, batch.vectors))
             started = time.perf_counter()
@@ -135,8 +149,8 @@ def import_facts(ctx: Context, *, rows: Iterable[Any], batch_size: int = 1000,
                                     write_s=time.perf_counter() - started))
             if progress is not None:
                 progress(done[-1])
-        if pending is not None:
-            pending.cancel()
+        for job in queued or ():
+            job.cancel()
     committed = [b.batch for b in done if b.committed]
     return ImportReport(batches=done, committed=committed, rows=sum(b.rows for b in done if b.committed),
                         facts=sum(b.facts for b in done if b.committed), error=failure)

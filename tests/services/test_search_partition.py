@@ -43,7 +43,9 @@ def test_a_tenant_whose_ingest_crosses_the_threshold_gets_its_own_index_without_
     assert neo4j_db.read(lambda tx: search_partition.index_for(tx, tenant)) is None
     # when an ingest takes it past the threshold (no maintain() call)
     store.add_fact("Team", "eats", "soup", statement="The team eats soup at noon")
-    # then the tenant has its own ready index, search finds every version through it, and later versions join it
+    # then the tenant gets its own ready index (built in the background: settle waits for it), search finds every
+    # version through it, and later versions join it
+    search_partition.settle(neo4j_db)
     index = neo4j_db.read(lambda tx: search_partition.index_for(tx, tenant))
     assert index == search_partition.names(tenant)[1]
     store.add_fact("Bob", "plays", "chess", statement="Bob plays chess on Sundays")
