@@ -32,10 +32,10 @@ def facts(
     tx: Tx, tenant: str, *, lucene: str | None, vector: list[float] | None, vector_index: str | None,
     text_index: str, entity_ids: list[str], words: list[str], valid_at: datetime, known_at: datetime | None,
     states: list[str], kinds: list[str] | None, scope_key: str | None, levels: list[str] | None, unlabelled: bool, pool: int,
-    need: int,
+    need: int, paths: frozenset[str] = frozenset(PATHS),
 ) -> tuple[dict[str, list[tuple[Fact, float]]], set[str]]:
-    """Per path ('lexical', 'vector', 'graph'), the filtered versions best first with the path's score; and the
-    version ids that rest on premises.
+    """Per path ('lexical', 'vector', 'graph'; only those in `paths` are read), the filtered versions best first
+    with the path's score; and the version ids that rest on premises.
 
     Each path hands over its best candidates (its cut) before the filter runs (so the filter and the state read
     cost a bounded number of rows, however large the tenant); while a path that was cut ran out of visible
@@ -44,7 +44,7 @@ def facts(
     takes a slot of the top `need`."""
     # HNSW and Lucene cost grows with k: start near the pool, widen when short (a vector start of 1.5 x the pool was
     # cheaper per query but doubled YAGO's re-queries: bench/RESULTS.md)
-    cuts = {path: max(pool * 2, 50) for path in PATHS}
+    cuts = {path: max(pool * 2, 50) if path in paths else 0 for path in PATHS}
     kept: list[dict] = []  # the rows of paths that need no wider cut
     while True:
         rows = tx.rows(
