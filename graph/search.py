@@ -1,4 +1,5 @@
-"""Search reads: the three fact paths in one query, entities and summaries by full text (tenant-scoped indexes).
+"""Search reads: the fact paths in one query (any subset of them), entities and summaries by full text (tenant-scoped
+indexes).
 
 Tenant isolation at the index level: the full-text indexes index `tenant` too, so each Lucene query carries the
 tenant as a required clause; the vector path scans the tenant's own versions exactly (small tenants) or queries

@@ -11,6 +11,10 @@ postings and never walks another tenant's matches. For vectors, a tenant below `
 versions is scanned exactly (a tenant index seek, then cosine over its versions, filtered by their flagged state: exact, leak-free, cheap at that size);
 a larger tenant gets its own label and vector index (`search_partition.partition`, run by the write that takes
 the tenant past the threshold, and by `maintain()`), queried by name (cached per process once ready), so it never competes with other tenants' vectors either. See README "Search".
+
+Latency: only the vector path needs the query's embedding, so the index names, entities, summaries and the lexical
+and graph paths are read on a second connection while the question is embedded; the vector path's query follows
+the embedding. Each path's result does not depend on which query read it (per-path cuts, filters and widening).
 """
 
 from __future__ import annotations
@@ -80,6 +84,8 @@ def search(
                      pool=pool, need=limit)
     with_vector = "fact" in hit_kinds and "vector" in use and ctx.embedder is not None
     names: Future[tuple[str | None, str | None]] = Future()  # the tenant's own index names, once looked up
+    if cached[0] is not None and cached[1] is not None:  # the vector path need not wait for the other thread
+        names.set_result(cached)
 
     def lookups(tx: Tx) -> tuple[list[Any], list[Any], dict[str, list[tuple[Fact, float]]], set[str]]:
         # what needs no embedding: the index names, entities and summaries, then the lexical and graph paths
