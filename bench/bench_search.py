@@ -14,8 +14,9 @@ the bulk path bypasses — so they get their index the same way; `--no-bulk` wri
 YAGO tenant is the first --yago rows of ../shared/datasets/yago11k written through `add_facts` with embeddings
 (every relation multi-valued), asked "<relation> <object>" questions. Every question is distinct (no repeats,
 warm-up questions apart), so a vector cache could not help. Each figure comes with a floor measured in the same
-run: the query's embedding plus one top-10 query of the tenant's own vector index returning ids (the least work
-a vector search does). Order: small alone, mid, big, small beside big, small alone again once the big tenant is
+run, each question's floor timed beside its search (alternately before and after it, so both see the same load):
+the query's embedding plus one top-10 query of the tenant's own vector index returning ids (the least work a vector
+search does). Order: small alone, mid, big, small beside big, small alone again once the big tenant is
 deleted, then YAGO. Tenants are deleted at the end unless --keep.
 """
 
@@ -111,37 +112,48 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
     return ordered[len(ordered) // 2], ordered[max(0, int(len(ordered) * 0.95 + 0.5) - 1)]
 
 
-def timed(store: credo.Store, qs: list[str], warm: list[str]) -> tuple[float, float, float]:
-    """(p50, p95, mean hits) in ms of store.search over the questions (after the warm-up questions)."""
+def timed(store: credo.Store, qs: list[str], warm: list[str]) -> tuple[float, float, float, float, float]:
+    """(p50, p95, mean hits, floor p50, floor p95) in ms of store.search over the questions (after the warm-up
+    questions), each question's floor timed right before or after its search (alternately), so the ratio to the
+    floor sees the same load as the figure on a shared machine."""
+    measure = floor(store._db, store.tenant)
     for q in warm:
         store.search(q)
-    samples, hits = [], []
-    for q in qs:
+        measure(q)
+    samples, floors, hits = [], [], []
+    for i, q in enumerate(qs):
+        if i % 2:
+            floors.append(measure(q))
         t = time.perf_counter()
         found = store.search(q)
         samples.append((time.perf_counter() - t) * 1000)
+        if not i % 2:
+            floors.append(measure(q))
         hits.append(len(found.hits))
     p50, p95 = percentiles(samples)
-    return p50, p95, statistics.mean(hits)
+    f50, f95 = percentiles(floors) if all(f == f for f in floors) else (float("nan"), float("nan"))
+    return p50, p95, statistics.mean(hits), f50, f95
 
 
-def floor(db, tenant: str, qs: list[str]) -> tuple[float, float]:
-    """(p50, p95) in ms of the floor: embed the question, one top-10 query of the tenant's own index (ids only)."""
+def floor(db, tenant: str):
+    """The floor of one question, in ms: embed it, one top-10 query of the tenant's own index (ids only); a
+    function of the question (NaN without an index)."""
     from credo.services.embeddings import default_embedder
 
     index = search_partition.cached_index(db, tenant) or db.read(lambda tx: search_partition.index_for(tx, tenant))
-    if index is None:
-        return float("nan"), float("nan")
     embedder = default_embedder()
     query = Query("read_floor", f"CALL db.index.vector.queryNodes('{index}', 10, $vector) YIELD node, score "
                   "RETURN node.version_id AS id, score", frozenset({"vector"}))
-    samples = []
-    for q in qs:
+
+    def measure(q: str) -> float:
+        if index is None:
+            return float("nan")
         t = time.perf_counter()
         vector = embedder.embed([q])[0]
         db.read(lambda tx: tx.rows(query, vector=vector))
-        samples.append((time.perf_counter() - t) * 1000)
-    return percentiles(samples)
+        return (time.perf_counter() - t) * 1000
+
+    return measure
 
 
 def yago_rows(n: int) -> tuple[list[dict], list[str], list]:
@@ -179,8 +191,7 @@ def main() -> int:
         db = small._db
         try:
             def report(label: str, store: credo.Store, questions_: list[str] = qs, warm_: list[str] = warm) -> None:
-                p50, p95, mean = timed(store, questions_, warm_)
-                f50, f95 = floor(db, store.tenant, questions_)
+                p50, p95, mean, f50, f95 = timed(store, questions_, warm_)
                 print(f"{label:<36} p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  ({mean:.1f} hits)  floor p50 {f50:6.1f} "
                       f"p95 {f95:6.1f} ms  ratio p50 {p50 / f50:4.1f}x p95 {p95 / f95:4.1f}x  load "
                       f"{os.getloadavg()[0]:.1f}", flush=True)

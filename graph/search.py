@@ -1,4 +1,5 @@
-"""Search reads: the three fact paths in one query, entities and summaries by full text (tenant-scoped indexes).
+"""Search reads: the fact paths in one query (any subset of them), entities and summaries by full text (tenant-scoped
+indexes).
 
 Tenant isolation at the index level: the full-text indexes index `tenant` too, so each Lucene query carries the
 tenant as a required clause; the vector path scans the tenant's own versions exactly (small tenants) or queries
@@ -26,25 +27,30 @@ SEARCH_ENTITIES_SUMMARIES = load("search_entities_summaries")
 # deep history the cost of every search (the cap bounds only how deep a path looks, never what it may serve)
 MAX_CANDIDATES = 12_800
 PATHS = ("lexical", "vector", "graph")
+# each path's first cut (at least twice the pool). The vector index's top k cannot skip history the way Lucene's
+# cannot either, but a second HNSW search costs a round trip and a whole new traversal: on YAGO 15k at valid_at=now
+# a first k of 50 re-queried 20 of 200 questions ("playsFor <club>": most neighbours ended), 70 re-queried 8, 80
+# re-queried 2, 100 none, for a first query costing about the same (bench/RESULTS.md, srch third round)
+FIRST_CUT = {"lexical": 50, "vector": 80, "graph": 50}
 
 
 def facts(
     tx: Tx, tenant: str, *, lucene: str | None, vector: list[float] | None, vector_index: str | None,
     text_index: str, entity_ids: list[str], words: list[str], valid_at: datetime, known_at: datetime | None,
     states: list[str], kinds: list[str] | None, scope_key: str | None, levels: list[str] | None, unlabelled: bool, pool: int,
-    need: int,
+    need: int, paths: frozenset[str] = frozenset(PATHS),
 ) -> tuple[dict[str, list[tuple[Fact, float]]], set[str]]:
-    """Per path ('lexical', 'vector', 'graph'), the filtered versions best first with the path's score; and the
-    version ids that rest on premises.
+    """Per path ('lexical', 'vector', 'graph'; only those in `paths` are read), the filtered versions best first
+    with the path's score; and the version ids that rest on premises.
 
     Each path hands over its best candidates (its cut) before the filter runs (so the filter and the state read
     cost a bounded number of rows, however large the tenant); while a path that was cut ran out of visible
     candidates before `need` (the caller's limit), the query runs again for that path alone with more (`wider`:
     only the tenant's own filtered-out versions can use them up, never another tenant's), so nothing filtered
     takes a slot of the top `need`."""
-    # HNSW and Lucene cost grows with k: start near the pool, widen when short (a vector start of 1.5 x the pool was
-    # cheaper per query but doubled YAGO's re-queries: bench/RESULTS.md)
-    cuts = {path: max(pool * 2, 50) for path in PATHS}
+    # HNSW and Lucene cost grows with k: start near the pool (FIRST_CUT), widen when short (a vector start of 1.5 x
+    # the pool was cheaper per query but doubled YAGO's re-queries: bench/RESULTS.md)
+    cuts = {path: max(pool * 2, FIRST_CUT[path]) if path in paths else 0 for path in PATHS}
     kept: list[dict] = []  # the rows of paths that need no wider cut
     while True:
         rows = tx.rows(

@@ -11,11 +11,15 @@ postings and never walks another tenant's matches. For vectors, a tenant below `
 versions is scanned exactly (a tenant index seek, then cosine over its versions, filtered by their flagged state: exact, leak-free, cheap at that size);
 a larger tenant gets its own label and vector index (`search_partition.partition`, run by the write that takes
 the tenant past the threshold, and by `maintain()`), queried by name (cached per process once ready), so it never competes with other tenants' vectors either. See README "Search".
+
+Latency: only the vector path needs the query's embedding, so the index names, entities, summaries and the lexical
+and graph paths are read on a second connection while the question is embedded; the vector path's query follows
+the embedding. Each path's result does not depend on which query read it (per-path cuts, filters and widening).
 """
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from credo.graph import search as search_repo
@@ -75,37 +79,65 @@ def search(
     cached = (search_partition.cached_index(ctx.db, ctx.tenant), search_partition.cached_text_index(ctx.db, ctx.tenant))
     summary_q = rules.lucene(text, SUMMARY_FIELDS, ctx.tenant) if with_summaries else None
 
-    def lookups(tx: Tx) -> tuple[str | None, str | None, list[Any], list[Any]]:
+    fact_args = dict(valid_at=valid, known_at=known, states=wanted, kinds=memory_kinds,
+                     scope_key=None if scope is None else scope_key(scope), levels=levels, unlabelled=unlabelled,
+                     pool=pool, need=limit)
+    with_vector = "fact" in hit_kinds and "vector" in use and ctx.embedder is not None
+    names: Future[tuple[str | None, str | None]] = Future()  # the tenant's own index names, once looked up
+    if cached[0] is not None and cached[1] is not None:  # the vector path need not wait for the other thread
+        names.set_result(cached)
+
+    def lookups(tx: Tx) -> tuple[list[Any], list[Any], dict[str, list[tuple[Fact, float]]], set[str]]:
+        # what needs no embedding: the index names, entities and summaries, then the lexical and graph paths
         index, text_index = cached
         if "fact" in hit_kinds and (index is None or text_index is None):
             index, text_index = search_partition.indexes_for(tx, ctx.tenant)
             search_partition.remember_index(ctx.db, ctx.tenant, index, text_index)
-        found = search_repo.entities_and_summaries(
+        if not names.done():  # a retried read looks them up again; the first answer stands
+            names.set_result((index, text_index))
+        entities, summaries = search_repo.entities_and_summaries(
             tx, ctx.tenant, entity_lucene=rules.lucene(text, ENTITY_FIELDS, ctx.tenant), summary_lucene=summary_q,
             known_at=known, states=wanted, levels=levels, unlabelled=unlabelled, pool=pool)
-        return index, text_index, *found
+        by_path: dict[str, list[tuple[Fact, float]]] = {}
+        premised: set[str] = set()
+        if "fact" in hit_kinds:
+            mentioned = [e for e, norm, _ in entities if rules.named(text, norm)]
+            by_path, premised = search_repo.facts(
+                tx, ctx.tenant, lucene=rules.lucene(text, FACT_FIELDS, None if text_index else ctx.tenant),
+                vector=None, vector_index=None, text_index=text_index or "fact_text",
+                entity_ids=sorted({i for e in mentioned for i in e.ids}), words=rules.predicate_words(text),
+                paths=frozenset({"lexical", "graph"}) & use, **fact_args)
+        return entities, summaries, by_path, premised
 
-    if "fact" in hit_kinds and "vector" in use and ctx.embedder is not None:
-        # the look-ups need no embedding: they run while the query is embedded (before any fact is read)
-        pending = _LOOKUPS.submit(ctx.read, lookups)
+    def lookups_or_fail(tx: Tx) -> tuple[list[Any], list[Any], dict[str, list[tuple[Fact, float]]], set[str]]:
+        try:
+            return lookups(tx)
+        except BaseException as exc:
+            if not names.done():  # the vector path must not wait for names that never come
+                names.set_exception(exc)
+            raise
+
+    by_path: dict[str, list[tuple[Fact, float]]] = {}
+    premised: set[str] = set()
+    if with_vector:
+        # the vector path alone waits for the embedding; the rest is read meanwhile (an index call of its own)
+        pending = _LOOKUPS.submit(ctx.read, lookups_or_fail)
         vector = ctx.embed([text]).get(text)
-        index, text_index, found_entities, found_summaries = pending.result()
+        index, _text_index = names.result()
+        if vector is not None:
+            by_path, premised = ctx.read(lambda tx: search_repo.facts(
+                tx, ctx.tenant, lucene=None, vector=vector, vector_index=index, text_index="fact_text",
+                entity_ids=[], words=[], paths=frozenset({"vector"}), **fact_args))
+        found_entities, found_summaries, side, side_premised = pending.result()
+        by_path = {"lexical": side.get("lexical", []), "vector": by_path.get("vector", []), "graph": side.get("graph", [])}
+        premised |= side_premised
     else:
-        vector = None
-        index, text_index, found_entities, found_summaries = ctx.read(lookups)
+        found_entities, found_summaries, by_path, premised = ctx.read(lookups_or_fail)
 
     def work(tx: Tx) -> SearchResult:
-        mentioned = [e for e, norm, _ in found_entities if rules.named(text, norm)]
         rankings: dict[str, list[tuple[str, float]]] = {}
         items: dict[str, dict[str, Any]] = {}
         if "fact" in hit_kinds:
-            by_path, premised = search_repo.facts(
-                tx, ctx.tenant, lucene=rules.lucene(text, FACT_FIELDS, None if text_index else ctx.tenant),
-                vector=vector, vector_index=index, text_index=text_index or "fact_text",
-                entity_ids=sorted({i for e in mentioned for i in e.ids}), words=rules.predicate_words(text),
-                valid_at=valid, known_at=known, states=wanted, kinds=memory_kinds,
-                scope_key=None if scope is None else scope_key(scope), levels=levels, unlabelled=unlabelled,
-                pool=pool, need=limit)
             supported = (_supported(tx, ctx.tenant, by_path, valid, known, premised) if ctx.governance.served_filter
                          else {f.version_id for ranked in by_path.values() for f, _ in ranked})
             for path, ranked in by_path.items():

@@ -48,3 +48,28 @@ def test_a_short_path_is_widened_alone_and_still_never_lets_hidden_versions_take
     # then the valid fact is served alone, and the re-query read only the lexical path, wider
     assert [h.text for h in hits] == ["Maria drinks a ristretto at nine"]
     assert len(seen) == 2 and seen[1]["lexical"] > seen[0]["lexical"] and seen[1]["graph"] == 0
+
+
+def test_a_question_whose_nearest_versions_are_mostly_history_is_answered_by_one_vector_query(neo4j_db, tenant, clock,
+                                                                                           monkeypatch):
+    # given a partitioned tenant: 60 ended facts nearest the question, 15 valid ones further away (the shape of
+    # YAGO's "playsFor <club>" questions: an index's top k cannot skip history as the exact scan does)
+    from credo.graph import search_partition
+    from credo.services.embeddings import default_embedder
+    from credo.store import Store
+
+    store = Store(neo4j_db, tenant=tenant, embedder=default_embedder(), _clock=clock, _owns_db=False)
+    store.define_predicate("serves", cardinality="multi")
+    store.add_facts([{"subject": f"Cafe {i}", "predicate": "serves", "object": f"ristretto {i}",
+                      "valid_from": "2019-01-01", "valid_to": "2020-01-01",
+                      "statement": f"Cafe {i} serves a ristretto"} for i in range(60)]
+                    + [{"subject": f"Bar {i}", "predicate": "serves", "object": f"tea {i}", "valid_from": "2024-01-01",
+                        "statement": f"Bar {i} pours green tea"} for i in range(15)])
+    search_partition.partition(neo4j_db, tenant)
+    seen = _fact_queries(monkeypatch)
+    # when the vector path alone is asked now
+    hits = search_service.search(store._ctx, query="a ristretto at a cafe", kinds=["fact"], limit=10,
+                                 paths=frozenset({"vector"})).hits
+    # then ten valid versions are served, found by one vector query (its first cut reached past the history)
+    assert len(hits) == 10 and all(h.text.endswith("green tea") for h in hits)
+    assert len([cuts for cuts in seen if cuts["vector"]]) == 1
