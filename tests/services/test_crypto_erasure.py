@@ -11,7 +11,7 @@ from credo.schema.errors import ConfigError
 from credo.services.crypto import SealBroken, cipher_for
 from credo.services.crypto_keys import FileKeyStore
 from credo.store import Store
-from tests.services.test_forget import T0, HashEmbedder
+from tests.services.test_forget import T0, HashEmbedder, says_code
 
 SECRET = "Alice keeps the vault code 7431 under her desk"
 SAID = "honestly the vault code is 7431, it sits under my desk"
@@ -61,7 +61,7 @@ def test_with_crypto_on_the_stored_properties_hold_no_plaintext_but_reads_why_an
     cstore.cite(fact_id, doc.source_id)
     # then no stored node or edge property holds the statement, the quote, the message text or the document's words
     stored = _texts(_raw(cstore)) + _texts(_raw(cstore, _RAW_EDGES))
-    assert "7431" not in stored and "under my desk" not in stored and "enc1:" in stored
+    assert not says_code(stored) and "under my desk" not in stored and "enc1:" in stored
     assert "changed in May" not in stored and "handling memo" not in stored
     # and reads, why and search give the plaintext back
     [fact] = cstore.history(fact_id)
@@ -216,5 +216,5 @@ def test_after_a_forget_in_crypto_mode_no_node_holds_the_plaintext_not_even_the_
     raw = Query("raw", "MATCH (n {tenant: $tenant}) RETURN n {.*, embedding: null, vectors: null} AS props",
                 frozenset())
     stored = _texts(_raw(cstore, raw)) + _texts(_raw(cstore, _RAW_EDGES))
-    assert "7431" not in stored and "under my desk" not in stored
+    assert not says_code(stored) and "under my desk" not in stored
     assert report.complete, report

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -51,6 +52,11 @@ def _holding(store: Store, text: str) -> list[dict]:
     return store._db.query(_CONTENT, tenant=store.tenant, text=text)
 
 
+def says_code(text: str) -> bool:
+    """Whether `text` holds the secret's code as a word (not as digits inside a random id, hash or ciphertext)."""
+    return re.search(r"(?<![0-9A-Za-z+/_-])7431(?![0-9A-Za-z+/=_-])", text) is not None
+
+
 def test_forgetting_a_fact_removes_its_content_from_every_version_summary_and_index_and_verify_is_complete(estore, clock):
     # given a fact with three versions, an embedding, two summaries derived from it
     f = estore.add_fact("Vault", "code_kept_by", "Alice", valid_from="2024-01-01", statement=SECRET)
@@ -87,13 +93,13 @@ def test_reads_at_an_earlier_known_time_after_forgetting_show_a_tombstone_never_
     old = estore.facts("Vault", known_at=before)
     assert len(old) == 1 and old[0].tombstone is not None
     assert old[0].statement.startswith("forgotten on ") and "by dpo@acme for erasure request" in old[0].statement
-    assert "7431" not in old[0].model_dump_json()
+    assert not says_code(old[0].model_dump_json())
     history = estore.history(f.fact_id)
-    assert history and all(v.tombstone is not None and "7431" not in v.model_dump_json() for v in history)
+    assert history and all(v.tombstone is not None and not says_code(v.model_dump_json()) for v in history)
     tree = estore.why(f.fact_id, known_at=before)
-    assert "7431" not in tree.model_dump_json() and "forgotten on" in tree.text()
+    assert not says_code(tree.model_dump_json()) and "forgotten on" in tree.text()
     rel = estore.relations("Alice", known_at=before)
-    assert all(r.fact.tombstone is not None for r in rel) and "7431" not in str([r.model_dump() for r in rel])
+    assert all(r.fact.tombstone is not None for r in rel) and not says_code(str([r.model_dump() for r in rel]))
     # and nothing is served now
     assert list(estore.facts("Vault")) == []
 
@@ -175,7 +181,7 @@ def test_forgetting_a_summary_removes_its_text_from_every_version(store):
     result = store.forget(s.summary_id, reason="obsolete digest", actor="ops")
     # then its text is gone and the fact it came from stays
     assert result.report.complete, result.report.residue
-    assert [h["labels"] for h in _holding(store, "7431")] == [["Fact"]]
+    assert [sorted(h["labels"]) for h in _holding(store, "7431")] == [["Fact", "FactText"]]  # a small tenant's fact
     assert store.facts("Vault")[0].fact_id == f.fact_id
     assert store.summaries() == []
 
