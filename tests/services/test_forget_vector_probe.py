@@ -19,15 +19,21 @@ def _vector_hits(report) -> list:
     return [r for r in report.residue if r.place == "vector"]
 
 
-@pytest.mark.parametrize("partitioned", [False, True], ids=["exact scan", "own index"])
-def test_a_surviving_copy_of_a_forgotten_embedding_is_found_by_the_vector_probe(neo4j_db, tenant, clock, partitioned):
-    # given a forgotten fact, and its embedding surviving on another version of the tenant (no text copied)
+def _forgotten_beside_a_kept_fact(neo4j_db, tenant, clock, partitioned: bool):
+    """A tenant (given its own indexes, or not) with a forgotten fact and a kept one: (store, forgotten, kept)."""
     store = Store(neo4j_db, tenant=tenant, embedder=HashEmbedder(), _clock=clock, _owns_db=False)
     f = store.add_fact("Vault", "code_kept_by", "Alice", valid_from="2024-01-01", statement=SECRET)
     keep = store.add_fact("Vault", "located_in", "Basement", valid_from="2024-01-01")
     if partitioned:
         search_partition.partition(neo4j_db, tenant)
     assert store.forget(f.fact_id, reason="erasure", actor="dpo").report.complete
+    return store, f, keep
+
+
+@pytest.mark.parametrize("partitioned", [False, True], ids=["exact scan", "own index"])
+def test_a_surviving_copy_of_a_forgotten_embedding_is_found_by_the_vector_probe(neo4j_db, tenant, clock, partitioned):
+    # given a forgotten fact, and its embedding surviving on another version of the tenant (no text copied)
+    store, f, keep = _forgotten_beside_a_kept_fact(neo4j_db, tenant, clock, partitioned)
     [vector] = HashEmbedder().embed([SECRET])
     neo4j_db.query(_PLANT, write=True, fact_id=keep.fact_id, embedding=vector)
     # when it is verified
@@ -95,12 +101,7 @@ _PLANT_TEXT = Query("raw", "MATCH (f:Fact {fact_id: $fact_id}) SET f.quote = $te
 @pytest.mark.parametrize("partitioned", [False, True], ids=["global index", "own index"])
 def test_a_surviving_copy_of_a_forgotten_text_is_found_by_the_full_text_probe(neo4j_db, tenant, clock, partitioned):
     # given a forgotten fact, and its statement surviving as the quote of another version of the tenant
-    store = Store(neo4j_db, tenant=tenant, embedder=HashEmbedder(), _clock=clock, _owns_db=False)
-    f = store.add_fact("Vault", "code_kept_by", "Alice", valid_from="2024-01-01", statement=SECRET)
-    keep = store.add_fact("Vault", "located_in", "Basement", valid_from="2024-01-01")
-    if partitioned:
-        search_partition.partition(neo4j_db, tenant)
-    assert store.forget(f.fact_id, reason="erasure", actor="dpo").report.complete
+    store, f, keep = _forgotten_beside_a_kept_fact(neo4j_db, tenant, clock, partitioned)
     neo4j_db.query(_PLANT_TEXT, write=True, fact_id=keep.fact_id, text=SECRET)
     # when it is verified
     report = store.verify_forgotten(f.fact_id)
