@@ -99,7 +99,7 @@ class Tx:
                     found.append(dict(zip(record.keys(), [_plain(v) for v in record.values()])))
                 except _NotPlain:
                     found.append(record.data())
-        cipher = getattr(self, "credo_cipher", None)  # set by services.context (crypto-erasure mode)
+        cipher = cipher_of(self)  # set by services.context (crypto-erasure mode)
         return cipher.open_tree(self.credo_tenant, found) if cipher is not None else found
 
     def one(self, query: Query, **params: Any) -> dict[str, Any] | None:
