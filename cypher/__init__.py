@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 
 _PARAM = re.compile(r"(?<![\w$])\$([A-Za-z_][A-Za-z0-9_]*)")
@@ -26,15 +26,26 @@ class Query:
     text: str
     declared: frozenset[str]
     plain: bool = False
+    body: str = field(default="", compare=False)  # what is sent: the text without its comment lines
+
+    def __post_init__(self) -> None:
+        # the server lexes every byte of every call (the plan cache is keyed by the text): the header and the
+        # comments are for readers of the file
+        if not self.body:
+            object.__setattr__(self, "body", strip_comments(self.text))
 
     def __str__(self) -> str:
         return self.text
 
 
+def strip_comments(text: str) -> str:
+    """The text without its whole-line `//` comments."""
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
+
+
 def used_parameters(text: str) -> frozenset[str]:
     """Parameters the query body uses (comment lines excluded)."""
-    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
-    return frozenset(_PARAM.findall(body))
+    return frozenset(_PARAM.findall(strip_comments(text)))
 
 
 def fragment(name: str) -> str:

@@ -49,3 +49,25 @@ def test_reads_one_after_another_reuse_one_session_and_see_every_committed_write
         assert sum(1 for kw in opened if kw.get("default_access_mode") == "READ") == 1
     finally:
         db.close()
+
+
+def test_a_query_reaches_the_server_without_its_comment_lines_and_keeps_its_header_in_the_file(neo4j_info):
+    # given a query file's text: a // header (what it does, its parameters, what it returns) above the body
+    from credo.cypher import Query, load
+
+    header = "// the server's own view of the running query\n// $marker  a value the body returns\n// returns: sent\n"
+    seen = Query("test_sent_text", header + "SHOW TRANSACTIONS YIELD currentQuery\n"
+                 "  // an indented comment line inside the body\n"
+                 "WHERE currentQuery CONTAINS 'SHOW TRANSACTIONS' RETURN currentQuery AS sent, $marker AS marker",
+                 frozenset({"marker"}))
+    db = Database(neo4j_info.uri, neo4j_info.user, neo4j_info.password, neo4j_info.database, timeout_s=10)
+    try:
+        # when it runs
+        [row] = db.query(seen, marker="m")
+    finally:
+        db.close()
+    # then the server parsed the body alone (the comments are for readers of the file, not bytes on every call) ...
+    assert "//" not in row["sent"] and row["sent"].startswith("SHOW TRANSACTIONS") and row["marker"] == "m"
+    # ... while the file's text keeps its header for the hygiene checks
+    assert load("read_facts_by_subject_name").text.startswith("//")
+    assert not any(line.lstrip().startswith("//") for line in load("read_facts_by_subject_name").body.splitlines())
