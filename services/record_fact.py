@@ -103,7 +103,7 @@ def record(
         subject_id, subject_name = resolved[data.subject].entity_id, resolved[data.subject].name
         statement = data.statement or f"{subject_name} {data.predicate} {entity_name}"
         # every field comes from a validated FactCreate, a resolved entity or the store itself: no second validation
-        fact = Fact.model_construct(
+        fact = Fact.trusted(
             tenant=ctx.tenant, fact_id=new_id("f"), version_id=new_id("v"), subject=subject_name,
             subject_id=subject_id, predicate=data.predicate, object=value, object_name=entity_name,
             statement=statement, quote=data.quote, scope=data.scope, kind=data.kind, evidence=data.evidence,
