@@ -88,7 +88,7 @@ class Tx:
         content opened when a cipher is set)."""
         found = []
         self.statements += 1
-        result = self._tx.run(query.body, params)
+        result = self._tx.run(getattr(query, "body", query.text), params)  # a raw test query has only a text
         # its header says it returns no node, relationship or path at any depth: records as given (a raw test query
         # with only a text has no `plain`)
         if getattr(query, "plain", False):
@@ -237,7 +237,7 @@ class Database:
     def run_schema_query(self, query: Query, **params: Any) -> None:
         """Run one query that batches its own transactions (CALL ... IN TRANSACTIONS) as an auto-commit query."""
         with _translated(self.uri), self._driver.session(database=self.database) as session:
-            session.run(query.body, params).consume()
+            session.run(getattr(query, "body", query.text), params).consume()
 
     def server_info(self) -> dict[str, str]:
         """Server agent, version and edition."""
