@@ -135,12 +135,18 @@ def _walk(tx: Tx, tenant: str, changed: list[str]) -> tuple[Region, set[str], di
     expanded: set[str] = set()
     frontier = Frontier(changed)
     starts = changed
+    open_versions: dict[str, Dependent] = {}  # returned versions a later level could meet again: not projected twice
     while starts:
-        level = dep_repo.dependents(tx, tenant, starts, with_given=starts is changed)
+        level = dep_repo.dependents(tx, tenant, starts, with_given=starts is changed, met=sorted(open_versions),
+                                    done=sorted({d.fact_id for d in open_versions.values()} & expanded))
         given.update(level.given)
         summarized |= level.summarized
         expanded |= level.expanded
         frontier.add(level.dependents)
+        open_versions.update((d.version_id, d) for d in level.dependents)
+        # a version whose premises were all expanded is met again only through a fact expanded again (`done`)
+        open_versions = {vid: d for vid, d in open_versions.items()
+                         if any(p not in expanded for ps in d.justifications.values() for p in ps)}
         starts = sorted(frontier.walked - expanded)
     region: Region = {}
     for fact_id, met_versions in frontier.met.items():
