@@ -1,0 +1,57 @@
+"""Migration 0012's data step: FLAGGED edges written before issue 9's fourth pass get the slim shape.
+
+Before, every flag edge carried its whole cause text (a cascade's: the root's line and the dependent's path), the
+actor, the reason and the state it left; now the edge holds its state, known interval and cause reference (an index
+into its :StateChange's `causes`, and for a cascade its `path`), and the node what the write's flags share
+(graph/flags.py). Each old cause text is split into its line and path as the cascade wrote it ("<line>; path a -> b"),
+so every read at every known time gives the same stale cause as before. Idempotent: converted edges are not read.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from credo.cypher import load
+from credo.graph.db import Database
+
+READ_OLD_FLAG_EDGES = load("read_old_flag_edges")
+SLIM_FLAG_EDGES = load("slim_flag_edges")
+
+_PATH = re.compile(r"^(?P<line>.*); path (?P<path>[\w-]+(?: -> [\w-]+)*)$", re.DOTALL)
+
+
+def split_cause(text: str) -> tuple[str, list[str] | None]:
+    """A cascade's old cause text as (line, path); any other cause as (text, None)."""
+    found = _PATH.match(text)
+    if found is None:
+        return text, None
+    return found["line"], found["path"].split(" -> ")
+
+
+def _converted(node: dict[str, Any]) -> dict[str, Any]:
+    causes: dict[str, int] = {}
+    roots: list[str] = []
+    edges = []
+    for e in node["edges"]:
+        index, path = e["cause"], None
+        if isinstance(index, str):
+            line, path = split_cause(index)
+            index = causes.get(line)
+            if index is None:
+                index = causes[line] = len(causes)
+                roots.append(path[0] if path else "")
+        edges.append({"edge": e["edge"], "cause": index, "path": path,
+                      "actor": e["actor"] if e["actor"] != node["actor"] else None,
+                      "reason": e["reason"] if e["reason"] != node["reason"] else None})
+    return {"node": node["node"], "causes": list(causes), "roots": roots, "edges": edges}
+
+
+def slim_flag_edges(db: Database, *, batch: int = 200) -> int:
+    """Convert every old-shape flag edge, a batch of state changes per write; returns how many edges."""
+    converted = 0
+    while True:
+        nodes = db.query(READ_OLD_FLAG_EDGES, limit=batch)
+        if not nodes:
+            return converted
+        converted += db.query(SLIM_FLAG_EDGES, write=True, nodes=[_converted(n) for n in nodes])[0]["edges"]
