@@ -5,7 +5,7 @@
 // $tenant  tenant id
 // $known   known time of the write
 // $change  {change_id, kind, actor, reason, verified_at (or null), causes (list of lines), roots (list of ids)}
-// $rows    list of {version_id, state, cause (index into $change.causes, or null), path (null)}
+// $rows    list of {version_id, state, cause (index into $change.causes; null for the first line or none), path (null)}
 // returns: flagged (list of version ids actually flagged)
 CREATE (c:StateChange {tenant: $tenant, change_id: $change.change_id, kind: $change.kind, actor: $change.actor,
                        reason: $change.reason, verified_at: $change.verified_at, causes: $change.causes,

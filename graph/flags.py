@@ -4,7 +4,8 @@ Shape: `(:Fact version)-[:FLAGGED {state, cause, path, known_from, known_to}]->(
 kind, actor, reason, verified_at, causes, roots, at})`. The edge is the flag: it has its own known interval, so a
 read at any known time takes the flag believed then (cypher/fragments/flag_at.cypher), else the version's own
 state; it holds only what differs per version: the state, the known interval and the cause reference (`cause`, an
-index into the node's `causes` lines, and for a cascade `path`, the fact ids from the root to the version). One
+index into the node's `causes` lines, absent for the first, and for a cascade `path`, the fact ids from the root to
+the version). One
 StateChange node per flagging write (a cascade, a deprecation, a quarantine) holds what its flags share: who did it
 and why, when it was verified, the cause lines and the root facts they name. The per-version cost is one edge of
 three or four properties (no new node, no full-text or vector index entry, no copied SOURCED_FROM / DEPENDS_ON /
@@ -58,8 +59,10 @@ def _params(rows: list[FlagRow], kind: str, actor: str | None, reason: str | Non
             verified_at: datetime | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The state change (what every flag of the write shares: each distinct cause line once, with the root its
     paths start from) and one small row per version (state, cause index, path)."""
-    causes: dict[str, int] = {}
-    roots: list[str | None] = []
+    # a write whose flags do not all name a cause keeps line 0 empty: a flag without an index names it (no cause)
+    mixed = any(r.cause is None for r in rows) and any(r.cause is not None for r in rows)
+    causes: dict[str, int] = {"": 0} if mixed else {}
+    roots: list[str | None] = [None] if mixed else []
     params = []
     for r in rows:
         index = None
@@ -68,7 +71,8 @@ def _params(rows: list[FlagRow], kind: str, actor: str | None, reason: str | Non
             if index is None:
                 index = causes[r.cause] = len(causes)
                 roots.append(r.path[0] if r.path else None)
-        params.append({"version_id": r.version_id, "state": r.state, "cause": index,
+        # the first line (a cascade from one root: every flag's) is named by no index at all: one property less
+        params.append({"version_id": r.version_id, "state": r.state, "cause": index or None,
                        "path": list(r.path) if r.path else None})
     change = {"change_id": new_id("sc"), "kind": kind, "actor": actor, "reason": reason, "verified_at": verified_at,
               "causes": list(causes), "roots": [root or "" for root in roots]}

@@ -30,8 +30,12 @@ def split_cause(text: str) -> tuple[str, list[str] | None]:
 
 
 def _converted(node: dict[str, Any]) -> dict[str, Any]:
-    causes: dict[str, int] = {}
-    roots: list[str] = []
+    """One state change's cause lines and roots, and its edges' cause index (none for the first line) and path."""
+    # a node whose edges do not all name a cause keeps line 0 empty, for those that do not (as graph/flags.py writes)
+    named = [isinstance(e["cause"], str) for e in node["edges"]]
+    mixed = any(named) and not all(named)
+    causes: dict[str, int] = {"": 0} if mixed else {}
+    roots: list[str] = [""] if mixed else []
     edges = []
     for e in node["edges"]:
         index, path = e["cause"], None
@@ -41,7 +45,7 @@ def _converted(node: dict[str, Any]) -> dict[str, Any]:
             if index is None:
                 index = causes[line] = len(causes)
                 roots.append(path[0] if path else "")
-        edges.append({"edge": e["edge"], "cause": index, "path": path,
+        edges.append({"edge": e["edge"], "cause": index or None, "path": path,
                       "actor": e["actor"] if e["actor"] != node["actor"] else None,
                       "reason": e["reason"] if e["reason"] != node["reason"] else None})
     return {"node": node["node"], "causes": list(causes), "roots": roots, "edges": edges}

@@ -54,7 +54,7 @@ def with_flag(row: dict[str, Any]) -> dict[str, Any]:
     flag = row.pop("flag")
     if flag:
         row["state"] = flag["state"]
-        cause, path = flag.get("cause"), flag.get("path")
+        cause, path = flag.get("cause") or None, flag.get("path")  # an empty line 0: this flag names no cause
         # a cascade's flag names its cause line (on the state change) and its own path from the root
         row["stale_cause"] = f"{cause}; path {' -> '.join(path)}" if cause is not None and path else cause
         if flag.get("verified_at") is not None:
