@@ -1,11 +1,13 @@
 """Issue 9 harness: PROFILE every statement of one 10,000-dependent `end_fact` on bench_cascade's graph, rolled back.
 
-    .venv/bin/python bench/profile_cascade.py [--dependents 10000] [--runs 2] [--tenant T] [--keep] [--operators]
+    .venv/bin/python bench/profile_cascade.py [--dependents 10000] [--runs 2] [--timed 1] [--tenant T] [--keep]
+                                              [--operators]
 
 Builds (or, with `--tenant`, reuses) one dependency graph of bench_cascade.py's shape (`--direct` edges), then runs
 `store.end_fact(P)` `--runs` times in transactions that are rolled back (the graph stays as built, so every run does
 the same work), each statement run under PROFILE: its db hits, rows and wall time are printed per statement, with
-the heaviest operators when `--operators` is given. A run without PROFILE (the last one) gives the unprofiled wall.
+the heaviest operators when `--operators` is given. `--timed` runs without PROFILE follow (the first of them also
+plans the unprofiled texts) and give the unprofiled wall.
 The tenant is deleted at the end unless `--keep` (then `--tenant` reuses it).
 """
 
@@ -76,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dependents", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--timed", type=int, default=1)
     parser.add_argument("--tenant")
     parser.add_argument("--keep", action="store_true")
     parser.add_argument("--operators", action="store_true")
@@ -97,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         original = Tx.rows
         Tx.rows = profiled_rows  # type: ignore[method-assign]
         try:
-            for run in range(args.runs + 1):
+            for run in range(args.runs + args.timed):
                 PROFILE[0] = run < args.runs
                 STATS.clear()
                 t0, c0 = time.perf_counter(), time.process_time()
