@@ -51,11 +51,19 @@ def _converted(node: dict[str, Any]) -> dict[str, Any]:
     return {"node": node["node"], "causes": list(causes), "roots": roots, "edges": edges}
 
 
-def slim_flag_edges(db: Database, *, batch: int = 200) -> int:
-    """Convert every old-shape flag edge, a batch of state changes per write; returns how many edges."""
+def slim_flag_edges(db: Database, *, batch: int = 200, edges_per_write: int = 20_000) -> int:
+    """Convert every old-shape flag edge, state change by state change, about `edges_per_write` edges per write
+    (a large cascade's state change alone may hold 10,000); returns how many edges."""
     converted = 0
     while True:
         nodes = db.query(READ_OLD_FLAG_EDGES, limit=batch)
         if not nodes:
             return converted
-        converted += db.query(SLIM_FLAG_EDGES, write=True, nodes=[_converted(n) for n in nodes])[0]["edges"]
+        chunk: list[dict[str, Any]] = []
+        for node in [_converted(n) for n in nodes]:
+            chunk.append(node)
+            if sum(len(n["edges"]) for n in chunk) >= edges_per_write:
+                converted += db.query(SLIM_FLAG_EDGES, write=True, nodes=chunk)[0]["edges"]
+                chunk = []
+        if chunk:
+            converted += db.query(SLIM_FLAG_EDGES, write=True, nodes=chunk)[0]["edges"]
