@@ -33,5 +33,6 @@ CALL () {
   WHERE v.tenant = $tenant
   RETURN collect(v) AS starts
 }
+WITH facts, starts, [] AS met, [] AS done
 @walk_levels(starts, true)
 RETURN facts, dependents, expanded, summarized, given

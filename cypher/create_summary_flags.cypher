@@ -1,22 +1,24 @@
 // Flag current summary versions with a new lifecycle state (stale, or green again), known from this write: one
-// :StateChange node for the write and one FLAGGED edge per summary version, as create_state_flags does for facts;
-// the summary's previous open flag stops being believed now; the version itself (text, trace) is not touched.
+// :StateChange node for the write and one FLAGGED edge per summary version, in create_state_flags' shape (what the
+// flags share on the node, the state, known interval and cause index on the edge); the summary's previous open flag
+// stops being believed now; the version itself (text, trace) is not touched.
 // $tenant  tenant id
 // $known   known time of the write
-// $change  {change_id, kind, actor, reason}
-// $rows    list of {version_id, state, from_state, cause (or null)}
+// $change  {change_id, kind, actor, reason, verified_at (or null), causes (list of lines), roots (list of ids)}
+// $rows    list of {version_id, state, cause (index into $change.causes; null for the first line or none), path (null)}
 // returns: flagged (list of version ids actually flagged)
 CREATE (c:StateChange {tenant: $tenant, change_id: $change.change_id, kind: $change.kind, actor: $change.actor,
-                       reason: $change.reason, at: $known})
+                       reason: $change.reason, verified_at: $change.verified_at, causes: $change.causes,
+                       roots: $change.roots, at: $known})
 WITH c
 UNWIND $rows AS row
 MATCH (v:Summary {version_id: row.version_id})
 WHERE v.tenant = $tenant AND v.known_to IS NULL
 CALL (v) {
+  WITH v WHERE COUNT { (v)-[:FLAGGED]->() } > 0
   MATCH (v)-[open:FLAGGED]->(:StateChange)
   WHERE open.known_to IS NULL
   SET open.known_to = $known
 }
-CREATE (v)-[:FLAGGED {state: row.state, from_state: row.from_state, cause: row.cause, actor: $change.actor,
-                      reason: $change.reason, known_from: $known}]->(c)
+CREATE (v)-[:FLAGGED {state: row.state, cause: row.cause, path: row.path, known_from: $known}]->(c)
 RETURN collect(v.version_id) AS flagged

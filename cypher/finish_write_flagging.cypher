@@ -1,30 +1,32 @@
 // Close a write whose cascade left its fact flags to this statement (one round trip fewer): flag the current fact
-// versions as create_state_flags does (one :StateChange node, one FLAGGED edge per version, its previous open flag
-// closed; only versions still believed are flagged, so the caller refuses a raced write), then store the write's
+// versions as create_state_flags does (one :StateChange node holding what the flags share, one FLAGGED edge per
+// version with its state, known interval and cause index, its previous open flag closed where the degree says there
+// is one; only versions still believed are flagged, so the caller refuses a raced write), then store the write's
 // known time and the ledger chain's new head on the tenant's clock (locked since tick_clock) and append its ledger
 // entries, as finish_write does; the last query before commit.
 // $tenant  tenant id (the clock's, and the flagged versions')
 // $known   known time of the write
-// $change  {change_id, kind, actor, reason} of the flags
-// $flags   list of {version_id, state, from_state, cause (or null), verified_at (or null)}
+// $change  {change_id, kind, actor, reason, verified_at (or null), causes (list of lines), roots (list of fact ids)}
+// $flags   list of {version_id, state, cause (index into $change.causes; null for the first line or none), path (list of fact ids, or null)}
 // $seq     the chain's new head position (unchanged when the write appends nothing)
 // $head    the hash of the chain's new last event (unchanged when the write appends nothing)
 // $rows    list of {event_id, tenant, seq, action, subject_id, ids, actor, reason, detail (JSON text), prev_hash, hash}
 // returns: appended, flagged (list of version ids actually flagged), statements (their statements, same order)
 CALL () {
   CREATE (c:StateChange {tenant: $tenant, change_id: $change.change_id, kind: $change.kind, actor: $change.actor,
-                         reason: $change.reason, at: $known})
+                         reason: $change.reason, verified_at: $change.verified_at, causes: $change.causes,
+                         roots: $change.roots, at: $known})
   WITH c
   UNWIND $flags AS row
   MATCH (v:Fact {version_id: row.version_id})
   WHERE v.tenant = $tenant AND v.known_to IS NULL
   CALL (v) {
+    WITH v WHERE COUNT { (v)-[:FLAGGED]->() } > 0
     MATCH (v)-[open:FLAGGED]->(:StateChange)
     WHERE open.known_to IS NULL
     SET open.known_to = $known
   }
-  CREATE (v)-[:FLAGGED {state: row.state, from_state: row.from_state, cause: row.cause, actor: $change.actor,
-                        reason: $change.reason, verified_at: row.verified_at, known_from: $known}]->(c)
+  CREATE (v)-[:FLAGGED {state: row.state, cause: row.cause, path: row.path, known_from: $known}]->(c)
   RETURN collect(v.version_id) AS flagged, collect(v.statement) AS statements
 }
 MATCH (clock:Clock {tenant: $tenant})

@@ -2,7 +2,8 @@
 // enumeration: each version is expanded once per call): every current version resting, through a believed
 // DEPENDS_ON edge, on any version of the given facts (level one), and every current version resting on any version
 // of a level-one fact (level two), each once, with only what the support rule needs: ids, state, valid interval
-// (ISO text), justification -> premise fact ids; no statements (the flag write returns those for what it flags).
+// (epoch microseconds), justification -> premise fact ids; no statements (the flag write returns those for what it
+// flags). A version in $met is not projected again, a fact in $done not expanded again.
 // The caller walks on over ids (`tms_rules.reach`: only facts met with a served version are walked through), with
 // the facts this call already expanded as its visited set.
 // (The levels are cypher/fragments/walk_levels.cypher, shared with close_current_versions.cypher.)
@@ -11,9 +12,11 @@
 // $tenant      tenant id
 // $fact_ids    fact ids to walk back from (the changed facts, or the next frontier)
 // $with_given  whether to return the given facts' current versions
+// $met         version ids earlier calls returned that a later level could meet again (not projected again)
+// $done        fact ids earlier calls expanded that a later level could meet again (not expanded again)
 // returns: (plain values only: no node, relationship or path)
-//          dependents (one list per dependent, not a map: [fact_id, version_id, state, valid_from, valid_to (ISO
-//          text or null), premises (list of [justification, premise fact id])]),
+//          dependents (one list per dependent, not a map: [fact_id, version_id, state, valid_from, valid_to (epoch
+//          microseconds or null), premises (list of [justification, premise fact id])]),
 //          expanded (the level-one fact ids, whose versions' dependents are level two),
 //          summarized (those of the given and level-one fact ids that a current summary derives from),
 //          given (list of {fact_id, version_id, state, statement, valid_from, valid_to}, empty unless $with_given)
@@ -23,5 +26,6 @@ CALL () {
   WHERE v.tenant = $tenant
   RETURN collect(v) AS starts
 }
+WITH starts, $met AS met, $done AS done
 @walk_levels(starts, $with_given)
 RETURN dependents, expanded, summarized, given

@@ -1,5 +1,6 @@
 // The whole residue check of forgotten facts (and a forgotten source's citations) in one round trip: version
-// properties, lifecycle, edge quotes, relation copies and stale causes of the facts; summaries and extraction
+// properties, lifecycle, edge quotes, relation copies and stale causes of the facts (their dependents' own and the
+// cause lines of the state changes that flagged them); summaries and extraction
 // episodes deriving from them or holding a text; full-text hits of each text probe (the global index and the
 // tenant's own) and vector hits of each embedding
 // probe among the tenant's own vectors (its partition index, or an exact scan of its versions); ledger events about
@@ -38,6 +39,11 @@ CALL () {
     UNION
     MATCH (d:Fact)-[:DEPENDS_ON]->(f) WHERE d.stale_cause IS NOT NULL AND any(t IN $texts WHERE d.stale_cause CONTAINS t)
     RETURN 'stale cause' AS place, d.version_id AS ref, 'a dependent quotes the forgotten premise' AS detail
+    UNION
+    MATCH (d:Fact)-[:DEPENDS_ON]->(f)
+    MATCH (d)-[:FLAGGED]->(c:StateChange)
+    WHERE any(line IN c.causes WHERE any(t IN $texts WHERE line CONTAINS t))
+    RETURN 'stale cause' AS place, c.change_id AS ref, "a state change's cause line quotes the forgotten premise" AS detail
   }
   RETURN place, ref, detail
   UNION

@@ -1,6 +1,7 @@
 // Forgetting's one scrub of facts' content, in one round trip: every version's statement, quote, embedding, names
 // and literal object (and the quotes on their SOURCED_FROM edges), with the tombstone; dependents' stale causes
-// quoting a forgotten premise; summary and episode versions deriving from the facts or sources or holding a text;
+// quoting a forgotten premise (a version's own, from before flags, and the cause lines of the state changes that
+// flagged them); summary and episode versions deriving from the facts or sources or holding a text;
 // ledger details of events about the forgotten ids that hold a text. The indexes drop removed properties themselves.
 // $tenant       tenant id
 // $fact_ids     fact ids (may be empty)
@@ -14,7 +15,7 @@
 // $removed      the content-free text a scrubbed summary version holds
 // $hash         its hash
 // $detail       the content-free ledger detail (JSON text)
-// returns: versions, causes, events (counts scrubbed), rebuild (ids of current summaries to rebuild without it)
+// returns: versions, causes (stale causes and cause lines), events (counts scrubbed), rebuild (ids of current summaries to rebuild without it)
 CALL () {
   MATCH (f:Fact)
   WHERE f.fact_id IN $fact_ids AND f.tenant = $tenant
@@ -37,6 +38,15 @@ CALL () {
   RETURN count(d) AS causes
 }
 CALL () {
+  MATCH (d:Fact)-[:DEPENDS_ON]->(p:Fact)
+  WHERE p.fact_id IN $fact_ids AND d.tenant = $tenant
+  MATCH (d)-[:FLAGGED]->(c:StateChange)
+  WHERE any(line IN c.causes WHERE any(t IN $texts WHERE line CONTAINS t))
+  WITH DISTINCT c
+  SET c.causes = [line IN c.causes | CASE WHEN any(t IN $texts WHERE line CONTAINS t) THEN $cause ELSE line END]
+  RETURN count(c) AS lines
+}
+CALL () {
   MATCH (m:Summary)
   WHERE m.tenant = $tenant AND m.text <> $removed
     AND (EXISTS { (m)-[:DERIVED_FROM]->(f:Fact) WHERE f.fact_id IN $fact_ids }
@@ -53,4 +63,4 @@ CALL () {
   SET a.detail = $detail
   RETURN count(a) AS events
 }
-RETURN versions, causes, events, rebuild
+RETURN versions, causes + lines AS causes, events, rebuild

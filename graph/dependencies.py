@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Any, NamedTuple
 
 from credo.cypher import load
@@ -54,9 +54,11 @@ class Level:
     given: dict[str, list[Dependent]]
 
 
-def dependents(tx: Tx, tenant: str, fact_ids: list[str], *, with_given: bool = False) -> Level:
+def dependents(tx: Tx, tenant: str, fact_ids: list[str], *, with_given: bool = False, met: list[str] = (),
+               done: list[str] = ()) -> Level:
     """In one query, two levels of the backward walk from every version of the facts (no statements): each
-    current version resting on them, and each resting on those, once (the caller keeps the visited set).
+    current version resting on them, and each resting on those, once, but for the versions in `met` (returned
+    before) and the facts in `done` (expanded before), which the caller's visited set already holds.
     A step the transaction's last statement already took (`prefetch`) is not asked again."""
     if not fact_ids:
         return Level([], set(), set(), {})
@@ -64,10 +66,10 @@ def dependents(tx: Tx, tenant: str, fact_ids: list[str], *, with_given: bool = F
     if ready is not None:
         setattr(tx, "credo_walk_step", None)
         ids, statements, row = ready
-        if with_given and ids == fact_ids and statements == tx.statements:
+        if with_given and ids == fact_ids and statements == tx.statements and not met and not done:
             return _level(row, fact_ids, with_given)
-    return _level(tx.one(READ_DEPENDENTS_LEVEL, tenant=tenant, fact_ids=fact_ids, with_given=with_given), fact_ids,
-                  with_given)
+    return _level(tx.one(READ_DEPENDENTS_LEVEL, tenant=tenant, fact_ids=fact_ids, with_given=with_given,
+                         met=list(met), done=list(done)), fact_ids, with_given)
 
 
 def prefetch(tx: Tx, fact_ids: list[str], row: dict[str, Any] | None) -> None:
@@ -90,7 +92,7 @@ def _level(row: dict[str, Any] | None, fact_ids: list[str], with_given: bool) ->
             for justification, premise in premises:
                 groups.setdefault(justification, []).append(premise)
             justifications = {j: frozenset(p) for j, p in groups.items()}
-        found.append(Dependent(fact_id, version_id, state, "", _instant(valid_from), _instant(valid_to),
+        found.append(Dependent(fact_id, version_id, state, "", _epoch(valid_from), _epoch(valid_to),
                                justifications))
     given: dict[str, list[Dependent]] = {fid: [] for fid in fact_ids} if with_given else {}
     for g in row["given"]:
@@ -98,18 +100,19 @@ def _level(row: dict[str, Any] | None, fact_ids: list[str], with_given: bool) ->
     return Level(found, set(fact_ids) | set(row["expanded"]), set(row["summarized"]), given)
 
 
-_INSTANTS: dict[str, datetime] = {}
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_INSTANTS: dict[int, datetime] = {}
 
 
-def _instant(text: str | None) -> datetime | None:
-    """An ISO instant as a datetime, each distinct text parsed once (a large walk repeats a few valid bounds)."""
-    if not text:
+def _epoch(micros: int | None) -> datetime | None:
+    """Epoch microseconds as a UTC datetime, each distinct value converted once (a large walk repeats a few)."""
+    if micros is None:
         return None
-    found = _INSTANTS.get(text)
+    found = _INSTANTS.get(micros)
     if found is None:
         if len(_INSTANTS) > 4096:
             _INSTANTS.clear()
-        found = _INSTANTS[text] = instant(text)
+        found = _INSTANTS[micros] = _EPOCH + timedelta(microseconds=micros)
     return found
 
 

@@ -1,12 +1,16 @@
 """State flags in the graph: a lifecycle state change of a fact version, recorded beside the immutable version.
 
-Shape: `(:Fact version)-[:FLAGGED {state, from_state, cause, actor, reason, verified_at, known_from, known_to}]->
-(:StateChange {tenant, change_id, kind, actor, reason, at})`. The edge is the flag: it has its own known interval,
-so a read at any known time takes the flag believed then (cypher/fragments/flag_at.cypher), else the version's own
-state. One StateChange node per flagging write (a cascade, a deprecation, a quarantine) groups its flags and says
-who did it and why; the per-version cost is one edge (no new node, no full-text or vector index entry, no copied
-SOURCED_FROM / DEPENDS_ON / ABOUT edges), which is what makes a cascade of 10,000 dependents cheap. At most one
-flag of a version is open (known_to null); writing a new one closes the previous one in the same query.
+Shape: `(:Fact version)-[:FLAGGED {state, cause, path, known_from, known_to}]->(:StateChange {tenant, change_id,
+kind, actor, reason, verified_at, causes, roots, at})`. The edge is the flag: it has its own known interval, so a
+read at any known time takes the flag believed then (cypher/fragments/flag_at.cypher), else the version's own
+state; it holds only what differs per version: the state, the known interval and the cause reference (`cause`, an
+index into the node's `causes` lines, absent for the first, and for a cascade `path`, the fact ids from the root to
+the version). One
+StateChange node per flagging write (a cascade, a deprecation, a quarantine) holds what its flags share: who did it
+and why, when it was verified, the cause lines and the root facts they name. The per-version cost is one edge of
+three or four properties (no new node, no full-text or vector index entry, no copied SOURCED_FROM / DEPENDS_ON /
+ABOUT edges), which is what makes a cascade of 10,000 dependents cheap. At most one flag of a version is open
+(known_to null); writing a new one closes the previous one in the same query (only where the version has a flag).
 """
 
 from __future__ import annotations
@@ -29,32 +33,50 @@ READ_FACTS_BY_SOURCE = load("read_facts_by_source")
 
 @dataclass(frozen=True)
 class FlagRow:
-    """One version to flag: its id, the state it moves to, the state it leaves, why (the stale cause) and, for a
-    re-verification, when it was verified."""
+    """One version to flag: its id, the state it moves to, the state it leaves (checked, not stored: the previous
+    flag or the version says it), why (the stale cause line, shared by the flags of one root) and, for a cascade,
+    the path from that root."""
 
     version_id: str
     state: str
     from_state: str
     cause: str | None = None
-    verified_at: datetime | None = None
+    path: tuple[str, ...] | None = None
 
 
 def write(tx: Tx, tenant: str, known: datetime, rows: list[FlagRow], *, kind: str, actor: str | None,
-          reason: str | None, summaries: bool = False) -> dict[str, str]:
+          reason: str | None, verified_at: datetime | None = None, summaries: bool = False) -> dict[str, str]:
     """Flag the fact (or, with `summaries`, summary) versions in one UNWIND query; refuse if any stopped being
     believed meanwhile. Returns each flagged fact version's statement by version id ({} for summaries)."""
     if not rows:
         return {}
-    change, params = _params(rows, kind, actor, reason, summaries)
+    change, params = _params(rows, kind, actor, reason, verified_at)
     query = CREATE_SUMMARY_FLAGS if summaries else CREATE_STATE_FLAGS
     return _checked(rows, tx.one(query, tenant=tenant, known=known, change=change, rows=params))
 
 
 def _params(rows: list[FlagRow], kind: str, actor: str | None, reason: str | None,
-            summaries: bool) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    change = {"change_id": new_id("sc"), "kind": kind, "actor": actor, "reason": reason}
-    return change, [{"version_id": r.version_id, "state": r.state, "from_state": r.from_state, "cause": r.cause}
-                    | ({} if summaries else {"verified_at": r.verified_at}) for r in rows]
+            verified_at: datetime | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The state change (what every flag of the write shares: each distinct cause line once, with the root its
+    paths start from) and one small row per version (state, cause index, path)."""
+    # a write whose flags do not all name a cause keeps line 0 empty: a flag without an index names it (no cause)
+    mixed = any(r.cause is None for r in rows) and any(r.cause is not None for r in rows)
+    causes: dict[str, int] = {"": 0} if mixed else {}
+    roots: list[str | None] = [None] if mixed else []
+    params = []
+    for r in rows:
+        index = None
+        if r.cause is not None:
+            index = causes.get(r.cause)
+            if index is None:
+                index = causes[r.cause] = len(causes)
+                roots.append(r.path[0] if r.path else None)
+        # the first line (a cascade from one root: every flag's) is named by no index at all: one property less
+        params.append({"version_id": r.version_id, "state": r.state, "cause": index or None,
+                       "path": list(r.path) if r.path else None})
+    change = {"change_id": new_id("sc"), "kind": kind, "actor": actor, "reason": reason, "verified_at": verified_at,
+              "causes": list(causes), "roots": [root or "" for root in roots]}
+    return change, params
 
 
 def _checked(rows: list[FlagRow], row: dict[str, Any] | None) -> dict[str, str]:
@@ -82,10 +104,11 @@ class Deferred:
         self.statements = _checked(self.rows, row)
 
 
-def defer(tx: Tx, tenant: str, rows: list[FlagRow], *, kind: str, actor: str | None, reason: str | None) -> None:
+def defer(tx: Tx, tenant: str, rows: list[FlagRow], *, kind: str, actor: str | None, reason: str | None,
+          verified_at: datetime | None = None) -> None:
     """Flag fact versions as `write` does, in the statement that closes this write (nothing to defer: no-op)."""
     if rows:
-        change, params = _params(rows, kind, actor, reason, False)
+        change, params = _params(rows, kind, actor, reason, verified_at)
         setattr(tx, "credo_deferred_flags", Deferred(rows, change, params))
 
 

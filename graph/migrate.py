@@ -13,10 +13,11 @@ from credo.schema.errors import MigrationError
 
 def _data_steps() -> dict[int, Callable[[Database], object]]:
     """Data conversions run right after a schema file's statements (by migration number)."""
+    from credo.graph.migrate_flag_edges import slim_flag_edges
     from credo.graph.migrate_flags import convert_state_versions
     from credo.graph.migrate_text import label_small_tenants
 
-    return {7: convert_state_versions, 11: label_small_tenants}
+    return {7: convert_state_versions, 11: label_small_tenants, 12: slim_flag_edges}
 
 
 def statements(text: str) -> list[str]:

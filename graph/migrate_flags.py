@@ -3,13 +3,15 @@
 Before issue 9 a stale flag, a re-verification that held and a reinforcement each closed a version and wrote a
 copy in the new state. This step folds every such copy back into the version it replaced, as a FLAGGED edge with
 the copy's known interval (graph/flags.py), in batches until none is left; a chain (active -> stale -> active)
-folds pair by pair. Idempotent: a graph with no such pairs is left as it is.
+folds pair by pair, and the flags it wrote get migration 0012's slim shape (graph/migrate_flag_edges.py). Idempotent:
+a graph with no such pairs is left as it is.
 """
 
 from __future__ import annotations
 
 from credo.cypher import load
 from credo.graph.db import Database
+from credo.graph.migrate_flag_edges import slim_flag_edges
 
 READ_STATE_SUCCESSORS = load("read_state_successors")
 MERGE_STATE_SUCCESSORS = load("merge_state_successors")
@@ -28,6 +30,7 @@ def convert_state_versions(db: Database, *, batch: int = 1000) -> int:
     while True:
         pairs = db.query(READ_STATE_SUCCESSORS, reasons=OLD_REASONS, content=CONTENT, limit=batch)
         if not pairs:
+            slim_flag_edges(db)  # the flags this step wrote, in the shape every reader reads
             return folded
         # a chain (a -> b -> c) folds link by link, oldest first: a pair touching a version another pair of this
         # round touched waits for the next round

@@ -60,7 +60,8 @@ def cascade(tx: Tx, tenant: str, known: datetime, *, defer: bool = False) -> Cas
     # one flag edge per dependent, in one query that also returns the statements the report names; the flagged
     # version stays the version (FlaggedFact.version_id names it)
     texts = flag_states(tx, tenant, known, moves, kind="cascade", actor="cascade",  # type: ignore[arg-type]
-                        reason="stale: lost all support", notify=False, defer=defer and not recheck)
+                        reason="stale: lost all support", notify=False, defer=defer and not recheck,
+                        paths=[path for _old, _cause, path, _depth in pending])
     stale, restored = ([], []) if not recheck else _recheck_summaries(
         tx, tenant, known, fact_ids=traced, summary_ids=changed_summaries)
     deferred = defer and not recheck and bool(pending)
@@ -135,12 +136,18 @@ def _walk(tx: Tx, tenant: str, changed: list[str]) -> tuple[Region, set[str], di
     expanded: set[str] = set()
     frontier = Frontier(changed)
     starts = changed
+    open_versions: dict[str, Dependent] = {}  # returned versions a later level could meet again: not projected twice
     while starts:
-        level = dep_repo.dependents(tx, tenant, starts, with_given=starts is changed)
+        level = dep_repo.dependents(tx, tenant, starts, with_given=starts is changed, met=sorted(open_versions),
+                                    done=sorted({d.fact_id for d in open_versions.values()} & expanded))
         given.update(level.given)
         summarized |= level.summarized
         expanded |= level.expanded
         frontier.add(level.dependents)
+        open_versions.update((d.version_id, d) for d in level.dependents)
+        # a version whose premises were all expanded is met again only through a fact expanded again (`done`)
+        open_versions = {vid: d for vid, d in open_versions.items()
+                         if any(p not in expanded for ps in d.justifications.values() for p in ps)}
         starts = sorted(frontier.walked - expanded)
     region: Region = {}
     for fact_id, met_versions in frontier.met.items():
@@ -176,12 +183,12 @@ def _losses(
         root = loss.path[0]
         cause = causes.get(root) or causes.setdefault(root, _cause(loss.path, first, region, outside_versions, known,
                                                                                  revised))
+        # the cause line once per root (the state change holds it); each flag names it and its own path
         line = texts.get(root) or texts.setdefault(root, cause.text())
-        text = f"{line}; path {' -> '.join(loss.path)}"
         for old in region[loss.fact_id][0]:
             if not is_served(old.state):
                 continue
-            moves.append((old, State.STALE.value, text))
+            moves.append((old, State.STALE.value, line))
             pending.append((old, cause, loss.path, loss.depth))
     return moves, pending
 

@@ -21,15 +21,16 @@ from credo.services.versions import changes
 def flag_states(
     tx: Tx, tenant: str, known: datetime, moves: list[tuple[Fact, str, str | None]], *, kind: str,
     actor: str | None = None, reason: str | None = None, verified_at: datetime | None = None, notify: bool = True,
-    refresh: bool = False, defer: bool = False,
+    refresh: bool = False, defer: bool = False, paths: list[tuple[str, ...]] | None = None,
 ) -> dict[str, str]:
     """Move (version, target state, cause) current versions to their targets by the transition table, as flags in
     one query; TransitionRefused (naming both states) before anything is written if any move is not allowed.
     With `notify`, versions leaving or re-entering the served states are handed to the cascade (its support
     rule reads what is believed after this write, and summaries tracing them are re-checked) (the cascade itself passes False:
     its walk has already gone past them). With `refresh`, a move to the state a version is already in is allowed
-    (a re-confirmation: it records the verification, it changes no state). Returns the flagged versions'
-    statements by version id (what a report names). With `defer`, the flags are written by the write's closing
+    (a re-confirmation: it records the verification, it changes no state). A cascade gives each move's `paths`
+    (from the root its cause line names). Returns the flagged versions' statements by version id (what a report
+    names). With `defer`, the flags are written by the write's closing
     statement (`ledger.finish`) instead, and {} is returned (graph/flags.py `deferred_statements` has them after)."""
     allowed: dict[tuple[str, str], str] = {}  # (from, to) pairs the table allowed (a cascade moves thousands alike)
 
@@ -42,13 +43,14 @@ def flag_states(
             found = allowed[pair] = check_transition(f.fact_id, f.state, target).value
         return found
 
-    rows = [FlagRow(version_id=f.version_id, from_state=f.state, cause=cause, verified_at=verified_at,
-                    state=checked(f, target)) for f, target, cause in moves]
+    rows = [FlagRow(version_id=f.version_id, from_state=f.state, cause=cause, path=paths[i] if paths else None,
+                    state=checked(f, target)) for i, (f, target, cause) in enumerate(moves)]
     if defer:
-        flag_repo.defer(tx, tenant, rows, kind=kind, actor=actor, reason=reason)
+        flag_repo.defer(tx, tenant, rows, kind=kind, actor=actor, reason=reason, verified_at=verified_at)
         texts: dict[str, str] = {}
     else:
-        texts = flag_repo.write(tx, tenant, known, rows, kind=kind, actor=actor, reason=reason)
+        texts = flag_repo.write(tx, tenant, known, rows, kind=kind, actor=actor, reason=reason,
+                                verified_at=verified_at)
     if notify:
         changes(tx).facts.extend((f, EndKind.STATE_CHANGE.value, reason) for f, target, _cause in moves
                                  if is_served(f.state) != is_served(target))

@@ -2,37 +2,47 @@
 // back from), as CALL clauses returning dependents, expanded, summarized and given (read_dependents_level.cypher's
 // header says what each holds); POINT says whether `given` is filled (true / false / a $parameter). Shared by the
 // walk's own query and by the statements that start the walk while they close versions (one round trip fewer).
+// The caller binds `met` (version ids the walk already projected: not projected again) and `done` (fact ids whose
+// versions it already expanded: not expanded again). A relationship chain is walked only when a degree check says
+// the edges are there (a leaf has no dependents, most versions no summary and no flag); each dependent is projected
+// once, as ids and ints (its valid bounds in epoch microseconds), no map and no text built per row.
 CALL (VERSION) {
   UNWIND VERSION AS v
-  MATCH (v)<-[e:DEPENDS_ON]-(dep:Fact)
+  WITH v WHERE COUNT { (v)<-[:DEPENDS_ON]-() } > 0
+  MATCH (v)<-[e:DEPENDS_ON]-(dep)
   WHERE e.known_to IS NULL AND dep.known_to IS NULL AND dep.tenant = $tenant
   RETURN collect(DISTINCT dep) AS first
 }
-CALL (first) {
+CALL (first, done) {
   UNWIND first AS d
   WITH DISTINCT d.fact_id AS id
+  WHERE NOT id IN done
   MATCH (v:Fact {fact_id: id})
   WHERE v.tenant = $tenant
   RETURN collect(v) AS middle, collect(DISTINCT id) AS expanded
 }
 CALL (middle) {
   UNWIND middle AS v
-  MATCH (v)<-[e:DEPENDS_ON]-(dep:Fact)
+  WITH v WHERE COUNT { (v)<-[:DEPENDS_ON]-() } > 0
+  MATCH (v)<-[e:DEPENDS_ON]-(dep)
   WHERE e.known_to IS NULL AND dep.known_to IS NULL AND dep.tenant = $tenant
   RETURN collect(DISTINCT dep) AS second
 }
-CALL (first, second) {
+CALL (first, second, met) {
   UNWIND first + second AS dep
   WITH DISTINCT dep
+  WHERE NOT dep.version_id IN met
   RETURN collect([
-    dep.fact_id, dep.version_id, @state_at(dep, null), toString(dep.valid_from), toString(dep.valid_to),
-    [(dep)-[j:DEPENDS_ON WHERE j.known_to IS NULL]->(p:Fact) | [j.justification, p.fact_id]]
+    dep.fact_id, dep.version_id, @state_at(dep, null), dep.valid_from.epochSeconds * 1000000 + dep.valid_from.microsecond,
+    dep.valid_to.epochSeconds * 1000000 + dep.valid_to.microsecond,
+    [(dep)-[j:DEPENDS_ON WHERE j.known_to IS NULL]->(p) | [j.justification, p.fact_id]]
   ]) AS dependents
 }
 CALL (VERSION, middle) {
   UNWIND VERSION + middle AS v
   WITH v
-  WHERE any(sm IN [(v)<-[:DERIVED_FROM]-(sm:Summary) | sm] WHERE sm.known_to IS NULL AND sm.tenant = $tenant)
+  WHERE COUNT { (v)<-[:DERIVED_FROM]-() } > 0
+    AND any(sm IN [(v)<-[:DERIVED_FROM]-(sm:Summary) | sm] WHERE sm.known_to IS NULL AND sm.tenant = $tenant)
   RETURN collect(DISTINCT v.fact_id) AS summarized
 }
 CALL (VERSION) {

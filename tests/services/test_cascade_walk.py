@@ -149,3 +149,37 @@ def test_a_walk_step_taken_by_the_closing_statement_is_asked_again_once_another_
 
 class _Rollback(Exception):
     """Leaves a write transaction without committing, carrying what it saw."""
+
+
+@pytest.fixture
+def projected(monkeypatch):
+    """Version ids of the dependents every walk statement returned (each projection counted)."""
+    seen: list[str] = []
+    rows = Tx.rows
+
+    def counted(self, query, **params):
+        found = rows(self, query, **params)
+        if query.name in ("read_dependents_level", "close_current_versions"):
+            seen.extend(d[1] for r in found for d in r["dependents"])
+        return found
+
+    monkeypatch.setattr(Tx, "rows", counted)
+    return seen
+
+
+def test_a_dependent_met_at_two_levels_of_the_walk_is_projected_once(store, clock, projected):
+    # given p <- a <- b <- c <- d, and x resting on a and on d (met at level 2 through a, and again through d)
+    p = rule(store, "p")
+    a = rule(store, "a", depends_on=[p.fact_id])
+    b = rule(store, "b", depends_on=[a.fact_id])
+    c = rule(store, "c", depends_on=[b.fact_id])
+    d = rule(store, "d", depends_on=[c.fact_id])
+    x = rule(store, "x", depends_on=[a.fact_id])
+    store.justify(x.fact_id, premises=[d.fact_id])
+    clock.at("2025-03-01")
+    projected.clear()
+    # when p is retracted
+    [gone] = store.retract_fact(p.fact_id, reason="p was wrong")
+    # then every dependent is flagged, and each dependent's version was projected by the walk once
+    assert sorted(f.fact_id for f in gone.cascade.facts) == sorted(f.fact_id for f in [a, b, c, d, x])
+    assert sorted(projected) == sorted(set(projected)), projected

@@ -214,3 +214,18 @@ def test_forgetting_an_extracted_fact_removes_its_text_from_the_extraction_episo
     assert report.complete, report.residue
     holders = [h["labels"] for h in _holding(store, "55-1234")]
     assert ["Source"] in holders and not [h for h in holders if "Summary" in h or "Fact" in h], holders
+
+
+def test_forgetting_a_premise_removes_its_statement_from_the_stale_causes_of_earlier_cascades(store):
+    # given a rule that went stale when its premise was retracted (the cause line quotes the premise)
+    premise = store.add_fact("Vault", "code_kept_by", "Alice", valid_from="2024-01-01", statement=SECRET)
+    rule = store.add_fact("vault rule", "must_be", "kept", valid_from="2024-01-01", depends_on=[premise.fact_id])
+    store.retract_fact(premise.fact_id, reason="it was wrong")
+    assert any(SECRET in (i.cause or "") for i in store.stale() if i.id == rule.fact_id)
+    # when the premise is forgotten
+    result = store.forget(premise.fact_id, reason="erasure", actor="dpo")
+    # then no stale cause quotes it any more, the verification says so, and the rule still says why it is stale
+    assert result.report.complete, result.report.residue
+    [item] = [i for i in store.stale() if i.id == rule.fact_id]
+    assert SECRET not in (item.cause or "") and item.cause
+    assert not any(SECRET in (f.stale_cause or "") for f in store.history(rule.fact_id))

@@ -15,8 +15,8 @@ class _Q:  # raw queries for the tests only (not shipped Cypher)
 
 _COUNTS = _Q("MATCH (n {tenant: $tenant}) WHERE n:Fact OR n:StateChange OR n:AuditEvent "
              "RETURN labels(n)[0] AS label, count(*) AS n")
-_FLAGS = _Q("MATCH (f:Fact {tenant: $tenant})-[g:FLAGGED]->(:StateChange) RETURN f.version_id AS version_id, "
-            "g.state AS state, g.actor AS actor, g.reason AS reason, g.known_to IS NULL AS open")
+_FLAGS = _Q("MATCH (f:Fact {tenant: $tenant})-[g:FLAGGED]->(c:StateChange) RETURN f.version_id AS version_id, "
+            "g.state AS state, c.actor AS actor, c.reason AS reason, g.known_to IS NULL AS open")
 
 
 def counts(store):

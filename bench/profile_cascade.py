@@ -1,0 +1,131 @@
+"""Issue 9 harness: PROFILE every statement of one 10,000-dependent `end_fact` on bench_cascade's graph, rolled back.
+
+    .venv/bin/python bench/profile_cascade.py [--dependents 10000] [--runs 2] [--timed 1] [--tenant T] [--keep]
+                                              [--operators]
+
+Builds (or, with `--tenant`, reuses) one dependency graph of bench_cascade.py's shape (`--direct` edges), then runs
+`store.end_fact(P)` `--runs` times in transactions that are rolled back (the graph stays as built, so every run does
+the same work), each statement run under PROFILE: its db hits, rows and wall time are printed per statement, with
+the heaviest operators when `--operators` is given. `--timed` runs without PROFILE follow (the first of them also
+plans the unprofiled texts) and give the unprofiled wall.
+The tenant is deleted at the end unless `--keep` (then `--tenant` reuses it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import credo
+from credo.graph.db import Tx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_cascade  # noqa: E402
+
+STATS: list[dict] = []
+PROFILE = [True]
+
+
+def _hits(plan: dict, operators: list[tuple[int, str, int]]) -> int:
+    own = int(plan.get("dbHits", 0) or 0)
+    details = plan.get("args", {}).get("Details", "")
+    operators.append((own, f"{plan.get('operatorType', '?')} {details}"[:150], int(plan.get("rows", 0) or 0)))
+    return own + sum(_hits(child, operators) for child in plan.get("children", []))
+
+
+def profiled_rows(self: Tx, query, **params):
+    """Tx.rows with each statement PROFILEd (rows as Tx.rows returns them)."""
+    self.statements += 1
+    t0 = time.perf_counter()
+    result = self._tx.run(("PROFILE " if PROFILE[0] else "") + query.text, params)
+    found = [dict(zip(record.keys(), record.values())) for record in result]
+    summary = result.consume()
+    elapsed = time.perf_counter() - t0
+    operators: list[tuple[int, str, int]] = []
+    hits = _hits(summary.profile, operators) if PROFILE[0] and summary.profile else 0
+    STATS.append({"name": query.name, "hits": hits, "rows": len(found), "s": elapsed,
+                  "top": sorted(operators, reverse=True)[:8]})
+    return found
+
+
+class _Rollback(Exception):
+    pass
+
+
+def rolled_back(db):
+    """db.write that runs the work and rolls its transaction back, returning the work's result."""
+    write = db.write
+
+    def run(work):
+        def inner(tx):
+            raise _Rollback(work(tx))
+
+        try:
+            write(inner)
+        except _Rollback as done:
+            return done.args[0]
+        raise AssertionError("the work did not finish")
+
+    return run
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build or reuse the graph, then profile `end_fact(P)` `--runs` times and time it once unprofiled."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dependents", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--timed", type=int, default=1)
+    parser.add_argument("--tenant")
+    parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--operators", action="store_true")
+    args = parser.parse_args(argv)
+    tenant = args.tenant or f"profile_cascade_{uuid.uuid4().hex[:8]}"
+    store = credo.connect(tenant=tenant, embedder=None)
+    try:
+        found = store._db.query(bench_cascade.Query(
+            name="bench_premise", text="MATCH (f:Fact {tenant: $tenant, subject_name: 'PG0'}) "
+                                       "RETURN f.fact_id AS id LIMIT 1", declared=frozenset({"tenant"})),
+            tenant=tenant)
+        if found:
+            premise = found[0]["id"]
+        else:
+            premise, _ = bench_cascade.build_tree(store, args.dependents, 1000, random.Random(5), tag="G0",
+                                                  direct=True)
+        print(f"tenant {tenant}, premise {premise}")
+        store._db.write = rolled_back(store._db)  # type: ignore[method-assign]
+        original = Tx.rows
+        Tx.rows = profiled_rows  # type: ignore[method-assign]
+        try:
+            for run in range(args.runs + args.timed):
+                PROFILE[0] = run < args.runs
+                STATS.clear()
+                t0, c0 = time.perf_counter(), time.process_time()
+                report = store.end_fact(premise, at="2025-01-01").cascade
+                wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+                label = "profiled" if PROFILE[0] else "unprofiled"
+                print(f"run {run} ({label}): {wall:.2f} s wall, {cpu:.2f} s client CPU, flagged {len(report.facts)}, "
+                      f"checked {len(report.checked)}")
+                for s in STATS:
+                    print(f"  {s['name']:<28} {s['hits']:>9,} db hits {s['rows']:>6} rows {s['s'] * 1000:>8.1f} ms")
+                    if args.operators and PROFILE[0]:
+                        for hits, what, rows in s["top"]:
+                            if hits:
+                                print(f"      {hits:>9,} {rows:>7} rows  {what}")
+                print(f"  total {sum(s['hits'] for s in STATS):,} db hits, "
+                      f"{sum(s['s'] for s in STATS) * 1000:.0f} ms in statements")
+        finally:
+            Tx.rows = original  # type: ignore[method-assign]
+    finally:
+        del store._db.write
+        if not args.keep:
+            bench_cascade.cleanup(store)
+        store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
