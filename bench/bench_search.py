@@ -202,10 +202,12 @@ def main() -> int:
                 s = bulk(db, store.tenant, rows(rng, n), run + store.tenant.split("-")[1])
                 t = time.perf_counter()
                 search_partition.grown(db, store.tenant, n)  # what every Credo write runs after its commit
+                search_partition.settle(db, store.tenant)  # the build runs in the background: search what it built
                 print(f"  own index for {n} bulk facts built in {time.perf_counter() - t:.1f} s", flush=True)
                 return s
 
             s = ingest(small, rows(rng, args.small))
+            search_partition.settle(db, small.tenant)  # its partition is built in the background after the write
             print(f"ingested {args.small} facts in {s:.1f} s (own index: "
                   f"{search_partition.cached_index(db, small.tenant) is not None})", flush=True)
             report(f"{args.small} facts, alone", small)
@@ -225,6 +227,7 @@ def main() -> int:
                 for rel in relations:
                     yago.define_predicate(rel, cardinality="multi")
                 s = ingest(yago, data)
+                search_partition.settle(db, yago.tenant)
                 print(f"ingested {len(data)} YAGO11k facts in {s:.1f} s", flush=True)
                 yrng = random.Random(args.seed)
                 yq = distinct(lambda: (lambda r: f"{r.predicate} {r.object}")(yrng.choice(loaded)), args.queries + 10)

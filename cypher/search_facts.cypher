@@ -22,8 +22,12 @@
 // $levels        lower-case sensitivity labels the caller may see, or null (every label)
 // $unlabelled    whether the caller may see versions without a sensitivity
 // $pool          how many candidates each path keeps after filtering
-// returns: path, raw (candidates the path produced before filtering), rank (1-based), score, fact (instants as
-//          ISO 8601 text; null on the one row of a path with no visible candidate), premised (rests on premises)
+// $full          map path -> how many of its best visible candidates carry the full version (the ranks fusion can
+//                serve); the rest carry their keys only
+// returns: path, raw (candidates the path produced before filtering), rank (1-based), score, fact (the full version,
+//          instants as ISO 8601 text; null beyond the path's $full ranks and on the one row of a path with no
+//          visible candidate), found (fact_id, version_id, state: the keys of a visible candidate beyond $full; else
+//          null), premised (rests on premises)
 WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
 CALL (valid_at, known_at) {
   WITH 1 AS go WHERE $lucene IS NOT NULL AND $cuts.lexical > 0
@@ -62,8 +66,9 @@ CALL (valid_at, known_at) {
   ORDER BY score DESC, f.valid_from DESC, f.version_id LIMIT $cuts.graph
   RETURN f, score, 'graph' AS path
 }
-WITH f, score, path, valid_at, known_at,
-     f.tenant = $tenant AND @state_at(f, known_at) IN $states
+WITH f, score, path, valid_at, known_at, @state_at(f, known_at) AS state
+WITH f, score, path, valid_at, known_at, state,
+     f.tenant = $tenant AND state IN $states
      AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
      AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
      AND ($kinds IS NULL OR f.kind IN $kinds)
@@ -71,12 +76,15 @@ WITH f, score, path, valid_at, known_at,
      AND ($levels IS NULL OR (f.sensitivity IS NULL AND $unlabelled) OR toLower(f.sensitivity) IN $levels) AS visible
 ORDER BY score DESC, f.valid_from DESC, f.version_id
 // collect() drops the nulls: only visible candidates are ranked, while count(*) says how many the path produced
-WITH path, count(*) AS raw, collect(CASE WHEN visible THEN {f: f, score: score} END)[0..$pool] AS top, known_at
+WITH path, count(*) AS raw, collect(CASE WHEN visible THEN {f: f, score: score, state: state} END)[0..$pool] AS top,
+     known_at
 UNWIND (CASE WHEN size(top) = 0 THEN [-1] ELSE range(0, size(top) - 1) END) AS i
 WITH path, raw, i, CASE WHEN i < 0 THEN null ELSE top[i] END AS hit, known_at
-WITH path, raw, i + 1 AS rank, hit.score AS score, hit.f AS f, known_at
+WITH path, raw, i + 1 AS rank, hit.score AS score, hit.f AS f, hit.state AS state, known_at
+// only the ranks fusion can serve are read in full (decoding the pool's every version was most of the client time)
+WITH path, raw, rank, score, f, state, known_at, f IS NOT NULL AND rank <= $full[path] AS whole
 // an explicit property list: `f {.*}` would read every returned version's 384-float embedding
-RETURN path, raw, rank, score, f {.tenant, .fact_id, .version_id, .subject_name, .subject_id, .predicate,
+RETURN path, raw, rank, score, CASE WHEN whole THEN f {.tenant, .fact_id, .version_id, .subject_name, .subject_id, .predicate,
           .object_type, .object_value, .object_id, .object_name, .statement, .quote, .scope_key, .kind, .evidence,
           .epistemic, .confidence, .sensitivity, .state, .valid_from_precision, .valid_to_precision, .ended_by,
           .end_reason, .bounded_by, .stale_cause, .lapse_reason, .aliases, .independent_sources,
@@ -84,5 +92,6 @@ RETURN path, raw, rank, score, f {.tenant, .fact_id, .version_id, .subject_name,
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
           disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f)
-                             WHERE c.known_from <= known_at AND (c.known_to IS NULL OR c.known_to > known_at) }} AS fact,
+                             WHERE c.known_from <= known_at AND (c.known_to IS NULL OR c.known_to > known_at) }} END AS fact,
+       CASE WHEN f IS NOT NULL AND NOT whole THEN {fact_id: f.fact_id, version_id: f.version_id, state: state} END AS found,
        EXISTS { (f)-[:DEPENDS_ON]->(:Fact) } AS premised

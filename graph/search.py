@@ -20,6 +20,7 @@ from credo.graph.vectors import Vector
 from credo.schema.cascade import Summary
 from credo.schema.entities import Entity
 from credo.schema.facts import Fact
+from credo.schema.search import FoundVersion
 
 SEARCH_FACTS = load("search_facts")
 SEARCH_ENTITIES_SUMMARIES = load("search_entities_summaries")
@@ -38,10 +39,11 @@ def facts(
     tx: Tx, tenant: str, *, lucene: str | None, vector: list[float] | None, vector_index: str | None,
     text_index: str, entity_ids: list[str], words: list[str], valid_at: datetime, known_at: datetime | None,
     states: list[str], kinds: list[str] | None, scope_key: str | None, levels: list[str] | None, unlabelled: bool, pool: int,
-    need: int, paths: frozenset[str] = frozenset(PATHS),
-) -> tuple[dict[str, list[tuple[Fact, float]]], set[str]]:
+    need: int, paths: frozenset[str] = frozenset(PATHS), full: int | None = None,
+) -> tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str]]:
     """Per path ('lexical', 'vector', 'graph'; only those in `paths` are read), the filtered versions best first
-    with the path's score; and the version ids that rest on premises.
+    with the path's score; and the fact ids whose found version rests on premises. Each path's `full` best (default:
+    all `pool`) are read as `Fact`s, the rest as `FoundVersion` keys.
 
     Each path hands over its best candidates (its cut) before the filter runs (so the filter and the state read
     cost a bounded number of rows, however large the tenant); while a path that was cut ran out of visible
@@ -58,10 +60,11 @@ def facts(
             vector_index=vector_index, text_index=text_index, cuts=cuts, entity_ids=entity_ids, words=words,
             valid_at=valid_at.isoformat(), known_at=(known_at or FAR_FUTURE).isoformat(), states=states,
             kinds=kinds, scope_key=scope_key, levels=levels, unlabelled=unlabelled, pool=pool,
+            full={p: pool if full is None else full for p in PATHS},
         )
         # every path hands over at most its cut: one that did may have more visible ones behind the cut; only such
         # a path runs again (wider), the others' rows are kept
-        visible = {p: sum(1 for x in rows if x["path"] == p and x["fact"] is not None) for p in PATHS}
+        visible = {p: sum(1 for x in rows if x["path"] == p and (x["fact"] or x["found"]) is not None) for p in PATHS}
         short = {r["path"] for r in rows if r["raw"] >= cuts[r["path"]] and visible[r["path"]] < need
                  and cuts[r["path"]] < MAX_CANDIDATES}
         if not short:
@@ -69,11 +72,11 @@ def facts(
             break
         kept += [r for r in rows if r["path"] not in short]
         cuts = {p: wider(cuts[p], visible[p], need) if p in short else 0 for p in PATHS}
-    out: dict[str, list[tuple[Fact, float]]] = {"lexical": [], "vector": [], "graph": []}
+    out: dict[str, list[tuple[Fact | FoundVersion, float]]] = {"lexical": [], "vector": [], "graph": []}
     premised: set[str] = set()
-    for r in sorted((r for r in rows if r["fact"] is not None), key=lambda r: (r["path"], r["rank"])):
-        fact = fact_from_row(r["fact"])
-        if fact.unreadable is None:  # an unreadable stored version is never served
+    for r in sorted((r for r in rows if (r["fact"] or r["found"]) is not None), key=lambda r: (r["path"], r["rank"])):
+        fact = fact_from_row(r["fact"]) if r["fact"] is not None else FoundVersion(**r["found"])
+        if getattr(fact, "unreadable", None) is None:  # an unreadable stored version is never served
             out[r["path"]].append((fact, float(r["score"])))
             if r["premised"]:
                 premised.add(fact.fact_id)

@@ -50,6 +50,22 @@ class PathScore(BaseModel):
     score: float
 
 
+class FoundVersion(BaseModel):
+    """A visible fact version a search path found beyond the ranks fusion can serve: its keys and state only (the
+    path's full versions are read for the ranks that can become hits)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    fact_id: str
+    version_id: str
+    state: str
+
+    @property
+    def undated(self) -> bool:
+        """Unknown here (its valid interval is not read); support checks (services/support.py) order by it only."""
+        return False
+
+
 class SearchHit(BaseModel):
     """One item a search found: what it is, its fused score, and each path that found it with its rank and score."""
 

@@ -29,7 +29,8 @@ from credo.schema.errors import InvalidInput
 from credo.schema.facts import Fact, scope_key
 from credo.schema.lifecycle import State
 from credo.schema.names import check_scope, clean_name
-from credo.schema.search import CLEARANCES, UNLABELLED, PathScore, SearchHit, SearchResult, visible_levels
+from credo.schema.search import (CLEARANCES, UNLABELLED, FoundVersion, PathScore, SearchHit, SearchResult,
+                                 visible_levels)
 from credo.services import receipts
 from credo.services import search_rules as rules
 from credo.services.context import Context
@@ -117,26 +118,32 @@ def search(
                 names.set_exception(exc)
             raise
 
-    by_path: dict[str, list[tuple[Fact, float]]] = {}
+    vector: list[float] | None = None
+
+    def read_vector(full: int | None) -> tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str]]:
+        # the vector path after the embedding; only its `full` best are read as whole versions
+        return ctx.read(lambda tx: search_repo.facts(
+            tx, ctx.tenant, lucene=None, vector=vector, vector_index=names.result()[0], text_index="fact_text",
+            entity_ids=[], words=[], paths=frozenset({"vector"}), full=full, **fact_args))
+
+    by_path: dict[str, list[tuple[Fact | FoundVersion, float]]] = {}
     premised: set[str] = set()
     if with_vector:
         # the vector path alone waits for the embedding; the rest is read meanwhile (an index call of its own)
         pending = _LOOKUPS.submit(ctx.read, lookups_or_fail)
         vector = ctx.embed([text]).get(text)
-        index, _text_index = names.result()
+        names.result()
         if vector is not None:
-            by_path, premised = ctx.read(lambda tx: search_repo.facts(
-                tx, ctx.tenant, lucene=None, vector=vector, vector_index=index, text_index="fact_text",
-                entity_ids=[], words=[], paths=frozenset({"vector"}), **fact_args))
+            by_path, premised = read_vector(limit)
         found_entities, found_summaries, side, side_premised = pending.result()
         by_path = {"lexical": side.get("lexical", []), "vector": by_path.get("vector", []), "graph": side.get("graph", [])}
         premised |= side_premised
     else:
         found_entities, found_summaries, by_path, premised = ctx.read(lookups_or_fail)
 
-    def work(tx: Tx) -> SearchResult:
+    def work(tx: Tx | None) -> SearchResult | None:
         rankings: dict[str, list[tuple[str, float]]] = {}
-        items: dict[str, dict[str, Any]] = {}
+        items: dict[str, dict[str, Any] | None] = {}  # None: found only as keys (beyond the vector path's full ranks)
         if "fact" in hit_kinds:
             supported = (_supported(tx, ctx.tenant, by_path, valid, known, premised) if ctx.governance.served_filter
                          else {f.version_id for ranked in by_path.values() for f, _ in ranked})
@@ -145,8 +152,11 @@ def search(
                 for fact, score in ranked:
                     if fact.version_id in supported:
                         key = f"fact:{fact.version_id}"
-                        items[key] = {"kind": "fact", "id": fact.fact_id, "version_id": fact.version_id,
-                                      "text": fact.statement, "fact": fact}
+                        if isinstance(fact, Fact):
+                            items[key] = {"kind": "fact", "id": fact.fact_id, "version_id": fact.version_id,
+                                          "text": fact.statement, "fact": fact}
+                        else:
+                            items.setdefault(key, None)
                         rankings[path].append((key, score))
         if "entity" in hit_kinds:
             rankings.setdefault("lexical", [])
@@ -164,12 +174,23 @@ def search(
         # the lexical path ranks facts, entities and summaries by their own Lucene scores, each index apart
         rankings["lexical"] = sorted(rankings.get("lexical", []), key=lambda item: -item[1])
         rankings = {p: r for p, r in rankings.items() if p in use}
+        fused = rules.fuse(rankings, limit=limit)
+        if any(items[f.key] is None for f in fused):
+            return None  # a key-only candidate rose into the top (better ones were unsupported or unreadable)
         hits = [SearchHit(**items[f.key], score=f.score,
                           paths={p: PathScore(rank=r, score=s) for p, (r, s) in f.paths.items()})
-                for f in rules.fuse(rankings, limit=limit)]
+                for f in fused]
         return SearchResult(query=text, hits=hits, valid_at=valid, known_at=known)
 
-    found = ctx.read(work)
+    # no fact found rests on premises: support needs no query, so no session either
+    found = work(None) if not premised else ctx.read(work)
+    if found is None:
+        # only a vector candidate beyond the ranks fusion could serve lacks its version: read that path in full
+        vector_rows, premised_now = read_vector(None)
+        by_path = {**by_path, "vector": vector_rows["vector"]}
+        premised |= premised_now
+        found = ctx.read(work)
+    assert found is not None  # every candidate of the re-read path is a whole version
     if task is None:
         return found
     receipt_id = receipts.served(ctx, task=task, version_ids=[h.version_id for h in found.hits if h.kind == "fact"],
@@ -177,8 +198,8 @@ def search(
     return found.model_copy(update={"receipt_id": receipt_id})
 
 
-def _supported(tx: Tx, tenant: str, by_path: dict[str, list[tuple[Fact, float]]], valid: Any, known: Any,
-               premised: set[str]) -> set[str]:
+def _supported(tx: Tx | None, tenant: str, by_path: dict[str, list[tuple[Fact | FoundVersion, float]]], valid: Any,
+               known: Any, premised: set[str]) -> set[str]:
     """Version ids among the found ones that premises valid at `valid` support (served_at's rule, DESIGN §5); only
     the facts resting on premises are checked (no query when none does)."""
     distinct = {f.version_id: f for ranked in by_path.values() for f, _ in ranked}
