@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from credo.graph import db as db_module
 from credo.graph.db import Database
 from credo.graph.migrate import migrate
 from credo.schema.time import parse_instant
@@ -87,6 +88,21 @@ def clock() -> Clock:
 def tenant() -> str:
     """A tenant of this test alone, so tests never see each other's data."""
     return f"t_{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture
+def queries_run(monkeypatch) -> list[str]:
+    """The name of every query a `Tx` runs from now on, in order (the real queries run on the real server; a raw
+    test query without a name is noted by its text)."""
+    ran: list[str] = []
+    real = db_module.Tx.rows
+
+    def noting(self, query, **params):
+        ran.append(getattr(query, "name", None) or query.text)
+        return real(self, query, **params)
+
+    monkeypatch.setattr(db_module.Tx, "rows", noting)
+    return ran
 
 
 @pytest.fixture
