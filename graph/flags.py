@@ -59,24 +59,33 @@ def _params(rows: list[FlagRow], kind: str, actor: str | None, reason: str | Non
             verified_at: datetime | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The state change (what every flag of the write shares: each distinct cause line once, with the root its
     paths start from) and one small row per version (state, cause index, path)."""
-    # a write whose flags do not all name a cause keeps line 0 empty: a flag without an index names it (no cause)
-    mixed = any(r.cause is None for r in rows) and any(r.cause is not None for r in rows)
-    causes: dict[str, int] = {"": 0} if mixed else {}
-    roots: list[str | None] = [None] if mixed else []
-    params = []
-    for r in rows:
-        index = None
-        if r.cause is not None:
-            index = causes.get(r.cause)
-            if index is None:
-                index = causes[r.cause] = len(causes)
-                roots.append(r.path[0] if r.path else None)
-        # the first line (a cascade from one root: every flag's) is named by no index at all: one property less
-        params.append({"version_id": r.version_id, "state": r.state, "cause": index or None,
-                       "path": list(r.path) if r.path else None})
+    causes, roots, indexes = cause_lines([(r.cause, r.path[0] if r.path else None) for r in rows])
+    params = [{"version_id": r.version_id, "state": r.state, "cause": index, "path": list(r.path) if r.path else None}
+              for r, index in zip(rows, indexes)]
     change = {"change_id": new_id("sc"), "kind": kind, "actor": actor, "reason": reason, "verified_at": verified_at,
-              "causes": list(causes), "roots": [root or "" for root in roots]}
+              "causes": causes, "roots": roots}
     return change, params
+
+
+def cause_lines(flags: list[tuple[str | None, str | None]]) -> tuple[list[str], list[str], list[int | None]]:
+    """For the (cause line or None, root fact id or None) of each flag of one state change: the node's distinct
+    `causes` lines and their `roots` ("" for none), and each flag's index into them. The first line (a cascade from
+    one root: every flag's) is named by no index at all, one property less per edge; a change whose flags do not all
+    name a cause keeps line 0 empty, for those that name none."""
+    named = [cause is not None for cause, _root in flags]
+    mixed = any(named) and not all(named)
+    causes: dict[str, int] = {"": 0} if mixed else {}
+    roots: list[str] = [""] if mixed else []
+    indexes: list[int | None] = []
+    for cause, root in flags:
+        index = None
+        if cause is not None:
+            index = causes.get(cause)
+            if index is None:
+                index = causes[cause] = len(causes)
+                roots.append(root or "")
+        indexes.append(index or None)
+    return list(causes), roots, indexes
 
 
 def _checked(rows: list[FlagRow], row: dict[str, Any] | None) -> dict[str, str]:

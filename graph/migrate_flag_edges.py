@@ -14,6 +14,7 @@ from typing import Any
 
 from credo.cypher import load
 from credo.graph.db import Database
+from credo.graph.flags import cause_lines
 
 READ_OLD_FLAG_EDGES = load("read_old_flag_edges")
 SLIM_FLAG_EDGES = load("slim_flag_edges")
@@ -31,24 +32,14 @@ def split_cause(text: str) -> tuple[str, list[str] | None]:
 
 def _converted(node: dict[str, Any]) -> dict[str, Any]:
     """One state change's cause lines and roots, and its edges' cause index (none for the first line) and path."""
-    # a node whose edges do not all name a cause keeps line 0 empty, for those that do not (as graph/flags.py writes)
-    named = [isinstance(e["cause"], str) for e in node["edges"]]
-    mixed = any(named) and not all(named)
-    causes: dict[str, int] = {"": 0} if mixed else {}
-    roots: list[str] = [""] if mixed else []
-    edges = []
-    for e in node["edges"]:
-        index, path = e["cause"], None
-        if isinstance(index, str):
-            line, path = split_cause(index)
-            index = causes.get(line)
-            if index is None:
-                index = causes[line] = len(causes)
-                roots.append(path[0] if path else "")
-        edges.append({"edge": e["edge"], "cause": index or None, "path": path,
-                      "actor": e["actor"] if e["actor"] != node["actor"] else None,
-                      "reason": e["reason"] if e["reason"] != node["reason"] else None})
-    return {"node": node["node"], "causes": list(causes), "roots": roots, "edges": edges}
+    # the lines indexed as graph/flags.py indexes a new write's
+    split = [split_cause(e["cause"]) if isinstance(e["cause"], str) else (None, None) for e in node["edges"]]
+    causes, roots, indexes = cause_lines([(line, path[0] if path else None) for line, path in split])
+    edges = [{"edge": e["edge"], "cause": index, "path": path,
+              "actor": e["actor"] if e["actor"] != node["actor"] else None,
+              "reason": e["reason"] if e["reason"] != node["reason"] else None}
+             for e, (_line, path), index in zip(node["edges"], split, indexes)]
+    return {"node": node["node"], "causes": causes, "roots": roots, "edges": edges}
 
 
 def slim_flag_edges(db: Database, *, batch: int = 200, edges_per_write: int = 20_000) -> int:

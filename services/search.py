@@ -182,14 +182,17 @@ def search(
                 for f in fused]
         return SearchResult(query=text, hits=hits, valid_at=valid, known_at=known)
 
-    # no fact found rests on premises: support needs no query, so no session either
-    found = work(None) if not premised else ctx.read(work)
+    def decide() -> SearchResult | None:
+        # no fact found rests on premises: support needs no query, so no session either
+        return work(None) if not premised else ctx.read(work)
+
+    found = decide()
     if found is None:
         # only a vector candidate beyond the ranks fusion could serve lacks its version: read that path in full
         vector_rows, premised_now = read_vector(None)
         by_path = {**by_path, "vector": vector_rows["vector"]}
         premised |= premised_now
-        found = ctx.read(work)
+        found = decide()
     assert found is not None  # every candidate of the re-read path is a whole version
     if task is None:
         return found
