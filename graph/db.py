@@ -17,6 +17,7 @@ from neo4j import GraphDatabase
 from neo4j import exceptions as neo4j_errors
 
 from credo.cypher import Query
+from credo.graph.collector import paused
 from credo.graph.queries import READ_SERVER_INFO
 from credo.schema.errors import ConflictError, CredoError, DatabaseUnavailable, InvalidInput, RaceLost
 
@@ -200,7 +201,9 @@ class Database:
                         # auto-commit queries: Neo4j reads committed data either way, so an explicit read
                         # transaction buys nothing but its BEGIN and COMMIT round trips
                         return self._read_once(work)
-                    with self._driver.session(database=self.database, default_access_mode=access_mode) as session:
+                    # the collector waits while the write builds its working set (graph/collector.py)
+                    with paused(), self._driver.session(database=self.database,
+                                                        default_access_mode=access_mode) as session:
                         # BEGIN travels with the first query (as the driver's own execute_query sends it): one
                         # round trip fewer per write; a failed BEGIN surfaces at that query, retried the same way
                         with getattr(session, "_pipelined_begin", nullcontext()):
