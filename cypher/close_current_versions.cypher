@@ -16,8 +16,7 @@
 CALL () {
   MATCH (f:Fact {fact_id: $fact_id})
   WHERE f.tenant = $tenant AND f.known_to IS NULL
-  WITH f, f {.*, embedding: null, flag: @flag_at(f, $known_at), disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f)
-                                            WHERE c.known_from <= $known_at AND (c.known_to IS NULL OR c.known_to > $known_at) }} AS fact
+  WITH f, f {.*, embedding: null, flag: @flag_at(f, $known_at), disputed: @disputed_at(f, $known_at)} AS fact
   SET f.known_to = $known, f.ended_by = $ended_by, f.end_reason = $reason
   WITH f, fact
   CALL (f) {

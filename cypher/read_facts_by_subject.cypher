@@ -10,7 +10,7 @@
 // $states         states to return
 // $include_undated  also return versions whose valid_from is unknown
 // $any_valid      ignore valid time (history reads)
-// returns: fact (instants as ISO 8601 text)
+// returns: (plain values only) fact (instants as ISO 8601 text)
 // the points travel as text: the driver's pure-Python datetime packing cost more than the query
 WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
 MATCH (f:Fact)
@@ -29,6 +29,5 @@ WHERE f.subject_id IN $entity_ids AND f.tenant = $tenant
 RETURN f {.*, embedding: null, flag: @flag_at(f, known_at),
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
-          disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f)
-                             WHERE c.known_from <= known_at AND (c.known_to IS NULL OR c.known_to > known_at) }} AS fact
+          disputed: @disputed_at(f, known_at)} AS fact
 ORDER BY f.valid_from, f.known_from

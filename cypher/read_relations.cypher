@@ -7,7 +7,7 @@
 // $valid_at  valid-time point (ISO 8601 text with offset)
 // $known_at  known-time point (ISO 8601 text with offset; far future = believed now)
 // $states    states to return
-// returns: entity_id (no row when no entity has this name), outgoing (facts), incoming (list of {fact, inverse});
+// returns: (plain values only) entity_id (no row when no entity has this name), outgoing (facts), incoming (list of {fact, inverse});
 //          each list ordered by valid_from, known_from; instants as ISO 8601 text; each fact map's `premised` says
 //          whether the version rests on premises (only those need a support check)
 WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
@@ -37,9 +37,8 @@ CALL (ids, valid_at, known_at) {
   RETURN collect(f {.*, embedding: null, flag: @flag_at(f, known_at),
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
-          disputed: EXISTS { (:Fact)-[x:CONFLICTS_WITH]->(f)
-                             WHERE x.known_from <= known_at AND (x.known_to IS NULL OR x.known_to > known_at) },
-          premised: EXISTS { (f)-[:DEPENDS_ON]->(:Fact) }}) AS outgoing
+          disputed: @disputed_at(f, known_at),
+          premised: COUNT { (f)-[:DEPENDS_ON]->() } > 0}) AS outgoing
 }
 CALL (ids, valid_at, known_at) {
   MATCH (f:Fact)
@@ -54,8 +53,7 @@ CALL (ids, valid_at, known_at) {
   RETURN collect({inverse: p.inverse, fact: f {.*, embedding: null, flag: @flag_at(f, known_at),
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
-          disputed: EXISTS { (:Fact)-[x:CONFLICTS_WITH]->(f)
-                             WHERE x.known_from <= known_at AND (x.known_to IS NULL OR x.known_to > known_at) },
-          premised: EXISTS { (f)-[:DEPENDS_ON]->(:Fact) }}}) AS incoming
+          disputed: @disputed_at(f, known_at),
+          premised: COUNT { (f)-[:DEPENDS_ON]->() } > 0}}) AS incoming
 }
 RETURN c.entity_id AS entity_id, outgoing, incoming

@@ -2,8 +2,7 @@
 // $tenant      tenant id
 // $version_id  version id
 // $known_at  disputed is reported as believed at this known time (far future = now)
-// returns: fact
+// returns: (plain values only) fact
 MATCH (f:Fact {version_id: $version_id})
 WHERE f.tenant = $tenant
-RETURN f {.*, embedding: null, flag: @flag_at(f, $known_at), disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f)
-                                            WHERE c.known_from <= $known_at AND (c.known_to IS NULL OR c.known_to > $known_at) }} AS fact
+RETURN f {.*, embedding: null, flag: @flag_at(f, $known_at), disputed: @disputed_at(f, $known_at)} AS fact

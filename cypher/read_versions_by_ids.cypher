@@ -1,11 +1,11 @@
 // Fact versions by their version ids (the versions a bulk write reinforces), disputed as believed now.
 // $tenant       tenant id
 // $version_ids  version ids
-// returns: fact (instants as ISO 8601 text), one row per version found
+// returns: (plain values only) fact (instants as ISO 8601 text), one row per version found
 UNWIND $version_ids AS version_id
 MATCH (f:Fact {version_id: version_id})
 WHERE f.tenant = $tenant
 RETURN f {.*, embedding: null, flag: @flag_at(f, null),
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
-          disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f) WHERE c.known_to IS NULL }} AS fact
+          disputed: @disputed_at(f, null)} AS fact

@@ -24,7 +24,7 @@
 // $pool          how many candidates each path keeps after filtering
 // $full          map path -> how many of its best visible candidates carry the full version (the ranks fusion can
 //                serve); the rest carry their keys only
-// returns: path, raw (candidates the path produced before filtering), rank (1-based), score, fact (the full version,
+// returns: (plain values only) path, raw (candidates the path produced before filtering), rank (1-based), score, fact (the full version,
 //          instants as ISO 8601 text; null beyond the path's $full ranks and on the one row of a path with no
 //          visible candidate), found (fact_id, version_id, state: the keys of a visible candidate beyond $full; else
 //          null), premised (rests on premises)
@@ -91,7 +91,6 @@ RETURN path, raw, rank, score, CASE WHEN whole THEN f {.tenant, .fact_id, .versi
           .forgotten_by, .forgotten_reason, forgotten_at: toString(f.forgotten_at), flag: @flag_at(f, known_at),
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
-          disputed: EXISTS { (:Fact)-[c:CONFLICTS_WITH]->(f)
-                             WHERE c.known_from <= known_at AND (c.known_to IS NULL OR c.known_to > known_at) }} END AS fact,
+          disputed: @disputed_at(f, known_at)} END AS fact,
        CASE WHEN f IS NOT NULL AND NOT whole THEN {fact_id: f.fact_id, version_id: f.version_id, state: state} END AS found,
-       EXISTS { (f)-[:DEPENDS_ON]->(:Fact) } AS premised
+       COUNT { (f)-[:DEPENDS_ON]->() } > 0 AS premised

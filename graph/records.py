@@ -27,8 +27,7 @@ def native(value: Any) -> Any:
     return value
 
 
-INSTANT_FIELDS = frozenset({"valid_from", "valid_to", "known_from", "known_to", "verified_at"})
-_PLAIN_VALUES = frozenset({str, int, float, bool, type(None), list, dict})
+INSTANT_FIELDS = ("valid_from", "valid_to", "known_from", "known_to", "verified_at")  # in the order a problem is named
 
 
 def instant(text: str) -> datetime:
@@ -81,18 +80,19 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
     built without validation and marked `unreadable` (field and reason), so reads skip it and name it
     (`readable`) while a repairing write (correct_fact, retract_fact) can still address it."""
     problems: list[tuple[str, str]] = []
-    data: dict[str, Any] = {}
-    row = with_flag(row)
-    for key, value in row.items():
-        if key not in INSTANT_FIELDS:
-            # plain values (most of a row) need no conversion: only the driver's temporal values do
-            data[key] = value if type(value) in _PLAIN_VALUES else native(value)
+    # only the five instants need converting (every other field a version has is a plain value), so the row is
+    # read as it is and the instants are converted beside it: a loop over every key cost half of a read's decoding
+    data = with_flag(row)
+    instants: dict[str, Any] = {}
+    for key in INSTANT_FIELDS:
+        value = data.get(key)
+        if value is None:
             continue
         try:
-            data[key] = instant(value) if isinstance(value, str) else native(value)
+            instants[key] = instant(value) if type(value) is str else native(value)
         except (TypeError, ValueError) as exc:
             problems.append((key, f"not an instant ({exc})"))
-            data[key] = value
+            instants[key] = value
     stored_scope = data.get("scope_key")
     try:
         scope = {} if stored_scope in (None, "", "{}") else json.loads(stored_scope)
@@ -101,8 +101,8 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
         scope = {}
     tomb = tombstone_of(row)
     if tomb is not None:  # the content is gone: a read shows who forgot it, when and why, never the content
-        data.update(statement=tomb.text(), subject_name=FORGOTTEN_NAME, object_value=FORGOTTEN_NAME,
-                    object_name=FORGOTTEN_NAME, quote=None)
+        data = {**data, "statement": tomb.text(), "subject_name": FORGOTTEN_NAME, "object_value": FORGOTTEN_NAME,
+                "object_name": FORGOTTEN_NAME, "quote": None}  # a copy: the caller's row stays as read
     obj = {"type": data.get("object_type"), "value": data.get("object_value"), "entity_id": data.get("object_id")}
     fields = dict(
         tenant=data.get("tenant"), fact_id=data.get("fact_id"), version_id=data.get("version_id"),
@@ -111,10 +111,10 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
         statement=data.get("statement") or "", quote=data.get("quote"), scope=scope,
         kind=data.get("kind") or "semantic", evidence=data.get("evidence") or "unknown",
         epistemic=data.get("epistemic") or "confirmed", confidence=data.get("confidence"),
-        sensitivity=data.get("sensitivity"), state=data.get("state"), valid_from=data.get("valid_from"),
-        valid_from_precision=data.get("valid_from_precision"), valid_to=data.get("valid_to"),
-        valid_to_precision=data.get("valid_to_precision"), known_from=data.get("known_from"),
-        known_to=data.get("known_to"), verified_at=data.get("verified_at"), ended_by=data.get("ended_by"),
+        sensitivity=data.get("sensitivity"), state=data.get("state"), valid_from=instants.get("valid_from"),
+        valid_from_precision=data.get("valid_from_precision"), valid_to=instants.get("valid_to"),
+        valid_to_precision=data.get("valid_to_precision"), known_from=instants.get("known_from"),
+        known_to=instants.get("known_to"), verified_at=instants.get("verified_at"), ended_by=data.get("ended_by"),
         end_reason=data.get("end_reason"), bounded_by=data.get("bounded_by"), stale_cause=data.get("stale_cause"),
         lapse_reason=data.get("lapse_reason"), disputed=bool(data.get("disputed")), tombstone=tomb,
         aliases=tuple(data.get("aliases") or ()), independent_sources=data.get("independent_sources") or 0,
