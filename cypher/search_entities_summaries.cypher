@@ -2,18 +2,20 @@
 // whose name or aliases match, each with every id merged into it (so the graph path reaches facts recorded under a
 // merged name); and the tenant's summary versions whose topic or text match, filtered before they are ranked by
 // state, known time and clearance (a summary is as sensitive as the most sensitive fact it was derived from).
-// $entity_lucene   Lucene query for the entity_text index (tenant clause included), or null (no entity look-up)
-// $summary_lucene  Lucene query for the summary_text index (tenant clause included), or null (no summaries)
+// $entity_lucene   Lucene query for the entity_text index (tenant clause included), or '' (no entity look-up);
+//                  as in search_facts.cypher, every parameter keeps one type (one plan) whatever the search asks
+// $summary_lucene  Lucene query for the summary_text index (tenant clause included), or '' (no summaries)
 // $tenant          tenant id
 // $known_at        known-time point for summaries (ISO 8601 text with offset; far future = believed now)
 // $states          summary states to serve
-// $levels          lower-case sensitivity labels the caller may see, or null (every label)
+// $any_level       whether the caller may see every sensitivity label ($levels is then [''])
+// $levels          lower-case sensitivity labels the caller may see
 // $unlabelled      whether the caller may see versions without a sensitivity
 // $pool            how many of each to return (twice as many entity candidates are read: merged-away ones drop out)
 // returns: kind ('entity' or 'summary'), score, entity (entity_id, name, kind, aliases, norm, ids; or null),
 //          summary (map projection; or null), trace (the summary's DERIVED_FROM edges), best first within each kind
 CALL () {
-  WITH 1 AS go WHERE $entity_lucene IS NOT NULL
+  WITH 1 AS go WHERE $entity_lucene <> ''
   CALL db.index.fulltext.queryNodes('entity_text', $entity_lucene, {limit: $pool * 2}) YIELD node AS e, score
   WITH e, score
   WHERE e.tenant = $tenant
@@ -25,13 +27,13 @@ CALL () {
                                   | o.entity_id]} AS entity,
          null AS summary, null AS trace
   UNION ALL
-  WITH 1 AS go WHERE $summary_lucene IS NOT NULL
+  WITH 1 AS go WHERE $summary_lucene <> ''
   WITH datetime($known_at) AS known_at
   CALL db.index.fulltext.queryNodes('summary_text', $summary_lucene) YIELD node AS s, score
   WITH s, score, known_at
   WHERE s.tenant = $tenant AND @state_at(s, known_at) IN $states
     AND s.known_from <= known_at AND (s.known_to IS NULL OR s.known_to > known_at)
-    AND ($levels IS NULL OR all(f IN [(s)-[:DERIVED_FROM]->(x:Fact) | x]
+    AND ($any_level OR all(f IN [(s)-[:DERIVED_FROM]->(x:Fact) | x]
                                 WHERE (f.sensitivity IS NULL AND $unlabelled) OR toLower(f.sensitivity) IN $levels))
   WITH s, score, known_at ORDER BY score DESC, s.version_id LIMIT $pool
   RETURN 'summary' AS kind, score, null AS entity, s {.*, flag: @flag_at(s, known_at)} AS summary,

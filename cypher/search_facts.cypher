@@ -5,21 +5,27 @@
 // paths' candidates are unioned — then runs on those only, and the caller widens $candidates while a cut path
 // ran out of visible ones. Flags and the disputed / premised checks are read for the returned rows only.
 // $tenant        tenant id
-// $lucene        Lucene query for $text_index (tenant clause included for the global index), or null (no lexical path)
+// $lucene        Lucene query for $text_index (tenant clause included for the global index), '' with no lexical path
+//                (its cut is 0 then). Every parameter keeps one type whatever the search asks (no null for "none",
+//                no empty list): Neo4j keys its plans by the parameter types, and planning this query costs 130-300 ms
 // $text_index    the full-text index to read: the tenant's own (a partitioned tenant) or the global fact_text
 // $vector        query embedding (384 floats), or null (no vector path)
-// $vector_index  the tenant's own vector index, or null: an exact cosine scan of the tenant's versions instead
+// $vector_index  the tenant's own vector index, or '': an exact cosine scan of the tenant's versions instead
 // $cuts          map path -> how many candidates it hands over before filtering ({lexical, vector, graph}; 0 skips
 //                the path: the caller re-runs only a path whose candidates ran out of visible ones, with more)
 // $entity_ids    ids of the entities the query names (graph path: the facts about them, a rarer name weighing
-//                more), may be empty
-// $words         lower-case query words and joined word pairs (a fact whose predicate is named ranks higher)
+//                more); [''] for none (no entity has the id '')
+// $words         lower-case query words and joined word pairs (a fact whose predicate is named ranks higher); ['']
+//                for none
 // $valid_at      valid-time point (ISO 8601 text with offset)
 // $known_at      known-time point (ISO 8601 text with offset; far future = believed now)
 // $states        states to serve
-// $kinds         memory kinds to serve, or null (any)
-// $scope_key     canonical scope text, or null (any scope)
-// $levels        lower-case sensitivity labels the caller may see, or null (every label)
+// $any_kind      whether every memory kind is served ($kinds is then [''])
+// $kinds         memory kinds to serve
+// $any_scope     whether every scope is served ($scope_key is then '')
+// $scope_key     canonical scope text to serve
+// $any_level     whether the caller may see every sensitivity label ($levels is then [''])
+// $levels        lower-case sensitivity labels the caller may see
 // $unlabelled    whether the caller may see versions without a sensitivity
 // $pool          how many candidates each path keeps after filtering
 // $full          map path -> how many of its best visible candidates carry the full version (the ranks fusion can
@@ -30,11 +36,11 @@
 //          null), premised (rests on premises)
 WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
 CALL (valid_at, known_at) {
-  WITH 1 AS go WHERE $lucene IS NOT NULL AND $cuts.lexical > 0
+  WITH 1 AS go WHERE $cuts.lexical > 0
   CALL db.index.fulltext.queryNodes($text_index, $lucene, {limit: $cuts.lexical}) YIELD node, score
   RETURN node AS f, score, 'lexical' AS path
   UNION ALL
-  WITH 1 AS go WHERE $vector IS NOT NULL AND $vector_index IS NULL AND $cuts.vector > 0
+  WITH 1 AS go WHERE $vector IS NOT NULL AND $vector_index = '' AND $cuts.vector > 0
   MATCH (f:Fact) WHERE f.tenant = $tenant AND f.embedding IS NOT NULL
     // the property filters (not the state, read after the cut) before the cosine: a scan can skip what a top-k cannot
     AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
@@ -43,7 +49,7 @@ CALL (valid_at, known_at) {
   ORDER BY score DESC, f.valid_from DESC, f.version_id LIMIT $cuts.vector
   RETURN f, score, 'vector' AS path
   UNION ALL
-  WITH 1 AS go WHERE $vector IS NOT NULL AND $vector_index IS NOT NULL AND $cuts.vector > 0
+  WITH 1 AS go WHERE $vector IS NOT NULL AND $vector_index <> '' AND $cuts.vector > 0
   CALL db.index.vector.queryNodes($vector_index, $cuts.vector, $vector) YIELD node, score
   RETURN node AS f, score, 'vector' AS path
   UNION ALL
@@ -71,9 +77,9 @@ WITH f, score, path, valid_at, known_at, state,
      f.tenant = $tenant AND state IN $states
      AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
      AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
-     AND ($kinds IS NULL OR f.kind IN $kinds)
-     AND ($scope_key IS NULL OR f.scope_key = $scope_key)
-     AND ($levels IS NULL OR (f.sensitivity IS NULL AND $unlabelled) OR toLower(f.sensitivity) IN $levels) AS visible
+     AND ($any_kind OR f.kind IN $kinds)
+     AND ($any_scope OR f.scope_key = $scope_key)
+     AND ($any_level OR (f.sensitivity IS NULL AND $unlabelled) OR toLower(f.sensitivity) IN $levels) AS visible
 ORDER BY score DESC, f.valid_from DESC, f.version_id
 // collect() drops the nulls: only visible candidates are ranked, while count(*) says how many the path produced
 WITH path, count(*) AS raw, collect(CASE WHEN visible THEN {f: f, score: score, state: state} END)[0..$pool] AS top,

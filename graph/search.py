@@ -53,14 +53,18 @@ def facts(
     # HNSW and Lucene cost grows with k: start near the pool (FIRST_CUT), widen when short (a vector start of 1.5 x
     # the pool was cheaper per query but doubled YAGO's re-queries: bench/RESULTS.md)
     cuts = {path: max(pool * 2, FIRST_CUT[path]) if path in paths else 0 for path in PATHS}
+    if lucene is None:
+        cuts["lexical"] = 0
     kept: list[dict] = []  # the rows of paths that need no wider cut
     while True:
+        # each parameter has one type whatever the search asks (one server plan: see `strings`)
         rows = tx.rows(
-            SEARCH_FACTS, tenant=tenant, lucene=lucene, vector=None if vector is None else Vector(vector),
-            vector_index=vector_index, text_index=text_index, cuts=cuts, entity_ids=entity_ids, words=words,
-            valid_at=valid_at.isoformat(), known_at=(known_at or FAR_FUTURE).isoformat(), states=states,
-            kinds=kinds, scope_key=scope_key, levels=levels, unlabelled=unlabelled, pool=pool,
-            full={p: pool if full is None else full for p in PATHS},
+            SEARCH_FACTS, tenant=tenant, lucene=lucene or "", vector=None if vector is None else Vector(vector),
+            vector_index=vector_index or "", text_index=text_index, cuts=cuts, entity_ids=strings(entity_ids),
+            words=strings(words), valid_at=valid_at.isoformat(), known_at=(known_at or FAR_FUTURE).isoformat(),
+            states=states, any_kind=kinds is None, kinds=strings(kinds), any_scope=scope_key is None,
+            scope_key=scope_key or "", any_level=levels is None, levels=strings(levels), unlabelled=unlabelled,
+            pool=pool, full={p: pool if full is None else full for p in PATHS},
         )
         # every path hands over at most its cut: one that did may have more visible ones behind the cut; only such
         # a path runs again (wider), the others' rows are kept
@@ -83,6 +87,15 @@ def facts(
     return out, premised
 
 
+def strings(values: list[str] | None) -> list[str]:
+    """A list parameter that is never empty (nor null): `['']` for none, a value no id, word, kind or label is.
+
+    Neo4j keys its plan cache by the query text and the parameter types, and an empty list (LIST<NOTHING>) or a null
+    has another type than a list of strings: each combination a search's filters and words gave planned the search
+    query again, 130-300 ms on this machine (tests/services/test_search_plans.py, bench/RESULTS.md)."""
+    return list(values) if values else [""]
+
+
 def wider(cut: int, visible: int, need: int) -> int:
     """The next cut of a path whose `cut` candidates held only `visible` (< `need`) visible ones: twice what the
     density seen so far says `need` takes (a second widening is rare, a k far too large costs every path's work),
@@ -101,9 +114,9 @@ def entities_and_summaries(
     known time and clearance), each best first; a None query skips its look-up."""
     if entity_lucene is None and summary_lucene is None:
         return [], []
-    rows = tx.rows(SEARCH_ENTITIES_SUMMARIES, tenant=tenant, entity_lucene=entity_lucene,
-                   summary_lucene=summary_lucene, known_at=(known_at or FAR_FUTURE).isoformat(), states=states,
-                   levels=levels, unlabelled=unlabelled, pool=pool)
+    rows = tx.rows(SEARCH_ENTITIES_SUMMARIES, tenant=tenant, entity_lucene=entity_lucene or "",
+                   summary_lucene=summary_lucene or "", known_at=(known_at or FAR_FUTURE).isoformat(), states=states,
+                   any_level=levels is None, levels=strings(levels), unlabelled=unlabelled, pool=pool)
     found = [(Entity(entity_id=e["entity_id"], name=e["name"], kind=e["kind"], aliases=e["aliases"] or [],
                      ids=e["ids"]), e["norm"], float(r["score"])) for r in rows if (e := r["entity"]) is not None]
     summaries = [(summary_from_row(r["summary"], r["trace"]), float(r["score"])) for r in rows
