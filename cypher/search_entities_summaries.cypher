@@ -15,7 +15,7 @@
 // returns: kind ('entity' or 'summary'), score, entity (entity_id, name, kind, aliases, norm, ids; or null),
 //          summary (map projection; or null), trace (the summary's DERIVED_FROM edges), best first within each kind
 CALL () {
-  WITH 1 AS go WHERE $entity_lucene <> ''
+  WITH 1 AS go WHERE rtrim($entity_lucene) <> ''
   CALL db.index.fulltext.queryNodes('entity_text', $entity_lucene, {limit: $pool * 2}) YIELD node AS e, score
   WITH e, score
   WHERE e.tenant = $tenant
@@ -27,7 +27,7 @@ CALL () {
                                   | o.entity_id]} AS entity,
          null AS summary, null AS trace
   UNION ALL
-  WITH 1 AS go WHERE $summary_lucene <> ''
+  WITH 1 AS go WHERE rtrim($summary_lucene) <> ''
   WITH datetime($known_at) AS known_at
   CALL db.index.fulltext.queryNodes('summary_text', $summary_lucene) YIELD node AS s, score
   WITH s, score, known_at

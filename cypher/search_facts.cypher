@@ -6,8 +6,9 @@
 // ran out of visible ones. Flags and the disputed / premised checks are read for the returned rows only.
 // $tenant        tenant id
 // $lucene        Lucene query for $text_index (tenant clause included for the global index), '' with no lexical path
-//                (its cut is 0 then). Every parameter keeps one type whatever the search asks (no null for "none",
-//                no empty list): Neo4j keys its plans by the parameter types, and planning this query costs 130-300 ms
+//                (its cut is 0 then). Every parameter keeps one type and size bucket whatever the search asks (no
+//                null for "none", lists padded with '', texts with trailing spaces, trimmed where compared): Neo4j
+//                keys its plans by them, and planning this query costs 130-450 ms (graph/search.py LIST_SIZE)
 // $text_index    the full-text index to read: the tenant's own (a partitioned tenant) or the global fact_text
 // $vector        query embedding (384 floats), or null (no vector path)
 // $vector_index  the tenant's own vector index, or '': an exact cosine scan of the tenant's versions instead
@@ -37,10 +38,10 @@
 WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
 CALL (valid_at, known_at) {
   WITH 1 AS go WHERE $cuts.lexical > 0
-  CALL db.index.fulltext.queryNodes($text_index, $lucene, {limit: $cuts.lexical}) YIELD node, score
+  CALL db.index.fulltext.queryNodes(rtrim($text_index), $lucene, {limit: $cuts.lexical}) YIELD node, score
   RETURN node AS f, score, 'lexical' AS path
   UNION ALL
-  WITH 1 AS go WHERE $vector IS NOT NULL AND $vector_index = '' AND $cuts.vector > 0
+  WITH 1 AS go WHERE $vector IS NOT NULL AND rtrim($vector_index) = '' AND $cuts.vector > 0
   MATCH (f:Fact) WHERE f.tenant = $tenant AND f.embedding IS NOT NULL
     // the property filters (not the state, read after the cut) before the cosine: a scan can skip what a top-k cannot
     AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
@@ -49,8 +50,8 @@ CALL (valid_at, known_at) {
   ORDER BY score DESC, f.valid_from DESC, f.version_id LIMIT $cuts.vector
   RETURN f, score, 'vector' AS path
   UNION ALL
-  WITH 1 AS go WHERE $vector IS NOT NULL AND $vector_index <> '' AND $cuts.vector > 0
-  CALL db.index.vector.queryNodes($vector_index, $cuts.vector, $vector) YIELD node, score
+  WITH 1 AS go WHERE $vector IS NOT NULL AND rtrim($vector_index) <> '' AND $cuts.vector > 0
+  CALL db.index.vector.queryNodes(rtrim($vector_index), $cuts.vector, $vector) YIELD node, score
   RETURN node AS f, score, 'vector' AS path
   UNION ALL
   WITH 1 AS go WHERE $cuts.graph > 0
@@ -78,7 +79,7 @@ WITH f, score, path, valid_at, known_at, state,
      AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
      AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
      AND ($any_kind OR f.kind IN $kinds)
-     AND ($any_scope OR f.scope_key = $scope_key)
+     AND ($any_scope OR f.scope_key = rtrim($scope_key))
      AND ($any_level OR (f.sensitivity IS NULL AND $unlabelled) OR toLower(f.sensitivity) IN $levels) AS visible
 ORDER BY score DESC, f.valid_from DESC, f.version_id
 // collect() drops the nulls: only visible candidates are ranked, while count(*) says how many the path produced

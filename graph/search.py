@@ -57,13 +57,13 @@ def facts(
         cuts["lexical"] = 0
     kept: list[dict] = []  # the rows of paths that need no wider cut
     while True:
-        # each parameter has one type whatever the search asks (one server plan: see `strings`)
+        # each parameter has one type and size bucket whatever the search asks (one server plan: see LIST_SIZE)
         rows = tx.rows(
-            SEARCH_FACTS, tenant=tenant, lucene=lucene or "", vector=None if vector is None else Vector(vector),
-            vector_index=vector_index or "", text_index=text_index, cuts=cuts, entity_ids=strings(entity_ids),
+            SEARCH_FACTS, tenant=tenant, lucene=text(lucene), vector=None if vector is None else Vector(vector),
+            vector_index=text(vector_index), text_index=text(text_index), cuts=cuts, entity_ids=strings(entity_ids),
             words=strings(words), valid_at=valid_at.isoformat(), known_at=(known_at or FAR_FUTURE).isoformat(),
-            states=states, any_kind=kinds is None, kinds=strings(kinds), any_scope=scope_key is None,
-            scope_key=scope_key or "", any_level=levels is None, levels=strings(levels), unlabelled=unlabelled,
+            states=strings(states), any_kind=kinds is None, kinds=strings(kinds), any_scope=scope_key is None,
+            scope_key=text(scope_key), any_level=levels is None, levels=strings(levels), unlabelled=unlabelled,
             pool=pool, full={p: pool if full is None else full for p in PATHS},
         )
         # every path hands over at most its cut: one that did may have more visible ones behind the cut; only such
@@ -87,13 +87,26 @@ def facts(
     return out, premised
 
 
-def strings(values: list[str] | None) -> list[str]:
-    """A list parameter that is never empty (nor null): `['']` for none, a value no id, word, kind or label is.
+# Neo4j keys its plan cache by the query text and each parameter's type and, for a list or a string, its size
+# bucket (0, 1, then the next power of ten: 2-10, 11-100, 101-1,000 ...; org.neo4j.cypher.internal.util.SizeBucket).
+# Planning search_facts costs 130-450 ms on this machine, so every new (type, bucket) combination a search's filters,
+# words and names gave planned it again (tests/services/test_search_plans.py, bench/RESULTS.md): lists are padded to
+# LIST_SIZE entries (the bucket 11-100) and texts to TEXT_SIZE characters (101-1,000).
+LIST_SIZE, TEXT_SIZE = 11, 101
 
-    Neo4j keys its plan cache by the query text and the parameter types, and an empty list (LIST<NOTHING>) or a null
-    has another type than a list of strings: each combination a search's filters and words gave planned the search
-    query again, 130-300 ms on this machine (tests/services/test_search_plans.py, bench/RESULTS.md)."""
-    return list(values) if values else [""]
+
+def strings(values: list[str] | None) -> list[str]:
+    """A list parameter never empty, null or in a small size bucket: padded with '' (no id, word, kind, state or
+    label is the empty string) to LIST_SIZE entries."""
+    values = list(values or ())
+    return values + [""] * (LIST_SIZE - len(values))
+
+
+def text(value: str | None) -> str:
+    """A text parameter never null nor in a small size bucket: padded with trailing spaces (which a Lucene query
+    ignores, and a query comparing it trims) to TEXT_SIZE characters."""
+    value = value or ""
+    return value + " " * (TEXT_SIZE - len(value))
 
 
 def wider(cut: int, visible: int, need: int) -> int:
@@ -114,9 +127,10 @@ def entities_and_summaries(
     known time and clearance), each best first; a None query skips its look-up."""
     if entity_lucene is None and summary_lucene is None:
         return [], []
-    rows = tx.rows(SEARCH_ENTITIES_SUMMARIES, tenant=tenant, entity_lucene=entity_lucene or "",
-                   summary_lucene=summary_lucene or "", known_at=(known_at or FAR_FUTURE).isoformat(), states=states,
-                   any_level=levels is None, levels=strings(levels), unlabelled=unlabelled, pool=pool)
+    rows = tx.rows(SEARCH_ENTITIES_SUMMARIES, tenant=tenant, entity_lucene=text(entity_lucene),
+                   summary_lucene=text(summary_lucene), known_at=(known_at or FAR_FUTURE).isoformat(),
+                   states=strings(states), any_level=levels is None, levels=strings(levels), unlabelled=unlabelled,
+                   pool=pool)
     found = [(Entity(entity_id=e["entity_id"], name=e["name"], kind=e["kind"], aliases=e["aliases"] or [],
                      ids=e["ids"]), e["norm"], float(r["score"])) for r in rows if (e := r["entity"]) is not None]
     summaries = [(summary_from_row(r["summary"], r["trace"]), float(r["score"])) for r in rows

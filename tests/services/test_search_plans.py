@@ -1,9 +1,12 @@
 """One server plan per search query, whatever the filters: Neo4j keys its plan cache by the query text and the
-types of its parameters (null, a string, an empty list and a list of strings are four types), and planning the
-search query costs 130-300 ms on this machine, so a search whose filters or words gave a parameter another type
-paid that once more per combination (bench/RESULTS.md, issue 11 fifth round)."""
+types of its parameters (null, a string, an empty list and a list of strings are four types) and, for a list or a
+string, its size bucket (0, 1, 2-10, 11-100, ...: org.neo4j.cypher.internal.util.SizeBucket). Planning the search
+query costs 130-450 ms on this machine, so a search whose filters, words or names gave a parameter another type or
+bucket paid that once more per combination (bench/RESULTS.md, issue 11 fifth round)."""
 
 from __future__ import annotations
+
+import math
 
 import pytest
 
@@ -13,8 +16,14 @@ from credo.services.embeddings import default_embedder
 from credo.store import Store
 
 
+def bucket(size: int) -> int:
+    """Neo4j's size bucket: exact for 0 and 1, else the next power of ten."""
+    return size if size <= 1 else 10 ** math.ceil(math.log10(size))
+
+
 def cypher_type(value) -> str:
-    """The type Neo4j gives a parameter value (what its plan cache is keyed by, beside the text)."""
+    """The type Neo4j gives a parameter value, with its size bucket for a list or a string (what its plan cache is
+    keyed by, beside the text)."""
     if value is None:
         return "NULL"
     if isinstance(value, bool):
@@ -24,12 +33,13 @@ def cypher_type(value) -> str:
     if isinstance(value, float):
         return "FLOAT"
     if isinstance(value, str):
-        return "STRING"
+        return f"STRING[{bucket(len(value))}]"
     if isinstance(value, dict):
         return "MAP"
     if isinstance(value, list):
         inner = {cypher_type(v) for v in value}
-        return f"LIST<{inner.pop() if len(inner) == 1 else 'ANY' if inner else 'NOTHING'}>"
+        inner = {t.partition("[")[0] for t in inner}
+        return f"LIST<{inner.pop() if len(inner) == 1 else 'ANY' if inner else 'NOTHING'}>[{bucket(len(value))}]"
     return type(value).__name__
 
 
@@ -63,6 +73,8 @@ def test_searches_with_and_without_filters_send_each_query_with_the_same_paramet
     store.search("what does Dana drink", valid_at="2020-01-01", known_at="2030-01-01", states=["active"])
     store.search("tea")
     store.search("!!!")  # no word: no lexical path
+    store.search("who in the operations team drinks oolong tea or green tea or cold brew every single morning "
+                 "before the stand-up meeting starts, and who brings the biscuits on fridays")
     # then each query went out with one set of parameter types (one plan each on the server)
     assert signatures, "no search query was run"
     for name, found in signatures.items():
