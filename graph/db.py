@@ -75,6 +75,21 @@ def _plain(value: Any) -> Any:
     raise _NotPlain
 
 
+class Listed(list):
+    """A list parameter as sent, with a constant-time `repr`: the driver formats `repr()` of every parameter for its
+    debug log line on each run(), logging enabled or not (10.7 ms of client time for a 1,000-row write statement)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"<list of {len(self)}>"
+
+
+def _quiet(params: dict[str, Any]) -> dict[str, Any]:
+    """The parameters with each long list as a Listed (a short one costs its `repr` less than the copy)."""
+    return {k: Listed(v) if type(v) is list and len(v) > 8 else v for k, v in params.items()}
+
+
 class Tx:
     """A transaction handed to repository functions; runs `Query` objects only (for a read, each query may be an
     auto-commit query of one session)."""
@@ -89,7 +104,7 @@ class Tx:
         content opened when a cipher is set)."""
         found = []
         self.statements += 1
-        result = self._tx.run(getattr(query, "body", query.text), params)  # a raw test query has only a text
+        result = self._tx.run(getattr(query, "body", query.text), _quiet(params))  # a raw test query: only a text
         # its header says it returns no node, relationship or path at any depth: records as given (a raw test query
         # with only a text has no `plain`)
         if getattr(query, "plain", False):
