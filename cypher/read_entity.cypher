@@ -11,12 +11,8 @@ OPTIONAL MATCH (:Alias {tenant: $tenant, norm: $norm})-[:ALIAS_OF]->(aliased:Ent
 WITH known_at, coalesce(direct, aliased) AS e
 WHERE e IS NOT NULL
 // merges chain (Kay -> K. -> Katherine): follow every believed MERGED_INTO hop to the end of the chain
-OPTIONAL MATCH (e)-[ms:MERGED_INTO*1..]->(keep:Entity)
-  WHERE all(m IN ms WHERE m.known_from <= known_at AND (m.known_to IS NULL OR m.known_to > known_at))
-    AND NOT EXISTS { MATCH (keep)-[n:MERGED_INTO]->() WHERE n.known_from <= known_at
-                                                         AND (n.known_to IS NULL OR n.known_to > known_at) }
+@merged_into(e, known_at)
 WITH known_at, coalesce(keep, e) AS c
-OPTIONAL MATCH (other:Entity)-[ms2:MERGED_INTO*1..]->(c)
-  WHERE all(m IN ms2 WHERE m.known_from <= known_at AND (m.known_to IS NULL OR m.known_to > known_at))
+@merged_from(c, known_at)
 RETURN c.entity_id AS entity_id, c.name AS name, c.kind AS kind, c.aliases AS aliases,
        [c.entity_id] + collect(DISTINCT other.entity_id) AS ids
