@@ -16,7 +16,7 @@ from credo.cypher import load
 from credo.graph.db import Tx
 from credo.graph.records import FAR_FUTURE, fact_from_row
 from credo.graph.summaries import summary_from_row
-from credo.graph.vectors import Vector
+from credo.graph.vectors import Listed
 from credo.schema.cascade import Summary
 from credo.schema.entities import Entity
 from credo.schema.facts import Fact
@@ -59,12 +59,13 @@ def facts(
     while True:
         # each parameter has one type and size bucket whatever the search asks (one server plan: see LIST_SIZE)
         rows = tx.rows(
-            SEARCH_FACTS, tenant=tenant, lucene=text(lucene), vector=None if vector is None else Vector(vector),
-            vector_index=text(vector_index), text_index=text(text_index), cuts=cuts, entity_ids=strings(entity_ids),
-            words=strings(words), valid_at=valid_at.isoformat(), known_at=(known_at or FAR_FUTURE).isoformat(),
-            states=strings(states), any_kind=kinds is None, kinds=strings(kinds), any_scope=scope_key is None,
-            scope_key=text(scope_key), any_level=levels is None, levels=strings(levels), unlabelled=unlabelled,
-            pool=pool, full={p: pool if full is None else full for p in PATHS},
+            SEARCH_FACTS, tenant=tenant, lucene=sized_text(lucene), vector=None if vector is None else Listed(vector),
+            vector_index=sized_text(vector_index), text_index=sized_text(text_index), cuts=cuts,
+            entity_ids=sized_list(entity_ids), words=sized_list(words), valid_at=valid_at.isoformat(),
+            known_at=(known_at or FAR_FUTURE).isoformat(), states=sized_list(states), any_kind=kinds is None,
+            kinds=sized_list(kinds), any_scope=scope_key is None, scope_key=sized_text(scope_key),
+            any_level=levels is None, levels=sized_list(levels), unlabelled=unlabelled, pool=pool,
+            full={p: pool if full is None else full for p in PATHS},
         )
         # every path hands over at most its cut: one that did may have more visible ones behind the cut; only such
         # a path runs again (wider), the others' rows are kept
@@ -95,14 +96,14 @@ def facts(
 LIST_SIZE, TEXT_SIZE = 11, 101
 
 
-def strings(values: list[str] | None) -> list[str]:
+def sized_list(values: list[str] | None) -> list[str]:
     """A list parameter never empty, null or in a small size bucket: padded with '' (no id, word, kind, state or
     label is the empty string) to LIST_SIZE entries."""
     values = list(values or ())
     return values + [""] * (LIST_SIZE - len(values))
 
 
-def text(value: str | None) -> str:
+def sized_text(value: str | None) -> str:
     """A text parameter never null nor in a small size bucket: padded with trailing spaces (which a Lucene query
     ignores, and a query comparing it trims) to TEXT_SIZE characters."""
     value = value or ""
@@ -127,10 +128,10 @@ def entities_and_summaries(
     known time and clearance), each best first; a None query skips its look-up."""
     if entity_lucene is None and summary_lucene is None:
         return [], []
-    rows = tx.rows(SEARCH_ENTITIES_SUMMARIES, tenant=tenant, entity_lucene=text(entity_lucene),
-                   summary_lucene=text(summary_lucene), known_at=(known_at or FAR_FUTURE).isoformat(),
-                   states=strings(states), any_level=levels is None, levels=strings(levels), unlabelled=unlabelled,
-                   pool=pool)
+    rows = tx.rows(SEARCH_ENTITIES_SUMMARIES, tenant=tenant, entity_lucene=sized_text(entity_lucene),
+                   summary_lucene=sized_text(summary_lucene), known_at=(known_at or FAR_FUTURE).isoformat(),
+                   states=sized_list(states), any_level=levels is None, levels=sized_list(levels),
+                   unlabelled=unlabelled, pool=pool)
     found = [(Entity(entity_id=e["entity_id"], name=e["name"], kind=e["kind"], aliases=e["aliases"] or [],
                      ids=e["ids"]), e["norm"], float(r["score"])) for r in rows if (e := r["entity"]) is not None]
     summaries = [(summary_from_row(r["summary"], r["trace"]), float(r["score"])) for r in rows
