@@ -48,7 +48,7 @@ WHERE f.subject_id IN ids AND f.tenant = $tenant
   AND ($object_norm IS NULL OR f.object_id IN object_ids)
   AND ($object_value IS NULL OR f.object_value = $object_value)
   AND ($scope_key IS NULL OR f.scope_key = $scope_key)
-  AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
+  AND @believed_at(f, known_at)
   AND @state_at(f, known_at) IN $states
   AND ($any_valid
        OR (f.valid_from IS NOT NULL AND f.valid_from <= valid_at AND (f.valid_to IS NULL OR f.valid_to > valid_at))

@@ -19,7 +19,7 @@ CALL (id) {
 }
 WITH id, f, to_id, direction, valid_at, known_at
 WHERE f.tenant = $tenant AND @state_at(f, known_at) IN $states
-  AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
+  AND @believed_at(f, known_at)
   AND ((f.valid_from IS NOT NULL AND f.valid_from <= valid_at) OR ($include_undated AND f.valid_from IS NULL))
   AND (f.valid_to IS NULL OR f.valid_to > valid_at)
 RETURN id AS from_id, to_id, direction, f {.*, embedding: null, flag: @flag_at(f, known_at),

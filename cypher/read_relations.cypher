@@ -25,7 +25,7 @@ CALL (ids, valid_at, known_at) {
   MATCH (f:Fact)
   USING INDEX f:Fact(subject_id)
   WHERE f.subject_id IN ids AND f.tenant = $tenant
-    AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
+    AND @believed_at(f, known_at)
     AND @state_at(f, known_at) IN $states
     // undated (valid_from unknown) too, unless ended by the point: the caller keeps them apart, marked
     AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
@@ -40,7 +40,7 @@ CALL (ids, valid_at, known_at) {
   MATCH (f:Fact)
   USING INDEX f:Fact(object_id)
   WHERE f.object_id IN ids AND f.tenant = $tenant
-    AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
+    AND @believed_at(f, known_at)
     AND @state_at(f, known_at) IN $states
     // undated (valid_from unknown) too, unless ended by the point: the caller keeps them apart, marked
     AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
