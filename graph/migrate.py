@@ -16,8 +16,9 @@ def _data_steps() -> dict[int, Callable[[Database], object]]:
     from credo.graph.migrate_flag_edges import slim_flag_edges
     from credo.graph.migrate_flags import convert_state_versions
     from credo.graph.migrate_text import label_small_tenants
+    from credo.graph.search_partition import first_slots
 
-    return {7: convert_state_versions, 11: label_small_tenants, 12: slim_flag_edges}
+    return {7: convert_state_versions, 11: label_small_tenants, 12: slim_flag_edges, 13: first_slots}
 
 
 def statements(text: str) -> list[str]:

@@ -3,16 +3,24 @@
 Neo4j 5.26's vector index is global and can only be filtered after its top-k, so a small tenant searching a
 shared index would get emptier (its hits pushed out by others') or slower (a wider k) as others grow. Instead:
 a tenant below THRESHOLD versions is scanned exactly (tenant-and-state index seek + cosine over its own
-vectors: leak-free, exact, a few ms at that size), and `partition()` — a tenant migration — labels the tenant's
-versions `SearchT_<digest>` and creates a vector index and a full-text index (statement, quote) on that label only,
-so its queries never read another tenant's vectors or postings (the global `fact_text` index serves small tenants,
-with a required tenant clause: it covers the versions labelled `:FactText`, which a tenant's versions lose once its
-own full-text index is ready, so no version enters two full-text indexes). The partition is built off the write path: a write that takes a tenant past
-THRESHOLD hands the build to a background thread (`grown` → `build_later`; search scans exactly until the partition
-is marked ready), a bulk import that will cross it opens the partition before its first write (`ahead`: empty
-indexes, each version indexed as it is written), and `maintain()` builds any that are missing. The label and index
-name come from the digest of the tenant id (hex), never from input text; they are the one DDL Credo builds at run
-time. Indexes are created only for tenants that grow (the test suite's thousands of tiny tenants never get one).
+vectors: leak-free, exact, a few ms at that size), and `partition()` — a tenant migration — gives the tenant's
+versions a label with a vector index and a full-text index (statement, quote) of its own, so its queries never read
+another tenant's vectors or postings (the global `fact_text` index serves small tenants, with a required tenant
+clause: it covers the versions labelled `:FactText`, which a tenant's versions lose once its own full-text index is
+ready, so no version enters two full-text indexes).
+
+The label and its two indexes are a *slot*, made ahead of need (`make_slots`, SLOT_BATCH at a time: by migration 0013,
+then in the background whenever fewer than SLOT_LOW are free); a growing tenant claims a free one. Creating an index
+empties Neo4j's whole plan cache — every query of every tenant is planned again, 130-450 ms for a search and ≈ 0.5 s
+for a bulk write's statements — so a tenant's growth runs no DDL (`bench/RESULTS.md`, issue 9). Slot labels and
+index names come from the slot's number, never from input text; they are the one DDL Credo builds at run time.
+Partitions opened before slots keep the label and indexes their node names.
+
+The partition is built off the write path: a write that takes a tenant past THRESHOLD hands the build (claim, label
+the existing versions, mark ready) to a background thread (`grown` → `build_later`; search scans exactly until the
+partition is marked ready), a bulk write that will cross it opens the partition before its first write (`ahead`:
+each version is labelled and indexed as it is written), and `maintain()` builds any that are missing. Indexes are
+taken only by tenants that grow (the test suite's thousands of tiny tenants never take one).
 """
 
 from __future__ import annotations
@@ -24,15 +32,22 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 from credo.cypher import load
 from credo.graph.db import Database, Tx
+from credo.schema.errors import ConfigError
 
 READ_SEARCH_PARTITION = load("read_search_partition")
-CREATE_SEARCH_PARTITION = load("create_search_partition")
+CLAIM_SEARCH_SLOT = load("claim_search_slot")
+CREATE_SEARCH_SLOTS = load("create_search_slots")
+READ_SEARCH_SLOTS = load("read_search_slots")
+RELEASE_SEARCH_SLOT = load("release_search_slot")
+UNLABEL_SEARCH_PARTITION = load("unlabel_search_partition")
 LABEL_SEARCH_PARTITION = load("label_search_partition")
 READY_SEARCH_PARTITION = load("ready_search_partition")
 READ_PARTITION_MEMBERS = load("read_partition_members")
 UNLABEL_GLOBAL_TEXT = load("unlabel_global_text")
 log = logging.getLogger("credo")
 
+SLOT_BATCH = 8  # slots made at a time (each an empty vector index and full-text index): one plan-cache flush per 8
+SLOT_LOW = 2  # fewer free slots than this after a claim: SLOT_BATCH more are made in the background
 THRESHOLD = 500  # fact versions: an exact scan reads every vector (≈ 0.07 ms each under load; bench/RESULTS.md)
 _ready: dict[tuple[str, str, str], str] = {}  # (uri, database, tenant) -> its ready index: a partition never goes away
 _text_ready: dict[tuple[str, str, str], str] = {}  # (uri, database, tenant) -> its ready full-text index
@@ -43,18 +58,30 @@ _building_lock = threading.Lock()
 
 
 def names(tenant: str) -> tuple[str, str]:
-    """(label, vector index name) of a tenant's partition, from the digest of its id."""
+    """(label, vector index name) from the digest of a tenant id: how partitions were named before slots."""
     digest = hashlib.sha256(tenant.encode("utf-8")).hexdigest()[:20]
     return f"SearchT_{digest}", f"fact_embedding_t_{digest}"
 
 
 def text_index(tenant: str) -> str:
-    """The name of a tenant's own full-text index (statement, quote), from the digest of its id."""
+    """The full-text index name from the digest of a tenant id (partitions opened before slots)."""
     return "fact_text_t_" + names(tenant)[0].removeprefix("SearchT_")
+
+
+def slot_names(n: int) -> tuple[str, str, str]:
+    """(label, vector index, full-text index) of partition slot n."""
+    return f"SearchS_{n}", f"fact_embedding_s_{n}", f"fact_text_s_{n}"
 
 
 def _key(db: Database, tenant: str) -> tuple[str, str, str]:
     return db.uri, db.database, tenant
+
+
+def names_of(db: Database, tenant: str) -> tuple[str, str, str | None] | None:
+    """(label, vector index, full-text index) the tenant's partition names (the full-text one once ready), or None
+    when the tenant has no partition."""
+    row = db.read(lambda tx: tx.one(READ_SEARCH_PARTITION, tenant=tenant, kind="index"))
+    return (row["label"], row["index"], row["text_index"]) if row and row["label"] is not None else None
 
 
 def index_for(tx: Tx, tenant: str) -> str | None:
@@ -174,14 +201,13 @@ def _pending(key: tuple[str, str, str]) -> bool:
 
 
 def _build(db: Database, tenant: str) -> str | None:
-    """Build the tenant's partition and cache its ready indexes; a failure is logged, not raised (the write that
-    asked for it is committed)."""
+    """Build the tenant's partition (`partition` caches its ready indexes); a failure is logged, not raised (the
+    write that asked for it is committed)."""
     try:
         index = partition(db, tenant)
     except Exception as exc:  # noqa: BLE001 - maintain() (or the next write past the threshold) builds it later
         log.warning("search partition of a tenant past %d versions not built now (%s); maintain() will", THRESHOLD, exc)
         return None
-    remember_index(db, tenant, index, text_index(tenant))
     return index
 
 
@@ -194,23 +220,93 @@ def needs_partition(db: Database, tenant: str, threshold: int | None = None) -> 
 
 
 def partition(db: Database, tenant: str, *, timeout_s: int = 600) -> str:
-    """Give the tenant its own label, vector index and full-text index (idempotent); returns the vector index name
-    once both are online.
+    """Give the tenant its own label, vector index and full-text index (idempotent): a free slot's, made first when
+    none is free; returns the vector index name once both are online.
 
     Order matters: the partition node exists (so every new version gets the label) before existing versions are
     labelled, search uses the indexes only once they are online and marked ready, and only then do the tenant's
     versions leave the global `fact_text` index."""
-    label, index = names(tenant)
-    text = text_index(tenant)
-    db.write(lambda tx: tx.one(CREATE_SEARCH_PARTITION, tenant=tenant, label=label, index=index))
+    claim = db.write(lambda tx: tx.one(CLAIM_SEARCH_SLOT, tenant=tenant))
+    if claim is None:  # every slot is taken: make some now (the background refill did not keep up)
+        make_slots(db, SLOT_BATCH, timeout_s=timeout_s)
+        claim = db.write(lambda tx: tx.one(CLAIM_SEARCH_SLOT, tenant=tenant))
+    if claim is None:
+        raise ConfigError("no search partition slot could be claimed (another process took every one made)")
+    label, index, text = claim["label"], claim["index"], claim["text_index"]
     db.run_schema_query(LABEL_SEARCH_PARTITION, tenant=tenant, label=label)
-    # DDL takes no parameters: the label and name are hex digests of the tenant id (see the module docstring)
-    db.run_schema(f"CREATE VECTOR INDEX {index} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
-                  "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}")
-    db.run_schema(f"CREATE FULLTEXT INDEX {text} IF NOT EXISTS FOR (n:{label}) ON EACH [n.statement, n.quote]")
+    if text is None:  # a partition opened before slots: its full-text index is named by the tenant's digest
+        text = "fact_text_t_" + label.removeprefix("SearchT_")
+        db.run_schema(f"CREATE FULLTEXT INDEX {text} IF NOT EXISTS FOR (n:{label}) ON EACH [n.statement, n.quote]")
     db.run_schema(f"CALL db.awaitIndex('{index}', {int(timeout_s)})")
     db.run_schema(f"CALL db.awaitIndex('{text}', {int(timeout_s)})")
     db.write(lambda tx: tx.one(READY_SEARCH_PARTITION, tenant=tenant, text_index=text))
     # from now on its new versions enter its own full-text index only; the existing ones leave the global one
     db.run_schema_query(UNLABEL_GLOBAL_TEXT, tenant=tenant)
+    remember_index(db, tenant, index, text)
+    if claim["free"] < SLOT_LOW:
+        slots_later(db)
     return index
+
+
+def make_slots(db: Database, count: int, *, timeout_s: int = 600) -> list[int]:
+    """Make `count` more partition slots, each a label with an empty vector index and an empty full-text index of its
+    own (DDL, outside any write; idempotent under a race, as every statement is IF NOT EXISTS / MERGE); their
+    numbers."""
+    top = db.query(READ_SEARCH_SLOTS)[0]["top"]
+    made = list(range(top + 1, top + 1 + count))
+    for n in made:  # DDL takes no parameters: the names come from the slot's number (see the module docstring)
+        label, index, text = slot_names(n)
+        db.run_schema(f"CREATE VECTOR INDEX {index} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
+                      "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}")
+        db.run_schema(f"CREATE FULLTEXT INDEX {text} IF NOT EXISTS FOR (n:{label}) ON EACH [n.statement, n.quote]")
+    for n in made:
+        for name in slot_names(n)[1:]:
+            db.run_schema(f"CALL db.awaitIndex('{name}', {int(timeout_s)})")
+    db.query(CREATE_SEARCH_SLOTS, write=True, slots=[dict(zip(("label", "index", "text_index"), slot_names(n)), n=n)
+                                                     for n in made])
+    return made
+
+
+def first_slots(db: Database) -> None:
+    """Migration 0013's data step: the pool node and SLOT_BATCH free slots (none made again if they are there)."""
+    free = db.query(READ_SEARCH_SLOTS)[0]["free"]
+    make_slots(db, max(SLOT_BATCH - free, 0))
+
+
+_refill: dict[tuple[str, str], Future] = {}  # (uri, database) -> its slot refill, running or queued
+
+
+def slots_later(db: Database) -> Future:
+    """Queue SLOT_BATCH more slots on the background builder (one refill per database at a time)."""
+    key = (db.uri, db.database)
+    with _building_lock:
+        pending = _refill.get(key)
+        if pending is None or pending.done():
+            pending = _builder.submit(_make_logged, db)
+            _refill[key] = pending
+    db.track(pending)
+    return pending
+
+
+def _make_logged(db: Database) -> list[int]:
+    try:
+        return make_slots(db, SLOT_BATCH)
+    except Exception as exc:  # noqa: BLE001 - a claim that finds no free slot makes its own
+        log.warning("search partition slots not made now (%s); the next partition makes its own", exc)
+        return []
+
+
+def release(db: Database, tenant: str) -> None:
+    """Close the tenant's partition: its label comes off every node and its slot is free for another tenant (a
+    partition opened before slots has its two indexes dropped instead)."""
+    settle(db, tenant)
+    opened = names_of(db, tenant)
+    if opened is None:
+        return
+    db.run_schema_query(UNLABEL_SEARCH_PARTITION, label=opened[0])
+    freed = db.write(lambda tx: tx.one(RELEASE_SEARCH_SLOT, tenant=tenant))
+    key = _key(db, tenant)
+    _ready.pop(key, None), _text_ready.pop(key, None), _sizes.pop(key, None)
+    if freed is not None and freed["slot"] is None:
+        db.run_schema(f"DROP INDEX {freed['index']} IF EXISTS")
+        db.run_schema(f"DROP INDEX {'fact_text_t_' + freed['label'].removeprefix('SearchT_')} IF EXISTS")

@@ -11,6 +11,7 @@ from credo.graph import entities as entity_repo
 from credo.graph import facts as fact_repo
 from credo.graph import ledger
 from credo.graph import predicates as predicate_repo
+from credo.graph import search_partition
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
 from credo.schema.errors import ConflictError, InvalidInput
@@ -248,6 +249,11 @@ def add_facts(
     if not batch:
         return []
     premises = [check_premises(p, "depends_on") if p else None for p in (depends_on or [])]
+    if len(batch) >= search_partition.THRESHOLD:
+        # a batch that alone takes its tenant past the search threshold opens the tenant's partition first, as an
+        # import does: its versions enter the partition's still empty indexes as they are written, instead of a
+        # background build labelling and indexing them all again beside the writes that follow
+        search_partition.ahead(ctx.db, ctx.tenant, len(batch))
 
     def work(tx: Tx, known: datetime) -> list[Fact]:
         written = record(tx, ctx, known, batch, state=state)

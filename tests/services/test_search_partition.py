@@ -47,7 +47,7 @@ def test_a_tenant_whose_ingest_crosses_the_threshold_gets_its_own_index_without_
     # version through it, and later versions join it
     search_partition.settle(neo4j_db)
     index = neo4j_db.read(lambda tx: search_partition.index_for(tx, tenant))
-    assert index == search_partition.names(tenant)[1]
+    assert index == search_partition.names_of(neo4j_db, tenant)[1] and index.startswith("fact_embedding_s_")
     store.add_fact("Bob", "plays", "chess", statement="Bob plays chess on Sundays")
     found = neo4j_db.query(search_partition.READ_PARTITION_MEMBERS, tenant=tenant)[0]
     assert found == {"versions": 4, "labelled": 4}
@@ -98,7 +98,7 @@ def test_a_partitioned_tenants_lexical_search_reads_only_its_own_full_text_index
     store.add_fact("Maria", "drinks", "Americano", statement="Maria drinks a zygomorphic Americano")
     store.add_fact("Office", "located_in", "Berlin", statement="The zygomorphic office is in Berlin")
     search_partition.partition(neo4j_db, tenant)
-    label, _ = search_partition.names(tenant)
+    label, _index, own = search_partition.names_of(neo4j_db, tenant)
     unlabel = Query("test_unlabel", f"MATCH (f:Fact {{tenant: $tenant}}) WHERE f.subject_name = 'Office' "
                     f"REMOVE f:{label} RETURN count(f) AS n", frozenset({"tenant"}))
     assert neo4j_db.write(lambda tx: tx.one(unlabel, tenant=tenant))["n"] == 1
@@ -108,7 +108,7 @@ def test_a_partitioned_tenants_lexical_search_reads_only_its_own_full_text_index
     hits = search_service.search(store._ctx, query="zygomorphic", kinds=["fact"], paths=frozenset({"lexical"})).hits
     # then only the version its own full-text index holds is found: the global index is not read for it
     assert [h.text for h in hits] == ["Maria drinks a zygomorphic Americano"]
-    assert neo4j_db.read(lambda tx: search_partition.indexes_for(tx, tenant))[1] == search_partition.text_index(tenant)
+    assert neo4j_db.read(lambda tx: search_partition.indexes_for(tx, tenant))[1] == own
 
 
 def _text_hits(db, index: str, word: str, tenant: str) -> list[str]:
@@ -129,7 +129,7 @@ def test_a_version_enters_one_full_text_index_the_global_one_before_its_tenant_h
     search_partition.partition(neo4j_db, tenant)
     store.add_fact("Office", "located_in", "Berlin", statement="The quinquennial office is in Berlin")
     # then both versions are in the tenant's own index and neither is still in the global one
-    own = search_partition.text_index(tenant)
+    own = search_partition.names_of(neo4j_db, tenant)[2]
     assert _text_hits(neo4j_db, own, "quinquennial", tenant) == ["Maria drinks a quinquennial Americano",
                                                                  "The quinquennial office is in Berlin"]
     assert _text_hits(neo4j_db, "fact_text", "quinquennial", tenant) == []

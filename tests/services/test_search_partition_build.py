@@ -21,13 +21,14 @@ def _members(db, tenant: str) -> dict:
 
 def test_a_write_that_takes_a_tenant_past_the_threshold_is_answered_before_its_partition_is_built(
         neo4j_db, tenant, clock, monkeypatch):
-    # given a threshold of 3 versions, a tenant with 2 facts, and index creation held back until released
+    # given a threshold of 3 versions, a tenant with 2 facts, and the partition build held back (at its wait for the
+    # indexes) until released
     monkeypatch.setattr(search_partition, "THRESHOLD", 3)
     gate, reached = threading.Event(), threading.Event()
     real_schema = neo4j_db.run_schema
 
     def held_schema(statement: str) -> None:
-        if statement.startswith("CREATE VECTOR INDEX"):
+        if statement.startswith("CALL db.awaitIndex"):
             reached.set()
             gate.wait(60)
         real_schema(statement)
@@ -47,7 +48,7 @@ def test_a_write_that_takes_a_tenant_past_the_threshold_is_answered_before_its_p
     writer = threading.Thread(target=write)
     writer.start()
     try:
-        # when that write crosses the threshold, then it is answered while the partition's indexes are not made yet
+        # when that write crosses the threshold, then it is answered while the partition is not ready yet
         assert answered.wait(15), "the write waited for its tenant's partition build"
         assert reached.wait(15), "no partition build started"
         assert _ready_index(neo4j_db, tenant) is None
@@ -61,7 +62,7 @@ def test_a_write_that_takes_a_tenant_past_the_threshold_is_answered_before_its_p
         writer.join(60)
     # when the build is let through, then the partition is ready with every version in it, and search reads it
     search_partition.settle(neo4j_db)
-    assert _ready_index(neo4j_db, tenant) == search_partition.names(tenant)[1]
+    assert _ready_index(neo4j_db, tenant) == search_partition.names_of(neo4j_db, tenant)[1]
     assert _members(neo4j_db, tenant) == {"versions": 3, "labelled": 3}
     lunch = store.search("what do we have for lunch", kinds=["fact"], limit=1).hits[0]
     assert lunch.text == "The team eats soup at noon" and "vector" in lunch.paths
@@ -114,7 +115,7 @@ def test_an_import_that_will_take_a_fresh_tenant_past_the_threshold_opens_its_pa
     # written (nothing was left for a background build), and search reads them
     assert report.committed == [0, 1, 2]
     assert later == []
-    assert _ready_index(neo4j_db, tenant) == search_partition.names(tenant)[1]
+    assert _ready_index(neo4j_db, tenant) == search_partition.names_of(neo4j_db, tenant)[1]
     assert _members(neo4j_db, tenant) == {"versions": 12, "labelled": 12}
     coffee = store.search("a hot drink with caffeine", kinds=["fact"], limit=1).hits[0]
     assert coffee.text == "Maria takes an Americano, no sugar" and "vector" in coffee.paths

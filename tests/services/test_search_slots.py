@@ -1,0 +1,131 @@
+"""A growing tenant takes a search partition slot made ahead of need: its growth runs no DDL (an index created or
+dropped empties Neo4j's whole plan cache, so every tenant's next queries were planned again), slots taken run low are
+made again in the background, none is ever given to two tenants, and a released slot is taken by the next tenant."""
+
+from __future__ import annotations
+
+import threading
+
+from credo.cypher import Query
+from credo.graph import search_partition
+from credo.store import Store
+
+
+def _ddl_during(neo4j_db, monkeypatch) -> list[str]:
+    """Every schema statement run from now on that creates or drops an index."""
+    ran: list[str] = []
+    real = neo4j_db.run_schema
+
+    def noting(statement: str) -> None:
+        if statement.startswith(("CREATE", "DROP")):
+            ran.append(statement)
+        real(statement)
+
+    monkeypatch.setattr(neo4j_db, "run_schema", noting)
+    return ran
+
+
+def _free(neo4j_db) -> int:
+    return neo4j_db.query(search_partition.READ_SEARCH_SLOTS)[0]["free"]
+
+
+def _fill(store: Store, first: int, n: int) -> None:
+    store.add_facts([{"subject": f"Person {i}", "predicate": "owns", "object": f"Bicycle {i}"}
+                     for i in range(first, first + n)])
+
+
+def test_a_tenant_that_grows_past_the_threshold_takes_a_slot_without_creating_an_index(neo4j_db, tenant, clock,
+                                                                                       monkeypatch):
+    # given free slots, a threshold of 3 versions and a tenant about to cross it
+    search_partition.settle(neo4j_db)
+    if _free(neo4j_db) < search_partition.SLOT_LOW + 1:
+        search_partition.make_slots(neo4j_db, search_partition.SLOT_BATCH)
+    monkeypatch.setattr(search_partition, "THRESHOLD", 3)
+    store = Store(neo4j_db, tenant=tenant, embedder=None, _clock=clock, _owns_db=False)
+    _fill(store, 0, 2)
+    ddl = _ddl_during(neo4j_db, monkeypatch)
+    # when a write takes it past the threshold and its partition is built
+    _fill(store, 2, 2)
+    search_partition.settle(neo4j_db)
+    # then its partition is ready on a slot's label and indexes, and no index was created or dropped for it
+    label, index, text = search_partition.names_of(neo4j_db, tenant)
+    assert label.startswith("SearchS_") and index.startswith("fact_embedding_s_") and text.startswith("fact_text_s_")
+    assert neo4j_db.read(lambda tx: search_partition.indexes_for(tx, tenant)) == (index, text)
+    assert neo4j_db.query(search_partition.READ_PARTITION_MEMBERS, tenant=tenant)[0] == {"versions": 4, "labelled": 4}
+    assert ddl == []
+
+
+def test_slots_run_low_are_made_again_in_the_background_and_a_tenant_finding_none_free_makes_its_own(
+        neo4j_db, clock, monkeypatch):
+    # given every slot taken by tenants of their own
+    search_partition.settle(neo4j_db)
+    taken = []
+    while _free(neo4j_db) > 0:
+        taken.append(f"t_slot_{len(taken)}_{clock().timestamp()}")
+        search_partition.partition(neo4j_db, taken[-1])
+    search_partition.settle(neo4j_db)
+    while _free(neo4j_db) > 0:  # the background refill the last claims asked for
+        taken.append(f"t_slot_{len(taken)}_{clock().timestamp()}")
+        search_partition.partition(neo4j_db, taken[-1])
+    refills: list[object] = []
+    monkeypatch.setattr(search_partition, "slots_later", lambda db: refills.append(db))
+    # when one more tenant opens its partition
+    late = f"t_slot_late_{clock().timestamp()}"
+    index = search_partition.partition(neo4j_db, late)
+    # then it made slots itself, took one, and asked for none in the background (SLOT_BATCH - 1 are free)
+    assert index == search_partition.names_of(neo4j_db, late)[1]
+    assert _free(neo4j_db) == search_partition.SLOT_BATCH - 1
+    assert refills == []
+    for t in taken + [late]:
+        search_partition.release(neo4j_db, t)
+
+
+def test_two_tenants_opening_partitions_at_once_never_share_a_slot(neo4j_db, clock):
+    # given free slots
+    search_partition.settle(neo4j_db)
+    if _free(neo4j_db) < 4:
+        search_partition.make_slots(neo4j_db, search_partition.SLOT_BATCH)
+    tenants = [f"t_race_{i}_{clock().timestamp()}" for i in range(4)]
+    barrier = threading.Barrier(len(tenants))
+    errors: list[BaseException] = []
+
+    def open_one(t: str) -> None:
+        try:
+            barrier.wait(10)
+            search_partition.partition(neo4j_db, t)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    # when four tenants open their partitions at the same moment
+    threads = [threading.Thread(target=open_one, args=(t,)) for t in tenants]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    # then each has a slot of its own
+    assert errors == []
+    labels = [search_partition.names_of(neo4j_db, t)[0] for t in tenants]
+    assert len(set(labels)) == len(tenants), labels
+    for t in tenants:
+        search_partition.release(neo4j_db, t)
+
+
+def test_a_released_slot_is_empty_and_is_taken_by_the_next_tenant(neo4j_db, tenant, clock, monkeypatch):
+    # given a tenant with its own partition holding its versions
+    monkeypatch.setattr(search_partition, "THRESHOLD", 3)
+    store = Store(neo4j_db, tenant=tenant, embedder=None, _clock=clock, _owns_db=False)
+    _fill(store, 0, 4)
+    search_partition.settle(neo4j_db)
+    label, index, text = search_partition.names_of(neo4j_db, tenant)
+    free = _free(neo4j_db)
+    # when its partition is released
+    search_partition.release(neo4j_db, tenant)
+    # then no node carries the slot's label, the slot is free, and the next tenant that opens a partition takes it
+    carrying = Query("test_carrying", f"MATCH (n:{label}) RETURN count(n) AS n", frozenset())
+    assert neo4j_db.query(carrying)[0]["n"] == 0
+    assert _free(neo4j_db) == free + 1
+    assert search_partition.names_of(neo4j_db, tenant) is None
+    nxt = f"{tenant}_next"
+    search_partition.partition(neo4j_db, nxt)
+    assert search_partition.names_of(neo4j_db, nxt)[:2] == (label, index)
+    search_partition.release(neo4j_db, nxt)
