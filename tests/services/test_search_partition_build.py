@@ -133,3 +133,19 @@ def test_a_small_import_leaves_a_tenant_without_a_partition(neo4j_db, tenant, cl
     search_partition.settle(neo4j_db)
     assert neo4j_db.read(lambda tx: tx.one(search_partition.READ_SEARCH_PARTITION, tenant=tenant,
                                            kind="index"))["label"] is None
+
+
+def test_a_batch_that_alone_takes_a_fresh_tenant_past_the_threshold_opens_its_partition_before_writing(
+        neo4j_db, tenant, clock, monkeypatch):
+    # given a threshold of 5 versions and a fresh tenant; builds handed to the background are only recorded
+    monkeypatch.setattr(search_partition, "THRESHOLD", 5)
+    later: list[str] = []
+    monkeypatch.setattr(search_partition, "build_later", lambda db, tenant_id: later.append(tenant_id))
+    store = Store(neo4j_db, tenant=tenant, embedder=None, _clock=clock, _owns_db=False)
+    # when one add_facts batch of 8 rows is written
+    store.add_facts([{"subject": f"Person {i}", "predicate": "owns", "object": f"Bicycle {i}"} for i in range(8)])
+    # then, as it returns, the tenant's partition is ready and every version entered it as it was written (nothing
+    # was left for a background build to label)
+    assert later == []
+    assert _ready_index(neo4j_db, tenant) == search_partition.names_of(neo4j_db, tenant)[1]
+    assert _members(neo4j_db, tenant) == {"versions": 8, "labelled": 8}
