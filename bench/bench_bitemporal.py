@@ -324,13 +324,8 @@ def latency(store: credo.Store, rows: list[Row], *, samples: int, rng: random.Ra
 
 
 def cleanup(store: credo.Store) -> None:
-    """Delete this benchmark tenant's nodes (only its own), in batches."""
-    from credo.cypher import Query
-
-    text = ("MATCH (n {tenant: $tenant}) WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS deleted")
-    query = Query(name="bench_cleanup", text=text, declared=frozenset({"tenant"}))
-    while store._db.query(query, write=True, tenant=store.tenant)[0]["deleted"]:
-        pass
+    """Delete this benchmark tenant's nodes (only its own) and free its search partition's slot for the next run."""
+    floor.drop(store._db, store.tenant)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -141,7 +141,7 @@ def floor_item(store: credo.Store, ids: list[str], samples: int, rng: random.Ran
         db.query(FLOOR_FORGET, write=True, fact_id=fid, tenant=store.tenant)
         db.query(FLOOR_VERIFY, fact_id=fid, tenant=store.tenant, phrase='"forgotten floor probe"',
                  vector=Vector(HashEmbedder().embed([fid])[0]), index=index,
-                 text_index=search_partition.text_index(store.tenant))
+                 text_index=search_partition.names_of(db, store.tenant)[2])
         if i >= warmup:
             took.append((time.perf_counter() - t0) * 1000)
     print(f"  floor forget+verify p50 {pct(took, 50):.1f} ms p95 {pct(took, 95):.1f} (n={samples})", flush=True)

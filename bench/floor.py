@@ -13,9 +13,10 @@ no audit, no clock, no pydantic models. Importable, so the other benches print f
   tenant's partition label, whose own vector index and full-text index (Credo's `search_partition` label and
   indexes, made before the first batch) are the one vector index and the second full-text index the version
   enters — as in Credo.
-- `pipelined(db, tenant, rows, batch, embed)` -> seconds: the same ingest with the embedding in the loop, as Credo's
-  `import_facts` runs it (batch n+1 embedded in a worker thread while batch n is written): the best share of the
-  embedder's throughput a write can reach on this machine.
+- `pipelined(db, tenant, rows, batch, embed, vectors_alone=False)` -> seconds: the same ingest with the embedding in
+  the loop, as Credo's `import_facts` runs it (batch n+1 embedded in a worker thread while batch n is written): the
+  best share of the embedder's throughput a write can reach on this machine; `vectors_alone`: each batch writes only
+  its vectors into a vector index (`vectors_only`), the least any store can write.
 - `read_one(session, kind, tenant, row, at)` -> s: one such read (benches interleave it with Credo's own reads).
 - `ingest_batch(session, tenant, rows, vectors=None)` -> s: one such batch (benches interleave it with Credo's).
 - `reads(db, tenant, rows, samples, rng)` -> {"facts": [s, …], "holders": [s, …], "relations": [s, …]}: auto-commit
@@ -176,27 +177,42 @@ def ingest(db, tenant: str, rows, batch: int, vectors: list[list[float]] | None 
     return time.perf_counter() - started
 
 
-def own_index(db, tenant: str) -> str:
+def own_index(db, tenant: str, *, text: bool = True) -> str:
     """Create (untimed) the tenant's partition label's vector and full-text indexes as Credo's search_partition
-    does; its label."""
+    does (`text=False`: the vector index alone); its label."""
     from credo.graph.search_partition import names, text_index
 
     label, index = names(tenant)
-    text = text_index(tenant)
     db.run_schema(f"CREATE VECTOR INDEX {index} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
                   "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}")
-    db.run_schema(f"CREATE FULLTEXT INDEX {text} IF NOT EXISTS FOR (n:{label}) ON EACH [n.statement, n.quote]")
     db.run_schema(f"CALL db.awaitIndex('{index}', 300)")
-    db.run_schema(f"CALL db.awaitIndex('{text}', 300)")
+    if text:
+        db.run_schema(f"CREATE FULLTEXT INDEX {text_index(tenant)} IF NOT EXISTS FOR (n:{label}) "
+                      "ON EACH [n.statement, n.quote]")
+        db.run_schema(f"CALL db.awaitIndex('{text_index(tenant)}', 300)")
     return label
 
 
-def pipelined(db, tenant: str, rows, batch: int, embed) -> tuple[float, float]:
+VECTORS_ONLY = "UNWIND $vectors AS v CREATE (n:$($label) {tenant: $tenant}) SET n.embedding = v"
+
+
+def vectors_only(session, tenant: str, label: str, vectors: list[list[float]]) -> float:
+    """Seconds to write one batch of nodes holding nothing but a tenant and a vector into the label's vector index
+    (`own_index(text=False)`), one managed transaction: the least any store must write to make the vectors
+    searchable through an index, the bound of the embedder-share argument (bench_embeddings.py)."""
+    started = time.perf_counter()
+    session.execute_write(lambda tx: tx.run(VECTORS_ONLY, vectors=Vector([Vector(v) for v in vectors]),
+                                            label=label, tenant=tenant).consume())
+    return time.perf_counter() - started
+
+
+def pipelined(db, tenant: str, rows, batch: int, embed, *, vectors_alone: bool = False) -> tuple[float, float]:
     """(seconds, seconds the writer waited for vectors) to ingest `rows` with `embed(texts)` in the loop as
-    import_facts runs it: batch n+1 embedded in a worker thread while batch n is written (indexes made untimed)."""
+    import_facts runs it: batch n+1 embedded in a worker thread while batch n is written (indexes made untimed);
+    `vectors_alone`: each batch writes only its vectors (`vectors_only`)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    labels = [own_index(db, tenant)]
+    labels = [own_index(db, tenant, text=not vectors_alone)]
     chunks = [rows[i:i + batch] for i in range(0, len(rows), batch)]
     texts = [[f"{r.subject} {normalise_predicate(r.predicate)} {r.object}" for r in chunk] for chunk in chunks]
     waited = 0.0
@@ -209,7 +225,10 @@ def pipelined(db, tenant: str, rows, batch: int, embed) -> tuple[float, float]:
             waited += time.perf_counter() - t0
             if n + 1 < len(chunks):
                 pending = worker.submit(embed, texts[n + 1])
-            ingest_batch(session, tenant, chunk, vectors, labels=labels)
+            if vectors_alone:
+                vectors_only(session, tenant, labels[0], vectors)
+            else:
+                ingest_batch(session, tenant, chunk, vectors, labels=labels)
     return time.perf_counter() - started, waited
 
 
@@ -337,14 +356,20 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def drop(db, tenant: str) -> None:
-    """Delete a floor tenant's nodes (and the :Cascade nodes it made) in batches, and its own indexes."""
-    from credo.graph.search_partition import names, text_index
+    """Delete a tenant's nodes (and the :Cascade nodes a floor tenant made) in batches; a Credo tenant's partition
+    slot is freed (`release`), a floor tenant's own indexes (`own_index`) are dropped. No DDL runs for an index that
+    is not there: any index statement empties Neo4j's plan cache."""
+    from credo.graph.search_partition import names, release, text_index
 
+    release(db, tenant)
     while db._driver.execute_query("MATCH (n {tenant: $tenant}) WITH n LIMIT 5000 DETACH DELETE n "
                                    "RETURN count(*) AS n", tenant=tenant, database_=db.database).records[0]["n"]:
         pass
-    db.run_schema(f"DROP INDEX {names(tenant)[1]} IF EXISTS")
-    db.run_schema(f"DROP INDEX {text_index(tenant)} IF EXISTS")
+    own = {names(tenant)[1], text_index(tenant)}
+    there = db._driver.execute_query("SHOW INDEXES YIELD name WHERE name IN $own RETURN name", own=sorted(own),
+                                     database_=db.database).records
+    for record in there:
+        db.run_schema(f"DROP INDEX {record['name']} IF EXISTS")
 
 
 if __name__ == "__main__":
