@@ -244,9 +244,22 @@ class Database:
             session.run(statement).consume()
 
     def run_schema_query(self, query: Query, **params: Any) -> None:
-        """Run one query that batches its own transactions (CALL ... IN TRANSACTIONS) as an auto-commit query."""
-        with _translated(self.uri), self._driver.session(database=self.database) as session:
-            session.run(getattr(query, "body", query.text), params).consume()
+        """Run one query that batches its own transactions (CALL ... IN TRANSACTIONS) as an auto-commit query; one
+        that loses a race (a deadlock Neo4j broke by aborting it) runs again, as a write does, for RACE_RETRY_S:
+        such a query must be idempotent (the batches it committed before are not undone)."""
+        began, delay = time.monotonic(), _FIRST_DELAY_S
+        with _translated(self.uri):
+            while True:
+                try:
+                    with self._driver.session(database=self.database) as session:
+                        session.run(getattr(query, "body", query.text), params).consume()
+                    return
+                except neo4j_errors.Neo4jError as exc:
+                    left = began + RACE_RETRY_S - time.monotonic()
+                    if not exc.is_retryable() or left <= 0:
+                        raise
+                time.sleep(min(delay * random.uniform(0.8, 1.2), left))
+                delay = min(delay * 2, _MAX_DELAY_S)
 
     def server_info(self) -> dict[str, str]:
         """Server agent, version and edition."""

@@ -234,7 +234,7 @@ def partition(db: Database, tenant: str, *, timeout_s: int = 600) -> str:
         raise ConfigError("no search partition slot could be claimed (another process took every one made)")
     label, index, text = claim["label"], claim["index"], claim["text_index"]
     db.run_schema_query(LABEL_SEARCH_PARTITION, tenant=tenant, label=label)
-    if text is None:  # a partition opened before slots: its full-text index is named by the tenant's digest
+    if text is None:  # a partition opened before slots and before own full-text indexes: its digest names it
         text = "fact_text_t_" + label.removeprefix("SearchT_")
         db.run_schema(f"CREATE FULLTEXT INDEX {text} IF NOT EXISTS FOR (n:{label}) ON EACH [n.statement, n.quote]")
     db.run_schema(f"CALL db.awaitIndex('{index}', {int(timeout_s)})")
