@@ -27,6 +27,10 @@ def to_utc(value: datetime, field: str) -> datetime:
         raise InvalidInput(field, "lies outside the supported time range (years 1-9999 in UTC)", value=value) from None
 
 
+_PARSED: dict[str, tuple[datetime, Precision]] = {}  # texts parsed before (a batch's dates repeat); bounded
+_PARSED_MAX = 4096
+
+
 def parse_point(value: object, field: str) -> tuple[datetime, Precision]:
     """Parse a time value into (UTC instant at its start, precision).
 
@@ -38,19 +42,30 @@ def parse_point(value: object, field: str) -> tuple[datetime, Precision]:
     if isinstance(value, date):
         return datetime(value.year, value.month, value.day, tzinfo=UTC), "day"
     if isinstance(value, str):
-        text = value.strip()
-        try:
-            if m := _YEAR.match(text):
-                return datetime(int(m.group(1)), 1, 1, tzinfo=UTC), "year"
-            if m := _MONTH.match(text):
-                return datetime(int(m.group(1)), int(m.group(2)), 1, tzinfo=UTC), "month"
-            if m := _DAY.match(text):
-                return datetime(int(m.group(1)), int(m.group(2)), int(m.group(3)), tzinfo=UTC), "day"
-            parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
-        except ValueError as exc:
-            raise InvalidInput(field, f"not a valid date or time: {text!r} ({exc})", value=value) from exc
-        return to_utc(parsed, field), "instant"
+        known = _PARSED.get(value)
+        if known is None:  # a text that fails raises every time (its field named), and is never remembered
+            known = _parse_text(value, field)
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.clear()
+            _PARSED[value] = known
+        return known
     raise InvalidInput(field, f"expected a datetime, date or ISO text, got {type(value).__name__}", value=value)
+
+
+def _parse_text(value: str, field: str) -> tuple[datetime, Precision]:
+    """`parse_point` of a text: a year, month or day at its start, or an ISO 8601 instant with an offset."""
+    text = value.strip()
+    try:
+        if m := _YEAR.match(text):
+            return datetime(int(m.group(1)), 1, 1, tzinfo=UTC), "year"
+        if m := _MONTH.match(text):
+            return datetime(int(m.group(1)), int(m.group(2)), 1, tzinfo=UTC), "month"
+        if m := _DAY.match(text):
+            return datetime(int(m.group(1)), int(m.group(2)), int(m.group(3)), tzinfo=UTC), "day"
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise InvalidInput(field, f"not a valid date or time: {text!r} ({exc})", value=value) from exc
+    return to_utc(parsed, field), "instant"
 
 
 def parse_instant(value: object, field: str) -> datetime:

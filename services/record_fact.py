@@ -93,7 +93,8 @@ def record(
     defined = predicate_service.registry(tx, ctx.tenant)
     resolved, made, current = _resolve(tx, ctx, known, batch, objects, defined, apply_rules)
     created = {e["entity_id"] for e in made}
-    values = [_value(obj, resolved) for obj in objects]
+    made_values: dict[str, tuple[ObjectValue, str]] = {}  # an entity named by many rows gets one (frozen) value
+    values = [_value(obj, resolved, made_values) for obj in objects]
     pool = dedup.pool(tx, ctx.tenant, [(d, v, resolved[d.subject]) for d, (v, _n) in zip(batch, values)],
                       created) if apply_rules else {}
     planned_facts: dict[str, Fact] = {}  # versions planned by this batch that later rows may meet as established
@@ -189,11 +190,16 @@ def record(
     return results
 
 
-def _value(obj: ObjectValue | str, resolved: dict[str, Any]) -> tuple[ObjectValue, str]:
-    """The object as stored (entities by their resolved id) and its display name."""
+def _value(obj: ObjectValue | str, resolved: dict[str, Any],
+           made: dict[str, tuple[ObjectValue, str]]) -> tuple[ObjectValue, str]:
+    """The object as stored (entities by their resolved id) and its display name; `made` keeps those built."""
     if isinstance(obj, str):
-        entity = resolved[obj]
-        return ObjectValue.model_construct(type="entity", value=entity.name, entity_id=entity.entity_id), entity.name
+        found = made.get(obj)
+        if found is None:
+            entity = resolved[obj]
+            found = made[obj] = (ObjectValue.model_construct(type="entity", value=entity.name,
+                                                             entity_id=entity.entity_id), entity.name)
+        return found
     return obj, obj.value
 
 

@@ -37,6 +37,17 @@ def test_naive_or_malformed_times_are_refused_naming_the_field(value):
     assert err.value.field == "valid_from"
 
 
+@pytest.mark.parametrize("value", ["2019-11-25T10:00:00", "2019-13", "soon", ""])
+def test_a_time_text_parsed_again_gives_the_same_point_and_a_refused_one_is_refused_again_naming_its_field(value):
+    # texts are remembered once parsed (a batch's dates repeat): a good one gives the same point, a bad one is never
+    # remembered and names the field it came in each time
+    assert parse_point("2019-11-25", "valid_from") == parse_point("2019-11-25", "valid_to") == (D(2019, 11, 25), "day")
+    for field in ("valid_from", "valid_to"):
+        with pytest.raises(InvalidInput) as err:
+            parse_point(value, field)
+        assert err.value.field == field
+
+
 @pytest.mark.parametrize(
     "start, end, at, expected",
     [
