@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import resource
 import sys
 import time
 import uuid
@@ -35,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_bitemporal import YAGO, load_yago  # noqa: E402
+from server_cpu import Cpu  # noqa: E402
 
 from credo.schema.names import normalise_predicate  # noqa: E402
 
@@ -97,64 +97,6 @@ def _drop(store) -> None:
     import floor
 
     floor.drop(store._db, store.tenant)  # waits for a partition build still running in the background
-
-
-class Cpu:
-    """CPU seconds (user + system) of this process and, when NEO4J_URI names a loopback port served by a process of
-    this machine, of that Neo4j server (found through /proc; None when it cannot be seen)."""
-
-    def __init__(self, uri: str) -> None:
-        self.server_pid = _listening_pid(uri)
-
-    @staticmethod
-    def client() -> float:
-        usage = resource.getrusage(resource.RUSAGE_SELF)
-        return usage.ru_utime + usage.ru_stime
-
-    def server(self) -> float | None:
-        if self.server_pid is None:
-            return None
-        try:
-            fields = Path(f"/proc/{self.server_pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return None
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def timed(self, fn) -> dict[str, float | None]:
-        """Wall, client CPU and server CPU seconds of `fn()`."""
-        s0, c0, t0 = self.server(), self.client(), time.perf_counter()
-        fn()
-        s1 = self.server()
-        return {"wall": time.perf_counter() - t0, "client": self.client() - c0,
-                "server": None if s0 is None or s1 is None else s1 - s0}
-
-
-def _listening_pid(uri: str) -> int | None:
-    """The pid of the local process listening on the URI's port (loopback URIs only), or None."""
-    from urllib.parse import urlparse
-
-    parsed = urlparse(uri)
-    if parsed.hostname not in ("127.0.0.1", "localhost", "::1") or not parsed.port:
-        return None
-    inodes = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            lines = Path(table).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for line in lines:
-            cols = line.split()
-            if cols[3] == "0A" and int(cols[1].rsplit(":", 1)[1], 16) == parsed.port:  # 0A = LISTEN
-                inodes.add(f"socket:[{cols[9]}]")
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            if any(os.readlink(fd) in inodes for fd in (proc / "fd").iterdir()):
-                return int(proc.name)
-        except OSError:
-            continue
-    return None
 
 
 def _cpu_sum(t: dict[str, float | None]) -> float | None:
