@@ -8,6 +8,7 @@ import threading
 
 from credo.cypher import Query
 from credo.graph import search_partition
+from credo.services.embeddings import default_embedder
 from credo.store import Store
 
 
@@ -129,3 +130,38 @@ def test_a_released_slot_is_empty_and_is_taken_by_the_next_tenant(neo4j_db, tena
     search_partition.partition(neo4j_db, nxt)
     assert search_partition.names_of(neo4j_db, nxt)[:2] == (label, index)
     search_partition.release(neo4j_db, nxt)
+
+
+def test_a_partition_opened_before_slots_keeps_its_label_and_indexes(neo4j_db, tenant, clock):
+    # given a tenant partitioned as before migration 0013: a label and two indexes named by its id's digest
+    store = Store(neo4j_db, tenant=tenant, embedder=default_embedder(), _clock=clock, _owns_db=False)
+    store.add_fact("Maria", "drinks", "Americano", statement="Maria takes an Americano, no sugar")
+    label, index = search_partition.names(tenant)
+    text = search_partition.text_index(tenant)
+    neo4j_db.run_schema(f"CREATE VECTOR INDEX {index} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
+                        "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}")
+    neo4j_db.run_schema(f"CREATE FULLTEXT INDEX {text} IF NOT EXISTS FOR (n:{label}) ON EACH [n.statement, n.quote]")
+    opened = Query("test_open_legacy", "MERGE (p:SearchPartition {tenant: $tenant}) SET p.label = $label, "
+                   "p.index = $index, p.ready = true, p.text_index = $text RETURN p.label AS label",
+                   frozenset({"tenant", "label", "index", "text"}))
+    neo4j_db.write(lambda tx: tx.one(opened, tenant=tenant, label=label, index=index, text=text))
+    neo4j_db.run_schema_query(search_partition.LABEL_SEARCH_PARTITION, tenant=tenant, label=label)
+    neo4j_db.run_schema_query(search_partition.UNLABEL_GLOBAL_TEXT, tenant=tenant)
+    free = _free(neo4j_db)
+    try:
+        # when the tenant writes again and its partition is opened again (as maintain() or a bulk write would)
+        store.add_fact("Team", "eats", "soup", statement="The team eats soup at noon")
+        assert search_partition.partition(neo4j_db, tenant) == index
+        # then it took no slot, its versions carry its own label, and search reads its own indexes
+        assert _free(neo4j_db) == free
+        assert search_partition.names_of(neo4j_db, tenant) == (label, index, text)
+        assert neo4j_db.query(search_partition.READ_PARTITION_MEMBERS, tenant=tenant)[0] == {"versions": 2,
+                                                                                               "labelled": 2}
+        lunch = store.search("what do we have for lunch", kinds=["fact"], limit=1).hits[0]
+        assert lunch.text == "The team eats soup at noon" and "vector" in lunch.paths
+    finally:
+        # and releasing it drops the two indexes it alone used
+        search_partition.release(neo4j_db, tenant)
+    names = Query("test_index_names", "SHOW INDEXES YIELD name WHERE name IN $names RETURN name",
+                  frozenset({"names"}))
+    assert neo4j_db.query(names, names=[index, text]) == []
