@@ -52,13 +52,19 @@ def create_rows(facts: list[Fact], embeddings: dict[str, list[float]] | None, ci
     """The `$rows` of create_fact_versions.cypher for new versions (sealed when a cipher is given)."""
     embeddings = embeddings or {}
     rows = []
+    texts: dict[datetime, str] = {}  # a batch's instants repeat (its known time on every row, shared dates)
     for f in facts:
         props = fact_props(f, embedding=embeddings.get(f.version_id))
         if cipher is not None:  # the one encrypt step of a fact version (crypto-erasure mode)
             props = cipher.seal_fact(f.tenant, props)
         # instants travel as ISO text and become datetimes in Cypher: the driver's pure-Python datetime
         # packing was the largest client cost of a bulk write (same stored value, fixed UTC offset)
-        instants = {k: props.pop(k).isoformat() for k in _INSTANTS if k in props}
+        instants = {}
+        for k in _INSTANTS:
+            if k in props:
+                point = props.pop(k)
+                text = texts.get(point)
+                instants[k] = text if text is not None else texts.setdefault(point, point.isoformat())
         rows.append({"props": props, "instants": instants, "subject_id": f.subject_id, "object_id": f.object.entity_id})
     return rows
 
