@@ -8,7 +8,7 @@ UNWIND $version_ids AS version_id
 MATCH (f:Fact {version_id: version_id})
 CALL (f, known_at) {
   OPTIONAL MATCH (f)-[r:SOURCED_FROM]->(s:Source)
-  WHERE r.known_from <= known_at AND (r.known_to IS NULL OR r.known_to > known_at)
+  WHERE @believed_at(r, known_at)
   WITH r, s ORDER BY r.known_from, s.session_id, s.index
   RETURN collect(CASE WHEN s IS NULL THEN null ELSE
                  {source_id: s.source_id, kind: s.kind, quote: r.quote, session_id: s.session_id,

@@ -5,5 +5,5 @@
 // returns: fact
 UNWIND $fact_ids AS id
 MATCH (f:Fact {fact_id: id})
-WHERE f.tenant = $tenant AND f.known_from <= $known_at AND (f.known_to IS NULL OR f.known_to > $known_at)
+WHERE f.tenant = $tenant AND @believed_at(f, $known_at)
 RETURN f {.*, embedding: null, flag: @flag_at(f, $known_at), disputed: false} AS fact

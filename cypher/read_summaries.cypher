@@ -5,7 +5,7 @@
 // returns: summary, trace
 MATCH (s:Summary)
 WHERE s.tenant = $tenant AND @state_at(s, $known_at) IN $states
-  AND s.known_from <= $known_at AND (s.known_to IS NULL OR s.known_to > $known_at)
+  AND @believed_at(s, $known_at)
 RETURN s {.*, flag: @flag_at(s, $known_at)} AS summary,
        [(s)-[d:DERIVED_FROM]->() | d {.kind, .ref_id, .version_id, .hash}] AS trace
 ORDER BY s.known_from, s.summary_id

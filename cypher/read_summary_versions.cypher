@@ -5,6 +5,6 @@
 // returns: summary, trace
 UNWIND $summary_ids AS id
 MATCH (s:Summary {summary_id: id})
-WHERE s.tenant = $tenant AND s.known_from <= $known_at AND (s.known_to IS NULL OR s.known_to > $known_at)
+WHERE s.tenant = $tenant AND @believed_at(s, $known_at)
 RETURN s {.*, flag: @flag_at(s, $known_at)} AS summary,
        [(s)-[d:DERIVED_FROM]->() | d {.kind, .ref_id, .version_id, .hash}] AS trace

@@ -7,9 +7,9 @@
 //          premises (list of [justification, premise fact id])
 UNWIND $fact_ids AS id
 MATCH (f:Fact {fact_id: id})
-WHERE f.tenant = $tenant AND f.known_from <= $known_at AND (f.known_to IS NULL OR f.known_to > $known_at)
+WHERE f.tenant = $tenant AND @believed_at(f, $known_at)
 RETURN f.fact_id AS fact_id, f.version_id AS version_id, @state_at(f, $known_at) AS state, f.statement AS statement,
        toString(f.valid_from) AS valid_from, toString(f.valid_to) AS valid_to,
        [(f)-[d:DEPENDS_ON]->(p:Fact)
-        WHERE d.known_from <= $known_at AND (d.known_to IS NULL OR d.known_to > $known_at)
+        WHERE @believed_at(d, $known_at)
         | [d.justification, p.fact_id]] AS premises

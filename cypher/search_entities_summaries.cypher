@@ -32,7 +32,7 @@ CALL () {
   CALL db.index.fulltext.queryNodes('summary_text', $summary_lucene) YIELD node AS s, score
   WITH s, score, known_at
   WHERE s.tenant = $tenant AND @state_at(s, known_at) IN $states
-    AND s.known_from <= known_at AND (s.known_to IS NULL OR s.known_to > known_at)
+    AND @believed_at(s, known_at)
     AND ($any_level OR all(f IN [(s)-[:DERIVED_FROM]->(x:Fact) | x]
                                 WHERE (f.sensitivity IS NULL AND $unlabelled) OR toLower(f.sensitivity) IN $levels))
   WITH s, score, known_at ORDER BY score DESC, s.version_id LIMIT $pool

@@ -44,7 +44,7 @@ CALL (valid_at, known_at) {
   WITH 1 AS go WHERE $vector IS NOT NULL AND rtrim($vector_index) = '' AND $cuts.vector > 0
   MATCH (f:Fact) WHERE f.tenant = $tenant AND f.embedding IS NOT NULL
     // the property filters (not the state, read after the cut) before the cosine: a scan can skip what a top-k cannot
-    AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
+    AND @believed_at(f, known_at)
     AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
   WITH f, vector.similarity.cosine(f.embedding, $vector) AS score
   ORDER BY score DESC, f.valid_from DESC, f.version_id LIMIT $cuts.vector
@@ -67,7 +67,7 @@ CALL (valid_at, known_at) {
   WITH f, sum(1.0 / size(touching)) AS weight
   // the property filters (not the state, read after the cut) before the cut: a hub entity's history (versions
   // known or valid at other times) never uses up the path's candidates
-  WHERE f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
+  WHERE @believed_at(f, known_at)
     AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
   WITH f, weight + CASE WHEN toLower(f.predicate) IN $words THEN 1.0 ELSE 0.0 END AS score
   ORDER BY score DESC, f.valid_from DESC, f.version_id LIMIT $cuts.graph
@@ -76,7 +76,7 @@ CALL (valid_at, known_at) {
 WITH f, score, path, valid_at, known_at, @state_at(f, known_at) AS state
 WITH f, score, path, valid_at, known_at, state,
      f.tenant = $tenant AND state IN $states
-     AND f.known_from <= known_at AND (f.known_to IS NULL OR f.known_to > known_at)
+     AND @believed_at(f, known_at)
      AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
      AND ($any_kind OR f.kind IN $kinds)
      AND ($any_scope OR f.scope_key = rtrim($scope_key))

@@ -57,3 +57,21 @@ def test_a_point_read_seeks_each_candidate_version_once(neo4j_db, tenant, club_h
     rows = _profiled_seek_rows(neo4j_db, query.body, **params)
     # then its twelve versions come out of the index once each, not once per side of an OR
     assert rows == STINTS, rows
+
+
+def test_a_closed_version_whose_known_to_is_not_an_instant_is_never_served_as_believed(neo4j_db, tenant, clock):
+    # given Ada's old club ended by a succession, and its closing instant overwritten by hand with a date (a bad write)
+    from credo.cypher import Query
+
+    store = Store(neo4j_db, tenant=tenant, embedder=None, _clock=clock, _owns_db=False)
+    old = store.add_fact("Ada", "plays_for", "Rovers", valid_from="2019")
+    store.succeed_fact(old.fact_id, object="United", at="2021")
+    broken = Query("test_break_known_to", "MATCH (f:Fact {tenant: $tenant, version_id: $v}) "
+                   "SET f.known_to = date('2020-01-01') RETURN count(f) AS n", frozenset({"tenant", "v"}))
+    assert neo4j_db.write(lambda tx: tx.one(broken, tenant=tenant, v=old.version_id))["n"] == 1
+    # when Ada's club in 2020 is read as believed now
+    found = store.facts("Ada", "plays_for", valid_at="2020-06-01")
+    # then the closed version is not served as if it were still believed
+    assert [f.version_id for f in found] == [f.version_id for f in store.history(old.fact_id) if f.known_to is None
+                                             and f.object_name == "Rovers"]
+    assert old.version_id not in [f.version_id for f in found]
