@@ -20,15 +20,20 @@ import math
 import os
 import random
 import statistics
+import sys
 import time
 import uuid
+from pathlib import Path
 
-import credo
-from credo.cypher import Query
-from credo.graph import search_partition
-from credo.graph.provision import LocalNeo4j
-from credo.graph.vectors import Vector
-from credo.settings import Settings
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import credo  # noqa: E402
+from credo.cypher import Query  # noqa: E402
+from credo.graph import search_partition  # noqa: E402
+from credo.graph.provision import LocalNeo4j  # noqa: E402
+from credo.graph.vectors import Vector  # noqa: E402
+from credo.settings import Settings  # noqa: E402
+from server_cpu import run_once  # noqa: E402
 
 BULK = Query("bulk_facts", """
 UNWIND range($start, $start + $n - 1) AS i
@@ -151,7 +156,7 @@ def floor_item(store: credo.Store, ids: list[str], samples: int, rng: random.Ran
 def bulk(store: credo.Store, start: int, n: int) -> list[str]:
     run = uuid.uuid4().hex[:6]
     began = time.monotonic()
-    store._db.run_schema_query(BULK, n=n, start=start, tenant=store.tenant, run=run)
+    run_once(store._db, BULK, n=n, start=start, tenant=store.tenant, run=run)
     search_partition.partition(store._db, store.tenant)  # bulk versions join the tenant's own vector index
     print(f"  bulk-created {n:,} facts (same Fact node shape, random unit vectors) in {time.monotonic() - began:.0f} s",
           flush=True)

@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import credo  # noqa: E402
 from credo.cypher import Query  # noqa: E402
 from credo.graph import search_partition  # noqa: E402
-from server_cpu import Cpu, wait_quiet  # noqa: E402
+from server_cpu import Cpu, run_once, wait_quiet  # noqa: E402
 
 PEOPLE = [f"{a} {b}" for a in ("Ada", "Ben", "Chen", "Dana", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea")
           for b in ("Moss", "Nash", "Ortiz", "Park", "Quinn", "Reyes", "Stone", "Tran", "Urban", "Voss")]
@@ -89,7 +89,7 @@ CALL (i) {
 def bulk(db, tenant: str, data: list[dict], run: str) -> float:
     """Create the rows' shape directly (same properties as add_facts writes), random unit vectors; seconds."""
     started = time.perf_counter()
-    db.run_schema_query(BULK, n=len(data), statements=[r["statement"] for r in data[:5000]], tenant=tenant, run=run)
+    run_once(db, BULK, n=len(data), statements=[r["statement"] for r in data[:5000]], tenant=tenant, run=run)
     return time.perf_counter() - started
 
 

@@ -1,6 +1,6 @@
-"""CPU seconds of this process and of a local Neo4j server, for the benchmarks: what a run spent where, and whether
-the server is at rest (an index merge or population still running after a bulk write competes with what is timed
-next)."""
+"""The benchmarks' plumbing: CPU seconds of this process and of a local Neo4j server (what a run spent where, and
+whether the server is at rest: an index merge or population still running after a bulk write competes with what is
+timed next), and a batched bulk statement run once."""
 
 from __future__ import annotations
 
@@ -19,10 +19,12 @@ class Cpu:
 
     @staticmethod
     def client() -> float:
+        """CPU seconds (user + system) this process has used."""
         usage = resource.getrusage(resource.RUSAGE_SELF)
         return usage.ru_utime + usage.ru_stime
 
     def server(self) -> float | None:
+        """CPU seconds the local Neo4j server has used, or None when it is not visible from here."""
         if self.server_pid is None:
             return None
         try:
@@ -82,3 +84,11 @@ def wait_quiet(cpu: Cpu, *, busy: float = 0.15, window_s: float = 1.0, timeout_s
         if before is None or after is None or (after - before) / window_s < busy:
             break
     return time.perf_counter() - started
+
+
+def run_once(db, query, **params) -> None:
+    """Run a batched bulk statement (CALL ... IN TRANSACTIONS) as one auto-commit query, not retried: a bulk CREATE
+    run again after some batches committed would break a uniqueness rule (Database.run_schema_query retries, for
+    idempotent statements only)."""
+    with db._driver.session(database=db.database) as session:
+        session.run(getattr(query, "body", query.text), params).consume()

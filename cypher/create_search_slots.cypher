@@ -7,5 +7,5 @@ WITH 1 AS go
 UNWIND $slots AS slot
 MERGE (s:SearchSlot {n: slot.n})
 ON CREATE SET s.label = slot.label, s.index = slot.index, s.text_index = slot.text_index
-WITH count(s) AS made
+WITH count(s) AS recorded
 RETURN COUNT { MATCH (:SearchSlot) } AS slots

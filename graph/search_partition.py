@@ -32,7 +32,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 from credo.cypher import load
 from credo.graph.db import Database, Tx
-from credo.schema.errors import ConfigError
+from credo.schema.errors import RaceLost
 
 READ_SEARCH_PARTITION = load("read_search_partition")
 CLAIM_SEARCH_SLOT = load("claim_search_slot")
@@ -40,6 +40,7 @@ CREATE_SEARCH_SLOTS = load("create_search_slots")
 READ_SEARCH_SLOTS = load("read_search_slots")
 RELEASE_SEARCH_SLOT = load("release_search_slot")
 UNLABEL_SEARCH_PARTITION = load("unlabel_search_partition")
+FREE_SEARCH_SLOT = load("free_search_slot")
 LABEL_SEARCH_PARTITION = load("label_search_partition")
 READY_SEARCH_PARTITION = load("ready_search_partition")
 READ_PARTITION_MEMBERS = load("read_partition_members")
@@ -49,12 +50,13 @@ log = logging.getLogger("credo")
 SLOT_BATCH = 8  # slots made at a time (each an empty vector index and full-text index): one plan-cache flush per 8
 SLOT_LOW = 2  # fewer free slots than this after a claim: SLOT_BATCH more are made in the background
 THRESHOLD = 500  # fact versions: an exact scan reads every vector (≈ 0.07 ms each under load; bench/RESULTS.md)
-_ready: dict[tuple[str, str, str], str] = {}  # (uri, database, tenant) -> its ready index: a partition never goes away
+_ready: dict[tuple[str, str, str], str] = {}  # (uri, database, tenant) -> its ready index (gone only by `release`)
 _text_ready: dict[tuple[str, str, str], str] = {}  # (uri, database, tenant) -> its ready full-text index
 _sizes: dict[tuple[str, str, str], int] = {}  # (uri, database, tenant) -> versions counted or written since (lower bound)
 _builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="credo-partition")  # builds run one at a time
 _building: dict[tuple[str, str, str], Future] = {}  # (uri, database, tenant) -> its build, running or queued
 _building_lock = threading.Lock()
+_refill: dict[tuple[str, str], Future] = {}  # (uri, database) -> its slot refill, running or queued
 
 
 def names(tenant: str) -> tuple[str, str]:
@@ -183,10 +185,13 @@ def build_later(db: Database, tenant: str) -> Future:
 
 
 def settle(db: Database, tenant: str | None = None, timeout_s: float | None = None) -> None:
-    """Wait for the background partition builds of `db` (of one tenant, if given) to finish."""
+    """Wait for the background partition builds of `db` (of one tenant, if given; else its slot refill too) to
+    finish."""
     with _building_lock:
         jobs = [f for (uri, database, t), f in _building.items()
                 if (uri, database) == (db.uri, db.database) and tenant in (None, t)]
+        if tenant is None and (db.uri, db.database) in _refill:
+            jobs.append(_refill[(db.uri, db.database)])
     for job in jobs:
         try:
             job.result(timeout=timeout_s)
@@ -231,7 +236,7 @@ def partition(db: Database, tenant: str, *, timeout_s: int = 600) -> str:
         make_slots(db, SLOT_BATCH, timeout_s=timeout_s)
         claim = db.write(lambda tx: tx.one(CLAIM_SEARCH_SLOT, tenant=tenant))
     if claim is None:
-        raise ConfigError("no search partition slot could be claimed (another process took every one made)")
+        raise RaceLost("search partition", "other tenants took every slot made meanwhile; try again")
     label, index, text = claim["label"], claim["index"], claim["text_index"]
     db.run_schema_query(LABEL_SEARCH_PARTITION, tenant=tenant, label=label)
     if text is None:  # a partition opened before slots and before own full-text indexes: its digest names it
@@ -239,7 +244,9 @@ def partition(db: Database, tenant: str, *, timeout_s: int = 600) -> str:
         db.run_schema(f"CREATE FULLTEXT INDEX {text} IF NOT EXISTS FOR (n:{label}) ON EACH [n.statement, n.quote]")
     db.run_schema(f"CALL db.awaitIndex('{index}', {int(timeout_s)})")
     db.run_schema(f"CALL db.awaitIndex('{text}', {int(timeout_s)})")
-    db.write(lambda tx: tx.one(READY_SEARCH_PARTITION, tenant=tenant, text_index=text))
+    if db.write(lambda tx: tx.one(READY_SEARCH_PARTITION, tenant=tenant, text_index=text)) is None:
+        # released while it was built: its versions stay in the global full-text index, nothing is remembered
+        raise RaceLost("search partition", "the partition was released while it was built")
     # from now on its new versions enter its own full-text index only; the existing ones leave the global one
     db.run_schema_query(UNLABEL_GLOBAL_TEXT, tenant=tenant)
     remember_index(db, tenant, index, text)
@@ -273,9 +280,6 @@ def first_slots(db: Database) -> None:
     make_slots(db, max(SLOT_BATCH - free, 0))
 
 
-_refill: dict[tuple[str, str], Future] = {}  # (uri, database) -> its slot refill, running or queued
-
-
 def slots_later(db: Database) -> Future:
     """Queue SLOT_BATCH more slots on the background builder (one refill per database at a time)."""
     key = (db.uri, db.database)
@@ -297,16 +301,32 @@ def _make_logged(db: Database) -> list[int]:
 
 
 def release(db: Database, tenant: str) -> None:
-    """Close the tenant's partition: its label comes off every node and its slot is free for another tenant (a
-    partition opened before slots has its two indexes dropped instead)."""
+    """Close the tenant's partition: its versions go back to the global full-text index and its slot is free for
+    another tenant (a partition opened before slots has its two indexes dropped instead).
+
+    For a tenant whose data is being deleted, or that no other process is serving: another process keeps the
+    partition's index names cached (a ready partition is not looked up again) and would search the slot the next
+    tenant takes. In this process the caches are cleared. Order: the partition node goes first (a write in flight
+    waits for it, a later one joins the global index), the slot drains while its label comes off the tenant's
+    versions, and is freed last, so no other tenant ever shares its indexes with this one's versions."""
     settle(db, tenant)
-    opened = names_of(db, tenant)
-    if opened is None:
+    row = db.write(lambda tx: tx.one(RELEASE_SEARCH_SLOT, tenant=tenant))
+    if row is None:
         return
-    db.run_schema_query(UNLABEL_SEARCH_PARTITION, label=opened[0])
-    freed = db.write(lambda tx: tx.one(RELEASE_SEARCH_SLOT, tenant=tenant))
+    db.run_schema_query(UNLABEL_SEARCH_PARTITION, tenant=tenant, label=row["label"])
     key = _key(db, tenant)
-    _ready.pop(key, None), _text_ready.pop(key, None), _sizes.pop(key, None)
-    if freed is not None and freed["slot"] is None:
-        db.run_schema(f"DROP INDEX {freed['index']} IF EXISTS")
-        db.run_schema(f"DROP INDEX {'fact_text_t_' + freed['label'].removeprefix('SearchT_')} IF EXISTS")
+    for cache in (_ready, _text_ready, _sizes):
+        cache.pop(key, None)
+    if row["slot"] is not None:
+        db.write(lambda tx: tx.one(FREE_SEARCH_SLOT, n=row["slot"]))
+        return
+    db.run_schema(f"DROP INDEX {row['index']} IF EXISTS")
+    db.run_schema(f"DROP INDEX {'fact_text_t_' + row['label'].removeprefix('SearchT_')} IF EXISTS")
+
+
+def abandon(db: Database, tenant: str) -> None:
+    """Release the partition a bulk write opened ahead if that write was refused and the tenant has no version (so
+    a refused first batch does not keep a slot)."""
+    row = db.read(lambda tx: tx.one(READ_SEARCH_PARTITION, tenant=tenant, kind="size"))
+    if row and row["label"] is not None and not row["versions"]:
+        release(db, tenant)

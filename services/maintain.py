@@ -5,8 +5,8 @@
    cause, so `stale()` lists them for re-verification.
 2. Move episodic and semantic memories between tiers by the table in services/tier_rules.py (at most one move
    each per sweep).
-3. Give a tenant grown past `search_partition.THRESHOLD` fact versions its own search partition (label
-   + vector index).
+3. Give a tenant grown past `search_partition.THRESHOLD` fact versions its own search partition (a slot: a label
+   with its own vector and full-text index).
 4. Forget episodic memories older than the tenant's TTL (TTL roll-off is forgetting): the due ids are recorded on
    their usage, in the ledger and in the report, then each is forgotten and its residue report returned.
 

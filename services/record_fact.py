@@ -14,7 +14,7 @@ from credo.graph import predicates as predicate_repo
 from credo.graph import search_partition
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
-from credo.schema.errors import ConflictError, InvalidInput
+from credo.schema.errors import ConflictError, CredoError, InvalidInput
 from credo.schema.facts import STATE_VALUES, EndKind, Fact, FactCreate, ObjectValue, literal, scope_key, validated
 from credo.schema.lifecycle import SERVED_VALUES, State
 from credo.schema.entities import Entity
@@ -255,7 +255,8 @@ def add_facts(
     if not batch:
         return []
     premises = [check_premises(p, "depends_on") if p else None for p in (depends_on or [])]
-    if len(batch) >= search_partition.THRESHOLD:
+    opened = len(batch) >= search_partition.THRESHOLD and search_partition.cached_index(ctx.db, ctx.tenant) is None
+    if opened:
         # a batch that alone takes its tenant past the search threshold opens the tenant's partition first, as an
         # import does: its versions enter the partition's still empty indexes as they are written, instead of a
         # background build labelling and indexing them all again beside the writes that follow
@@ -266,7 +267,12 @@ def add_facts(
         link_premises(tx, ctx, known, [([fact], refs) for fact, refs in zip(written, premises) if refs])
         return written
 
-    return ctx.write(work, embed=foreseen(batch))
+    try:
+        return ctx.write(work, embed=foreseen(batch))
+    except CredoError:
+        if opened:  # a refused first batch keeps no slot
+            search_partition.abandon(ctx.db, ctx.tenant)
+        raise
 
 
 def write_range(ctx: Context, *, data: FactCreate) -> Fact:

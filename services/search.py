@@ -9,8 +9,10 @@ Tenant isolation at the index level: Neo4j 5.26's full-text and vector indexes a
 also index `tenant`, and every Lucene query requires the tenant's phrase, so Lucene intersects with the tenant's
 postings and never walks another tenant's matches. For vectors, a tenant below `search_partition.THRESHOLD`
 versions is scanned exactly (a tenant index seek, then cosine over its versions, filtered by their flagged state: exact, leak-free, cheap at that size);
-a larger tenant gets its own label and vector index (`search_partition.partition`, run by the write that takes
-the tenant past the threshold, and by `maintain()`), queried by name (cached per process once ready), so it never competes with other tenants' vectors either. See README "Search".
+a larger tenant gets its own label and vector index (`search_partition.partition`: a slot made ahead, claimed in the
+background after the write that takes the tenant past the threshold, before a bulk write that will, or by
+`maintain()`), queried by name (cached per process once ready), so it never competes with other tenants' vectors
+either. See README "Search".
 
 Latency: only the vector path needs the query's embedding, so the index names, entities, summaries and the lexical
 and graph paths are read on a second connection while the question is embedded; the vector path's query follows
@@ -76,7 +78,7 @@ def search(
     with_summaries = "summary" in hit_kinds and valid_at is None
     pool = min(max(2 * limit, 20), 400)
     use = frozenset(PATHS if paths is None else paths)
-    # once ready, a partition stays: no query
+    # once ready, a partition stays (only `search_partition.release` ends it, for a tenant no process serves): no query
     cached = (search_partition.cached_index(ctx.db, ctx.tenant), search_partition.cached_text_index(ctx.db, ctx.tenant))
     summary_q = rules.lucene(text, SUMMARY_FIELDS, ctx.tenant) if with_summaries else None
 

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from credo.cypher import Query
 from credo.graph import search_partition
+from credo.schema.errors import NotFound, RaceLost
 from credo.services.embeddings import default_embedder
 from credo.store import Store
 
@@ -165,3 +168,99 @@ def test_a_partition_opened_before_slots_keeps_its_label_and_indexes(neo4j_db, t
     names = Query("test_index_names", "SHOW INDEXES YIELD name WHERE name IN $names RETURN name",
                   frozenset({"names"}))
     assert neo4j_db.query(names, names=[index, text]) == []
+
+
+def _carrying(neo4j_db, label: str) -> int:
+    query = Query("test_carrying_label", f"MATCH (n:{label}) RETURN count(n) AS n", frozenset())
+    return neo4j_db.query(query)[0]["n"]
+
+
+def _global_text(neo4j_db, tenant: str) -> int:
+    query = Query("test_global_text", "MATCH (f:Fact:FactText) WHERE f.tenant = $tenant RETURN count(f) AS n",
+                  frozenset({"tenant"}))
+    return neo4j_db.query(query, tenant=tenant)[0]["n"]
+
+
+def test_a_partition_opened_before_slots_whose_build_never_finished_is_built_on_a_slot(neo4j_db, tenant, clock):
+    # given a tenant whose partition was opened the old way and never built (a node naming a digest label, not ready,
+    # no index: the old build created the node first and could fail before its indexes)
+    store = Store(neo4j_db, tenant=tenant, embedder=None, _clock=clock, _owns_db=False)
+    _fill(store, 0, 3)
+    label, index = search_partition.names(tenant)
+    opened = Query("test_open_unbuilt", "CREATE (p:SearchPartition {tenant: $tenant, label: $label, index: $index, "
+                   "ready: false}) RETURN p.label AS label", frozenset({"tenant", "label", "index"}))
+    neo4j_db.write(lambda tx: tx.one(opened, tenant=tenant, label=label, index=index))
+    # when its partition is opened again (as maintain() would)
+    built = search_partition.partition(neo4j_db, tenant)
+    # then it is ready on a slot, with every version in it
+    slot_label, slot_index, text = search_partition.names_of(neo4j_db, tenant)
+    assert built == slot_index and slot_label.startswith("SearchS_") and text.startswith("fact_text_s_")
+    assert neo4j_db.query(search_partition.READ_PARTITION_MEMBERS, tenant=tenant)[0] == {"versions": 3, "labelled": 3}
+    search_partition.release(neo4j_db, tenant)
+
+
+def test_releasing_a_partition_puts_the_tenants_versions_back_in_the_global_index_even_one_written_meanwhile(
+        neo4j_db, tenant, clock, monkeypatch):
+    # given a tenant with its own partition, and a write of the tenant that lands while the partition is released
+    monkeypatch.setattr(search_partition, "THRESHOLD", 3)
+    store = Store(neo4j_db, tenant=tenant, embedder=None, _clock=clock, _owns_db=False)
+    _fill(store, 0, 4)
+    search_partition.settle(neo4j_db)
+    label = search_partition.names_of(neo4j_db, tenant)[0]
+    real = neo4j_db.run_schema_query
+
+    def with_a_write(query, **params):
+        if query is search_partition.UNLABEL_SEARCH_PARTITION:
+            store.add_fact("Zed", "owns", "Kayak", statement="Zed owns a quinquagenarian kayak")
+        return real(query, **params)
+
+    monkeypatch.setattr(neo4j_db, "run_schema_query", with_a_write)
+    # when the partition is released
+    search_partition.release(neo4j_db, tenant)
+    # then no node carries its label, every version (the one written meanwhile too) is in the global full-text index,
+    # and lexical search finds them there
+    assert _carrying(neo4j_db, label) == 0
+    assert _global_text(neo4j_db, tenant) == 5
+    from credo.services import search as search_service
+    hits = search_service.search(store._ctx, query="quinquagenarian", kinds=["fact"], paths=frozenset({"lexical"}))
+    assert [h.text for h in hits.hits] == ["Zed owns a quinquagenarian kayak"]
+
+
+def test_a_partition_released_while_it_is_built_is_not_marked_ready_and_leaves_the_versions_in_the_global_index(
+        neo4j_db, tenant, clock, monkeypatch):
+    # given a tenant whose partition build waits for its indexes while another caller releases it
+    store = Store(neo4j_db, tenant=tenant, embedder=None, _clock=clock, _owns_db=False)
+    _fill(store, 0, 3)
+    real = neo4j_db.run_schema
+
+    def released_meanwhile(statement: str) -> None:
+        if statement.startswith("CALL db.awaitIndex") and search_partition.names_of(neo4j_db, tenant) is not None:
+            search_partition.release(neo4j_db, tenant)
+        real(statement)
+
+    monkeypatch.setattr(neo4j_db, "run_schema", released_meanwhile)
+    # when the build goes on, then it stops as a lost race, and the tenant's versions stay in the global index
+    with pytest.raises(RaceLost):
+        search_partition.partition(neo4j_db, tenant)
+    assert search_partition.names_of(neo4j_db, tenant) is None
+    assert search_partition.cached_index(neo4j_db, tenant) is None
+    assert _global_text(neo4j_db, tenant) == 3
+
+
+def test_a_refused_batch_that_opened_a_fresh_tenants_partition_keeps_no_slot(neo4j_db, tenant, clock, monkeypatch):
+    # given a threshold of 5 versions, a fresh tenant and free slots
+    monkeypatch.setattr(search_partition, "THRESHOLD", 5)
+    search_partition.settle(neo4j_db)
+    if _free(neo4j_db) < search_partition.SLOT_LOW + 1:
+        search_partition.make_slots(neo4j_db, search_partition.SLOT_BATCH)
+    search_partition.settle(neo4j_db)
+    free = _free(neo4j_db)
+    store = Store(neo4j_db, tenant=tenant, embedder=None, _clock=clock, _owns_db=False)
+    rows = [{"subject": f"Person {i}", "predicate": "owns", "object": f"Bicycle {i}"} for i in range(8)]
+    rows[3]["depends_on"] = ["f_00000000000000000000"]  # a premise nobody stated: the write is refused
+    # when the 8-row batch is refused inside its transaction
+    with pytest.raises(NotFound):
+        store.add_facts(rows)
+    # then the tenant has no partition and the slot it opened is free again
+    assert search_partition.names_of(neo4j_db, tenant) is None
+    assert _free(neo4j_db) == free
