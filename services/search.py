@@ -160,27 +160,29 @@ def search(
                         else:
                             items.setdefault(key, None)
                         rankings[path].append((key, score))
+        # the lexical path ranks facts, entities and summaries each in its own index's list: a Lucene score depends
+        # on its index's statistics (field lengths, how many documents of any tenant hold a word), so scores of two
+        # indexes are not comparable and only ranks are fused
         if "entity" in hit_kinds:
-            rankings.setdefault("lexical", [])
+            rankings[rules.LEXICAL_ENTITIES] = []
             for entity, _norm, score in found_entities:
                 key = f"entity:{entity.entity_id}"
                 items[key] = {"kind": "entity", "id": entity.entity_id, "text": entity.name, "entity": entity}
-                rankings["lexical"].append((key, score))
+                rankings[rules.LEXICAL_ENTITIES].append((key, score))
         if summary_q:
-            rankings.setdefault("lexical", [])
+            rankings[rules.LEXICAL_SUMMARIES] = []
             for summary, score in found_summaries:
                 key = f"summary:{summary.version_id}"
                 items[key] = {"kind": "summary", "id": summary.summary_id, "version_id": summary.version_id,
                               "text": summary.text, "summary": summary}
-                rankings["lexical"].append((key, score))
-        # the lexical path ranks facts, entities and summaries by their own Lucene scores, each index apart
-        rankings["lexical"] = sorted(rankings.get("lexical", []), key=lambda item: -item[1])
-        rankings = {p: r for p, r in rankings.items() if p in use}
+                rankings[rules.LEXICAL_SUMMARIES].append((key, score))
+        rankings = {p: sorted(r, key=lambda item: -item[1]) if rules.path_of(p) == "lexical" else r
+                    for p, r in rankings.items() if rules.path_of(p) in use}
         fused = rules.fuse(rankings, limit=limit)
         if any(items[f.key] is None for f in fused):
             return None  # a key-only candidate rose into the top (better ones were unsupported or unreadable)
         hits = [SearchHit(**items[f.key], score=f.score,
-                          paths={p: PathScore(rank=r, score=s) for p, (r, s) in f.paths.items()})
+                          paths={rules.path_of(p): PathScore(rank=r, score=s) for p, (r, s) in f.paths.items()})
                 for f in fused]
         return SearchResult(query=text, hits=hits, valid_at=valid, known_at=known)
 

@@ -10,6 +10,9 @@ from dataclasses import dataclass, field
 RRF_K = 60  # the constant of Cormack et al. (2009); ranks beyond ~k add little
 MAX_TERMS = 32  # Lucene clauses per field, well under its 1024 limit
 HIT_KINDS = ("fact", "entity", "summary")
+# the lexical path's rankings of entities and summaries, fused apart from its ranking of facts (one list per index)
+LEXICAL_ENTITIES = "lexical:entity"
+LEXICAL_SUMMARIES = "lexical:summary"
 MEMORY_KINDS = ("episodic", "semantic", "procedural", "relational")
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -84,6 +87,11 @@ def split_kinds(kinds: Iterable[str] | str | None) -> tuple[frozenset[str], list
     memory = sorted({k for k in norm if k in MEMORY_KINDS})
     hits = {k for k in norm if k in HIT_KINDS} | ({"fact"} if memory else set())
     return frozenset(hits), memory or None
+
+
+def path_of(ranking: str) -> str:
+    """The path a ranking belongs to: 'lexical:entity' is the lexical path's ranking of the entities' index."""
+    return ranking.partition(":")[0]
 
 
 @dataclass(frozen=True)

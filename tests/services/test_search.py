@@ -56,6 +56,22 @@ def test_each_hit_says_which_paths_found_it_with_their_scores(estore):
     assert any(h.kind == "entity" and h.text == "Acme account" for h in found.hits)
 
 
+def test_the_lexical_path_ranks_each_index_apart_as_their_scores_are_not_comparable(store):
+    # given an entity named exactly as the question (a short field: a high score in its own index) and a fact that
+    # says the same words in a long statement (a lower score in the facts' index)
+    store.add_fact("Acme account", "owned_by", "Alice",
+                   statement="Over the years several people in finance have said that Alice is the one who owns "
+                             "the Acme account and pays its invoices every quarter")
+    # when searching lexically for the name
+    found = store.search("Acme account", kinds=["fact", "entity"])
+    # then each is first in its own index's ranking: a Lucene score depends on its index's statistics (field
+    # lengths, how many documents of every tenant hold a word), so one index's scores never outrank another's
+    fact_hit = next(h for h in found.hits if h.kind == "fact")
+    entity_hit = next(h for h in found.hits if h.kind == "entity" and h.text == "Acme account")
+    assert fact_hit.paths["lexical"].rank == 1
+    assert entity_hit.paths["lexical"].rank == 1
+
+
 def test_a_search_in_the_past_returns_what_was_valid_then(store):
     # given Alice owned the account until June, then Bob
     alice = store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from credo.schema.search import can_see, visible_levels
-from credo.services.search_rules import RRF_K, fuse, lucene, named, predicate_words, split_kinds, words
+from credo.services.search_rules import (LEXICAL_ENTITIES, LEXICAL_SUMMARIES, RRF_K, fuse, lucene, named, path_of,
+                                         predicate_words, split_kinds, words)
 
 
 @pytest.mark.parametrize(("rankings", "order"), [
@@ -123,3 +124,15 @@ def test_a_short_paths_next_cut_follows_the_density_of_visible_candidates(cut, v
     from credo.graph.search import wider
 
     assert wider(cut, visible, need) == expected
+
+
+@pytest.mark.parametrize("ranking, path", [("lexical", "lexical"), (LEXICAL_ENTITIES, "lexical"),
+                                           (LEXICAL_SUMMARIES, "lexical"), ("vector", "vector"), ("graph", "graph")])
+def test_each_ranking_belongs_to_its_path(ranking, path):
+    assert path_of(ranking) == path
+
+
+def test_two_indexes_first_items_share_the_first_rank_whatever_their_scores():
+    fused = fuse({"lexical": [("fact:1", 0.4)], LEXICAL_ENTITIES: [("entity:1", 9.0)]})
+    assert {f.key: f.paths for f in fused} == {"fact:1": {"lexical": (1, 0.4)}, "entity:1": {LEXICAL_ENTITIES: (1, 9.0)}}
+    assert fused[0].score == fused[1].score == 1.0 / (RRF_K + 1)
