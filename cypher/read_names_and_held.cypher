@@ -47,11 +47,14 @@ CALL (found) {
   MATCH (f:Fact)
   USING INDEX f:Fact(subject_id)
   WHERE f.subject_id IN subject_ids AND f.predicate = ask.predicate AND f.tenant = $tenant
-    AND f.known_to IS NULL AND @state_at(f, null) IN $states
+    AND f.known_to IS NULL
     AND (ask.object_type IS NULL
          OR (ask.object_at IS NOT NULL AND f.object_id = object_id)
          OR (ask.object_at IS NULL AND f.object_type = ask.object_type AND f.object_value = ask.object_value))
+  // the state once per version: the filter and the answer share it (its flag read planned and run once, not twice)
+  WITH at, f, @state_at(f, null) AS state
+  WHERE state IN $states
   RETURN collect([at, f.fact_id, f.version_id, f.object_type, f.object_value, f.object_id, f.scope_key,
-                  @state_at(f, null), toString(f.valid_from), f.valid_from_precision, toString(f.valid_to)]) AS held
+                  state, toString(f.valid_from), f.valid_from_precision, toString(f.valid_to)]) AS held
 }
 RETURN found, held
