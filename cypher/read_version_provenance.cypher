@@ -7,20 +7,20 @@
 MATCH (f:Fact {version_id: $version_id})
 CALL (f) {
   MATCH (f)-[r:SOURCED_FROM]->(s:Source)
-  WHERE $any_time OR (@believed_at(r, $known_at))
+  WHERE $any_time OR @believed_at(r, $known_at)
   WITH r, s ORDER BY r.known_from, s.session_id, s.index
   RETURN collect({source: s {.*, text: null}, quote: r.quote, span: r.span, known_from: r.known_from,
                   known_to: r.known_to}) AS sources
 }
 CALL (f) {
   MATCH (f)-[r:ACCEPTED_IN]->(s:Source)
-  WHERE $any_time OR (@believed_at(r, $known_at))
+  WHERE $any_time OR @believed_at(r, $known_at)
   WITH r, s ORDER BY r.known_from
   RETURN collect({source: s {.*, text: null}, known_from: r.known_from, known_to: r.known_to}) AS accepted
 }
 CALL (f) {
   MATCH (f)-[r:DEPENDS_ON]->(p:Fact)
-  WHERE $any_time OR (@believed_at(r, $known_at))
+  WHERE $any_time OR @believed_at(r, $known_at)
   WITH r, p ORDER BY r.justification, p.fact_id
   RETURN collect({justification: r.justification, premise: p {.*, embedding: null, flag: @flag_at(p, $known_at), disputed: false},
                   believed: COLLECT { MATCH (q:Fact {fact_id: p.fact_id})

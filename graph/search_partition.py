@@ -67,7 +67,12 @@ def names(tenant: str) -> tuple[str, str]:
 
 def text_index(tenant: str) -> str:
     """The full-text index name from the digest of a tenant id (partitions opened before slots)."""
-    return "fact_text_t_" + names(tenant)[0].removeprefix("SearchT_")
+    return _text_index_of(names(tenant)[0])
+
+
+def _text_index_of(label: str) -> str:
+    """The full-text index of a partition opened before slots, from its label (`names`)."""
+    return "fact_text_t_" + label.removeprefix("SearchT_")
 
 
 def slot_names(n: int) -> tuple[str, str, str]:
@@ -240,7 +245,7 @@ def partition(db: Database, tenant: str, *, timeout_s: int = 600) -> str:
     label, index, text = claim["label"], claim["index"], claim["text_index"]
     db.run_schema_query(LABEL_SEARCH_PARTITION, tenant=tenant, label=label)
     if text is None:  # a partition opened before slots and before own full-text indexes: its digest names it
-        text = "fact_text_t_" + label.removeprefix("SearchT_")
+        text = _text_index_of(label)
         db.run_schema(f"CREATE FULLTEXT INDEX {text} IF NOT EXISTS FOR (n:{label}) ON EACH [n.statement, n.quote]")
     db.run_schema(f"CALL db.awaitIndex('{index}', {int(timeout_s)})")
     db.run_schema(f"CALL db.awaitIndex('{text}', {int(timeout_s)})")
@@ -321,7 +326,7 @@ def release(db: Database, tenant: str) -> None:
         db.write(lambda tx: tx.one(FREE_SEARCH_SLOT, n=row["slot"]))
         return
     db.run_schema(f"DROP INDEX {row['index']} IF EXISTS")
-    db.run_schema(f"DROP INDEX {'fact_text_t_' + row['label'].removeprefix('SearchT_')} IF EXISTS")
+    db.run_schema(f"DROP INDEX {_text_index_of(row['label'])} IF EXISTS")
 
 
 def abandon(db: Database, tenant: str) -> None:

@@ -176,8 +176,7 @@ def search(
                 items[key] = {"kind": "summary", "id": summary.summary_id, "version_id": summary.version_id,
                               "text": summary.text, "summary": summary}
                 rankings[rules.LEXICAL_SUMMARIES].append((key, score))
-        rankings = {p: sorted(r, key=lambda item: -item[1]) if rules.path_of(p) == "lexical" else r
-                    for p, r in rankings.items() if rules.path_of(p) in use}
+        rankings = {p: r for p, r in rankings.items() if rules.path_of(p) in use}  # each list arrives best first
         fused = rules.fuse(rankings, limit=limit)
         if any(items[f.key] is None for f in fused):
             return None  # a key-only candidate rose into the top (better ones were unsupported or unreadable)
