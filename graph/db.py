@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -29,6 +30,8 @@ T = TypeVar("T")
 logging.getLogger("neo4j").addHandler(logging.NullHandler())
 RACE_RETRY_S = 30.0  # how long a transaction that lost a race (TransientError) is retried
 _FIRST_DELAY_S, _MAX_DELAY_S = 0.1, 1.0
+_EQUIVALENT_SCHEMA = "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists"
+_IF_NOT_EXISTS = re.compile(r"\bIF\s+NOT\s+EXISTS\b", re.IGNORECASE)
 _IDLE_SESSIONS = 8  # idle read sessions kept per Database
 
 
@@ -239,9 +242,18 @@ class Database:
         return (self.write if write else self.read)(lambda tx: tx.rows(query, **params))
 
     def run_schema(self, statement: str) -> None:
-        """Run one schema statement (DDL must run outside explicit transactions)."""
-        with _translated(self.uri), self._driver.session(database=self.database) as session:
-            session.run(statement).consume()
+        """Run one schema statement (DDL must run outside explicit transactions).
+
+        A `CREATE ... IF NOT EXISTS` that another session made the same index or constraint for meanwhile succeeds:
+        Neo4j checks IF NOT EXISTS before it takes the schema lock, so the later of two concurrent creations fails
+        with EquivalentSchemaRuleAlreadyExists although what it asked for exists."""
+        with _translated(self.uri):
+            try:
+                with self._driver.session(database=self.database) as session:
+                    session.run(statement).consume()
+            except neo4j_errors.ClientError as exc:
+                if exc.code != _EQUIVALENT_SCHEMA or not _IF_NOT_EXISTS.search(statement):
+                    raise
 
     def run_schema_query(self, query: Query, **params: Any) -> None:
         """Run one query that batches its own transactions (CALL ... IN TRANSACTIONS) as an auto-commit query; one

@@ -61,22 +61,33 @@ def test_a_tenant_that_grows_past_the_threshold_takes_a_slot_without_creating_an
 
 def test_slots_run_low_are_made_again_in_the_background_and_a_tenant_finding_none_free_makes_its_own(
         neo4j_db, clock, monkeypatch):
-    # given every slot taken by tenants of their own
-    search_partition.settle(neo4j_db)
-    taken = []
-    while _free(neo4j_db) > 0:
+    taken: list[str] = []
+
+    def claim() -> str:
         taken.append(f"t_slot_{len(taken)}_{clock().timestamp()}")
-        search_partition.partition(neo4j_db, taken[-1])
+        return search_partition.partition(neo4j_db, taken[-1])
+
+    # given at least SLOT_LOW free slots and no refill under way
     search_partition.settle(neo4j_db)
-    while _free(neo4j_db) > 0:  # the background refill the last claims asked for
-        taken.append(f"t_slot_{len(taken)}_{clock().timestamp()}")
-        search_partition.partition(neo4j_db, taken[-1])
+    if _free(neo4j_db) < search_partition.SLOT_LOW:
+        search_partition.make_slots(neo4j_db, search_partition.SLOT_BATCH)
+    # when claims leave fewer than SLOT_LOW free
+    while _free(neo4j_db) >= search_partition.SLOT_LOW:
+        claim()
+    low = _free(neo4j_db)
+    search_partition.settle(neo4j_db)
+    # then SLOT_BATCH more were made in the background
+    assert _free(neo4j_db) == low + search_partition.SLOT_BATCH
+    # and when every slot is taken while no refill runs (the background did not keep up)
     refills: list[object] = []
     monkeypatch.setattr(search_partition, "slots_later", lambda db: refills.append(db))
-    # when one more tenant opens its partition
+    while _free(neo4j_db) > 0:
+        claim()
+    assert refills  # the claims that ran low asked for a refill
+    refills.clear()
+    # a tenant opening its partition makes slots itself, takes one, and asks for none in the background
     late = f"t_slot_late_{clock().timestamp()}"
     index = search_partition.partition(neo4j_db, late)
-    # then it made slots itself, took one, and asked for none in the background (SLOT_BATCH - 1 are free)
     assert index == search_partition.names_of(neo4j_db, late)[1]
     assert _free(neo4j_db) == search_partition.SLOT_BATCH - 1
     assert refills == []
