@@ -7,9 +7,8 @@ import importlib.util
 import json
 import sys
 
+from credo.bootstrap import open_database
 from credo.graph.db import Database
-from credo.graph.migrate import migrate
-from credo.graph.provision import resolve_connection
 from credo.schema.errors import ConfigError
 from credo.services import api_keys
 
@@ -24,7 +23,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     keys = sub.add_parser("keys", help="API keys of the service").add_subparsers(dest="keys_command", required=True)
     create = keys.add_parser("create", help="create a key for --tenant (the secret is printed once)")
     create.add_argument("--name", default=None)
-    create.add_argument("--clearance", default="internal")
+    create.add_argument("--clearance", default="internal",
+                        help="public, internal, confidential, secret or all: the sensitivity its reads may see")
+    create.add_argument("--scope", action="append", default=None, metavar="SCOPE",
+                        help="read, write, curate, forget, admin, or a preset: reader, agent (read+write, the "
+                             "default), curator (read, write, curate, forget), operator (all); repeat or comma-separate")
     create.add_argument("--json", action="store_true")
     create.set_defaults(handler=cmd_keys_create)
     listing = keys.add_parser("list", help="keys (never their secrets), of --tenant or --all tenants")
@@ -37,26 +40,24 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _database(args: argparse.Namespace, *, start: bool = True) -> Database:
-    settings = args.settings
-    info = resolve_connection(settings, start=start, progress=lambda m: print(m, file=sys.stderr))
-    db = Database(info.uri, info.user, info.password, info.database, timeout_s=settings.connect_timeout_s,
-                  pool_size=settings.pool_size)
-    db.verify()
-    migrate(db)
-    return db
+    return open_database(args.settings, start=start, progress=lambda m: print(m, file=sys.stderr))
 
 
 def cmd_keys_create(args: argparse.Namespace) -> int:
     """Create a key and print its secret once."""
     db = _database(args)
     try:
-        made = api_keys.create_key(db, tenant=args.settings.tenant, clearance=args.clearance, name=args.name)
+        made = api_keys.create_key(db, tenant=args.settings.tenant, clearance=args.clearance, name=args.name,
+                                   scopes=args.scope)
     finally:
         db.close()
+    key = made.key
     if args.json:
-        print(json.dumps({"key_id": made.key.key_id, "tenant": made.key.tenant, "secret": made.secret}))
+        print(json.dumps({"key_id": key.key_id, "tenant": key.tenant, "clearance": key.clearance,
+                          "scopes": list(key.scopes or ()), "secret": made.secret}))
     else:
-        print(f"key {made.key.key_id} for tenant {made.key.tenant!r} (shown once, store it now):\n{made.secret}")
+        print(f"key {key.key_id} for tenant {key.tenant!r}, clearance {key.clearance}, scopes "
+              f"{', '.join(key.scopes or ())} (shown once, store it now):\n{made.secret}")
     return 0
 
 
@@ -72,7 +73,9 @@ def cmd_keys_list(args: argparse.Namespace) -> int:
         return 0
     for k in keys:
         state = f"revoked {k.revoked_at.isoformat()}" if k.revoked_at else "active"
-        print(f"{k.key_id}  {k.tenant}  {k.clearance}  {k.name or '-'}  created {k.created_at.isoformat()}  {state}")
+        scopes = ",".join(k.scopes) if k.scopes is not None else "all (made before scopes)"
+        print(f"{k.key_id}  {k.tenant}  {k.clearance}  {scopes}  {k.name or '-'}  created {k.created_at.isoformat()}"
+              f"  {state}")
     return 0
 
 
@@ -110,8 +113,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise ConfigError(f"CREDO_AUTH=off is for local development only; refusing to listen on {host}")
     db = _database(args, start=True)
     if settings.auth and not args.no_first_key and not api_keys.list_keys(db, tenant=None):
-        made = api_keys.create_key(db, tenant=settings.tenant, name="first key (credo serve)")
-        print(f"created the first API key for tenant {settings.tenant!r}; it is shown once, store it now:\n"
+        made = api_keys.create_key(db, tenant=settings.tenant, name="first key (credo serve)", scopes=["operator"],
+                                   clearance="all")
+        print(f"created the first API key for tenant {settings.tenant!r} (every scope, clearance all: an operator's "
+              f"key; give agents `credo keys create --scope agent`); it is shown once, store it now:\n"
               f"  {made.secret}\nuse it as  X-API-Key: <key>  or  Authorization: Bearer <key>", flush=True)
     if not settings.auth:
         print("WARNING: CREDO_AUTH=off — every request acts in tenant "

@@ -8,9 +8,9 @@ import shutil
 import subprocess
 from importlib import metadata
 
+from credo.bootstrap import open_database
 from credo.graph.db import Database
 from credo.graph.migrate import migrate, status
-from credo.graph.provision import resolve_connection
 from credo.schema.errors import CredoError
 
 
@@ -25,10 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _database(args: argparse.Namespace, *, start: bool = True) -> Database:
-    info = resolve_connection(args.settings, start=start)
-    db = Database(info.uri, info.user, info.password, info.database, timeout_s=args.settings.connect_timeout_s)
-    db.verify()
-    return db
+    return open_database(args.settings, start=start, migrate=False)  # migrations are this command's own business
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:

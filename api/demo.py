@@ -43,18 +43,14 @@ def _message(index: int, origin: str, author: str, text: str, day: str) -> dict:
 
 def run_demo(settings: Settings) -> int:
     """Write and read the demo story in a fresh tenant; returns an exit code."""
-    from credo.graph.db import Database
-    from credo.graph.migrate import migrate
-    from credo.graph.provision import resolve_connection
+    from credo.bootstrap import open_database, open_store
+    from credo.schema.api_keys import Principal
     from credo.services.summarizers import ListSummarizer
-    from credo.store import Store
 
-    info = resolve_connection(settings, start=True, progress=lambda m: print(m, file=sys.stderr))
-    db = Database(info.uri, info.user, info.password, info.database, timeout_s=settings.connect_timeout_s)
-    migrate(db, progress=lambda m: print(m, file=sys.stderr))
+    db = open_database(settings, progress=lambda m: print(m, file=sys.stderr))
     tenant = f"demo-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}"
     clock = ReplayClock()
-    store = Store(db, tenant=tenant, embedder=None, _clock=clock)
+    store = open_store(settings, db, principal=Principal.local(tenant), embedder=None, clock=clock)
     try:
         _story(store, clock, ListSummarizer())
     finally:

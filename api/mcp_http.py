@@ -1,7 +1,8 @@
 """Streamable HTTP for the MCP server, mounted at `/mcp` in the FastAPI app, behind the API keys.
 
 The key (`X-API-Key` or `Authorization: Bearer`) is checked by a pure-ASGI middleware (BaseHTTPMiddleware would
-break streaming) that puts the key's tenant in the request scope; tools read it from there and nowhere else.
+break streaming) that puts the caller's Principal (tenant, clearance, scopes, acting key; `Runtime.principal`, the
+same resolution REST and the inspector use) in the request scope; tools read it from there and nowhere else.
 The transport is stateless (JSON responses, no session kept in the process), so several `credo serve` processes
 can sit behind one load balancer. DNS-rebinding protection checks the Host header against `allowed_hosts`
 (`CREDO_MCP_ALLOWED_HOSTS`).
@@ -20,32 +21,24 @@ from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from credo.api.mcp_server import PRINCIPAL_STATE, StoreFor, build_server
+from credo.api.principal import presented_key
 from credo.api.problems import PROBLEM_MEDIA_TYPE, problem_for
-from credo.api.mcp_server import CLEARANCE_STATE, TENANT_STATE, StoreFor, build_server
 from credo.api.rest.app import Runtime
-from credo.schema.errors import Unauthenticated
 from credo.schema.api_keys import Principal
-from credo.services import api_keys
-from credo.store import Store
+from credo.schema.errors import Unauthenticated
 
-# API key (None when absent) -> its tenant (or its Principal: tenant and clearance); None or Unauthenticated refuses
-Authenticate = Callable[[str | None], "str | Principal | None"]
+Authenticate = Callable[[str | None], Principal]  # API key (None when absent) -> its Principal; Unauthenticated refuses
 MCP_PATH = "/mcp"
 
 
 def api_key(scope: Scope) -> str | None:
     """The key a request carries: `X-API-Key`, else `Authorization: Bearer <key>`."""
-    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-    if headers.get("x-api-key"):
-        return headers["x-api-key"].strip()
-    scheme, _, token = headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer":
-        return None
-    return token.strip() or None
+    return presented_key({k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])})
 
 
 class ApiKeyAuth:
-    """Pure-ASGI middleware: 401 without a valid key; otherwise the key's tenant goes into scope state."""
+    """Pure-ASGI middleware: 401 without a valid key; otherwise the key's Principal goes into scope state."""
 
     def __init__(self, app: ASGIApp, authenticate: Authenticate) -> None:
         self.app = app
@@ -56,17 +49,11 @@ class ApiKeyAuth:
             await self.app(scope, receive, send)
             return
         try:
-            tenant = await anyio.to_thread.run_sync(self.authenticate, api_key(scope))  # the lookup hits Neo4j
+            principal = await anyio.to_thread.run_sync(self.authenticate, api_key(scope))  # the lookup hits Neo4j
         except Unauthenticated as exc:
             await _refuse(send, exc)
             return
-        if tenant is None:
-            await _refuse(send, Unauthenticated("unknown API key"))
-            return
-        if isinstance(tenant, Principal):
-            state = {**(scope.get("state") or {}), TENANT_STATE: tenant.tenant, CLEARANCE_STATE: tenant.clearance}
-        else:
-            state = {**(scope.get("state") or {}), TENANT_STATE: tenant}
+        state = {**(scope.get("state") or {}), PRINCIPAL_STATE: principal}
         await self.app({**scope, "state": state}, receive, send)
 
 
@@ -95,14 +82,7 @@ def mount_mcp(app: FastAPI, store_for: StoreFor, *, authenticate: Authenticate, 
 
 
 def mcp_mount(app: FastAPI, runtime: Runtime) -> AbstractAsyncContextManager[None]:
-    """The `create_app(mounts=[mcp_mount])` hook: /mcp behind the app's API keys, on the app's one driver."""
-    def store_for(tenant: str) -> Store:
-        assert runtime.store is not None, "the app's lifespan opens the runtime before any request"
-        return runtime.store.for_tenant(tenant)
-
-    def authenticate(key: str | None) -> str | Principal:
-        if not runtime.auth:
-            return runtime.settings.tenant
-        return api_keys.authenticate(runtime.db, key)
-
-    return mount_mcp(app, store_for, authenticate=authenticate, allowed_hosts=runtime.settings.mcp_allowed_hosts)
+    """The `create_app(mounts=[mcp_mount])` hook: /mcp behind the app's API keys, on the app's one driver and store,
+    each caller resolved and served exactly as over REST."""
+    return mount_mcp(app, runtime.store_for, authenticate=runtime.principal,
+                     allowed_hosts=runtime.settings.mcp_allowed_hosts)

@@ -1,7 +1,8 @@
 """The MCP server: one tool per agent-facing operation, built from the operation's command model.
 
-Every tool validates its arguments with the command model, acts on the store of the caller's tenant (from the API
-key over HTTP, from the server's binding over stdio), and answers with a structured result. A failure is an
+Every tool validates its arguments with the command model, acts on the store of the caller's principal (from the API
+key over HTTP, checked again on every stdio call), and answers with a structured result; the Store checks the
+operation's scope and the principal's clearance bounds every read. A failure is an
 `isError` result whose structured content is the operation's problem document (code, field, rule), as over REST.
 """
 
@@ -22,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from credo.api.problems import problem_for
 from credo.api.rest.routes import Written
+from credo.schema.api_keys import Principal
 from credo.schema.cascade import StaleItem
 from credo.schema.commands import Command, fields_of, invalid_input
 from credo.schema.context_package import ContextPackage
@@ -36,9 +38,9 @@ from credo.schema.utility import MemoryUsage
 from credo.store import Store
 
 log = logging.getLogger("credo.mcp")
-StoreFor = Callable[[str], Store]
-TENANT_STATE = "credo_tenant"  # the key the HTTP middleware sets in the ASGI scope's state
-CLEARANCE_STATE = "credo_clearance"  # the API key's clearance, beside the tenant (search filters by it)
+StoreFor = Callable[[Principal], Store]  # the caller's principal -> its store handle (Runtime.store_for)
+Local = Principal | Callable[[], Principal] | None  # who stdio / in-memory calls act as (a callable: asked each call)
+PRINCIPAL_STATE = "credo_principal"  # where the HTTP middleware puts the caller's Principal in the ASGI scope state
 
 INSTRUCTIONS = (
     "Credo is a temporal knowledge store. Ingest each conversation turn with add_messages, then remember claims "
@@ -201,9 +203,11 @@ def _run(store: Store, op: Operation, command: Command) -> Any:
 
 
 # -- the server ----------------------------------------------------------------------------------
-def build_server(store_for: StoreFor, *, tenant: str | None = None, name: str = "credo") -> MCPServer:
-    """The MCP server; `store_for(tenant)` gives a tenant's store; `tenant` binds stdio / in-memory callers."""
-    return MCPServer(name, instructions=INSTRUCTIONS, tools=[_tool(spec, store_for, tenant) for spec in TOOLS])
+def build_server(store_for: StoreFor, *, principal: Local = None, name: str = "credo") -> MCPServer:
+    """The MCP server; `store_for(principal)` gives a caller's store. Over HTTP the caller is the principal the
+    API-key middleware resolved; over stdio or in memory it is `principal` (a callable is asked on every call, so a
+    revoked key stops working at once)."""
+    return MCPServer(name, instructions=INSTRUCTIONS, tools=[_tool(spec, store_for, principal) for spec in TOOLS])
 
 
 def _http_state(ctx: Context) -> dict[str, Any] | None:
@@ -215,27 +219,24 @@ def _http_state(ctx: Context) -> dict[str, Any] | None:
     return None if request is None else dict(request.scope.get("state") or {})
 
 
-def caller_tenant(ctx: Context, default: str | None) -> str | None:
-    """The tenant of this call: set by the API-key middleware over HTTP, else the server's binding."""
+def caller(ctx: Context, local: Local) -> Principal:
+    """Who this call acts as: the principal the API-key middleware resolved over HTTP (never a default there), else
+    the server's local principal (asked again on every call when it is a callable); Unauthenticated without one."""
     state = _http_state(ctx)
-    if state is not None:  # over HTTP only the key decides, never a default
-        return state.get(TENANT_STATE)
-    return default
+    found = state.get(PRINCIPAL_STATE) if state is not None else (local() if callable(local) else local)
+    if not isinstance(found, Principal):
+        raise Unauthenticated("an API key is required (X-API-Key or Authorization: Bearer)")
+    return found
 
 
-def _tool(spec: ToolSpec, store_for: StoreFor, default_tenant: str | None) -> Tool:
+def _tool(spec: ToolSpec, store_for: StoreFor, local: Local) -> Tool:
     op = spec.op
 
     def call(ctx: Context, **arguments: Any) -> Any:
         try:
+            store = store_for(caller(ctx, local))
+            store.authorize(op.name, arguments)  # 403 before the arguments are read (the Store checks it again)
             command = _validate(spec, arguments)
-            tenant = caller_tenant(ctx, default_tenant)
-            if tenant is None:
-                raise Unauthenticated("an API key is required (X-API-Key or Authorization: Bearer)")
-            store = store_for(tenant)
-            clearance = (_http_state(ctx) or {}).get(CLEARANCE_STATE)
-            if clearance is not None:  # over HTTP the key's clearance bounds what a read may serve
-                store = store.for_tenant(tenant, clearance=clearance)
             return spec.shape(_run(store, op, command))
         except CredoError as exc:
             return _error(exc, ctx)
@@ -294,7 +295,7 @@ def _error(exc: BaseException, ctx: Context) -> CallToolResult:
 
 async def tool_names(server: MCPServer | None = None) -> list[str]:
     """The names of the tools a server lists (the parity test compares them with the registry)."""
-    return [t.name for t in await (server or build_server(lambda tenant: None)).list_tools()]  # type: ignore[arg-type]
+    return [t.name for t in await (server or build_server(lambda principal: None)).list_tools()]  # type: ignore[arg-type]
 
 
 def mount(app: Any, runtime: Any) -> Any:

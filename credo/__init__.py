@@ -60,48 +60,16 @@ def connect(
     """A store handle bound to `tenant`: uses NEO4J_URI if set, else starts the local Neo4j (when `start`).
 
     `embedder` is "default" (all-MiniLM-L6-v2, loaded on first use), None (no embeddings) or an Embedder;
-    `crypto="on"` (CREDO_CRYPTO) turns crypto-erasure on (docs/crypto-erasure.md; keys in CREDO_KEY_DIR).
+    `crypto="on"` (CREDO_CRYPTO) turns crypto-erasure on (docs/crypto-erasure.md; keys in CREDO_KEY_DIR). The handle
+    acts as the local process user (the audit ledger's actor), with every scope and clearance `all`.
     """
-    from credo.graph.db import Database
-    from credo.graph.migrate import migrate as run_migrations
-    from credo.graph.provision import resolve_connection
+    from credo.bootstrap import open_database, open_store
+    from credo.schema.api_keys import Principal
 
     settings = settings or Settings(**overrides)
-    say = progress or (lambda _msg: None)
-    info = resolve_connection(settings, start=start, progress=say)
-    db = Database(info.uri, info.user, info.password, info.database, timeout_s=settings.connect_timeout_s)
+    db = open_database(settings, start=start, migrate=migrate, progress=progress)
     try:
-        db.verify()
-        if migrate:
-            run_migrations(db, progress=say)
+        return open_store(settings, db, principal=Principal.local(tenant or settings.tenant), embedder=embedder)
     except BaseException:
         db.close()
         raise
-    from credo.services.crypto import cipher_for
-    from credo.services.crypto_keys import FileKeyStore
-
-    tenant = tenant or settings.tenant
-    keys = FileKeyStore(settings.keys_dir())
-    try:
-        cipher = cipher_for(settings.crypto, keys, tenant)
-    except BaseException:
-        db.close()
-        raise
-    return Store(db, tenant=tenant, embedder=_embedder(embedder), cipher=cipher, keys=keys)
-
-
-class _LazyDefaultEmbedder:
-    """Loads the default model on first use, so handles that never embed never pay for it."""
-
-    dimension = 384
-
-    def embed(self, texts: list[str]) -> list[list[float]]:
-        from credo.services.embeddings import default_embedder
-
-        return default_embedder().embed(texts)
-
-
-def _embedder(choice: Any) -> Any:
-    if choice == "default":
-        return _LazyDefaultEmbedder()
-    return choice

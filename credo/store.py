@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Literal
 
 from credo.graph.db import Database
-from credo.graph.ledger import SYSTEM_ACTOR
 from credo.schema import commands as c
+from credo.schema.api_keys import Principal
 from credo.schema.commands import build, fields_of, given
 from credo.schema.entities import Entity
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import AsOf, Conflict, Fact, FactCreate, PathStep, PredicateDef, Relation
+from credo.schema.search import CLEARANCE_ALL
 from credo.services import conflicts as conflict_service
 from credo.services import entities as entity_service
 from credo.services import predicates as predicate_service
 from credo.services import read_facts, record_fact, revise_fact, who
 from credo.services.context import Context, system_clock
-from credo.services.crypto import Cipher, cipher_for
+from credo.services.crypto import Cipher, SealedTenants, cipher_for
 from credo.services.crypto_keys import KeyStore
 from credo.services.embeddings import Embedder
 from credo.store_cascade import CascadeMixin
@@ -37,16 +39,32 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
     """A tenant-bound handle on a Credo graph. Build it with `credo.connect()`; close it when done."""
 
     def __init__(
-        self, db: Database, *, tenant: str, embedder: Embedder | None = None,
-        _clock: Callable[[], datetime] | None = None, _owns_db: bool = True, clearance: str = "all",
-        actor: str | None = None, cipher: Cipher | None = None, keys: KeyStore | None = None,
+        self, db: Database, *, tenant: str | None = None, principal: Principal | None = None,
+        embedder: Embedder | None = None, _clock: Callable[[], datetime] | None = None, _owns_db: bool = True,
+        clearance: str | None = None, actor: str | None = None, cipher: Cipher | None = None,
+        keys: KeyStore | None = None, crypto: str | None = None, _sealed: SealedTenants | None = None,
     ) -> None:
-        self.tenant = tenant
+        if principal is None:
+            if not tenant:
+                raise InvalidInput("tenant", "a store needs a tenant (or a principal)")
+            principal = Principal(tenant=tenant, clearance=clearance or CLEARANCE_ALL,
+                                  **({"actor": actor} if actor else {}))
+        elif tenant is not None and tenant != principal.tenant:
+            raise InvalidInput("tenant", "the tenant comes from the principal")
+        self.principal = principal
+        self.tenant = principal.tenant
         self._keys = keys  # the crypto-erasure key store (docs/crypto-erasure.md), if this handle's process has one
+        self._crypto = crypto  # the process's mode (None: this handle was given its cipher, or none, directly)
+        self._sealed = _sealed if _sealed is not None else SealedTenants(db)
+        if crypto is not None and cipher is None:
+            cipher = cipher_for(crypto, keys, principal.tenant)
+            if cipher is None:  # mode off: refused for a tenant whose content is sealed (ConfigError)
+                self._sealed.refuse_if_sealed(principal.tenant)
         self._db = db
         self._owns_db = _owns_db
-        self._ctx = Context(db=db, tenant=tenant, clock=_clock or system_clock, embedder=embedder, clearance=clearance,
-                            actor=actor or SYSTEM_ACTOR, cipher=cipher)
+        self._ctx = Context(db=db, tenant=principal.tenant, clock=_clock or system_clock, embedder=embedder,
+                            clearance=principal.clearance, actor=principal.actor, scopes=principal.scopes,
+                            cipher=cipher)
 
     def __enter__(self) -> "Store":
         return self
@@ -59,13 +77,29 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         if self._owns_db:
             self._db.close()
 
-    def for_tenant(self, tenant: str, *, clearance: str = "all", actor: str | None = None) -> "Store":
-        """Another tenant's handle sharing this connection: reads see what `clearance` allows (default all);
-        `actor` is who its writes are recorded for in the audit ledger (default: system)."""
-        return Store(self._db, tenant=tenant, embedder=self._ctx.embedder, _clock=self._ctx.clock, _owns_db=False,
-                     clearance=clearance, actor=actor, keys=self._keys,
-                     # crypto mode off is refused for a tenant whose content is sealed (ConfigError)
-                     cipher=self._ctx.cipher if self._ctx.cipher is not None else cipher_for("off", self._keys, tenant))
+    def for_principal(self, principal: Principal) -> "Store":
+        """The handle of one caller, sharing this connection, embedder, key store and crypto mode: its tenant,
+        clearance (what its reads may see), scopes (what it may call) and actor (who the ledger records)."""
+        shared = self._ctx.cipher
+        mode = self._crypto if shared is None else None  # a shared cipher serves every tenant (calls name theirs)
+        if shared is None and mode is None:
+            mode = "off"  # a handle built without a mode: still refuses a tenant sealed in this key store
+        return Store(self._db, principal=principal, embedder=self._ctx.embedder, _clock=self._ctx.clock,
+                     _owns_db=False, keys=self._keys, cipher=shared, crypto=mode, _sealed=self._sealed)
+
+    def authorize(self, operation: str, fields: dict[str, Any] | None = None) -> None:
+        """Refuse (Forbidden, 403) an operation of the registry this handle's principal has no scope for — the check
+        every operation's method makes itself; surfaces call it first to refuse before reading a request's body."""
+        from credo.schema.operations import BY_NAME
+
+        op = BY_NAME[operation]
+        self.principal.require(op.scope_for(fields or {}), op.name)
+
+    def for_tenant(self, tenant: str, *, clearance: str = CLEARANCE_ALL, actor: str | None = None) -> "Store":
+        """Another tenant's handle sharing this connection (a library convenience: every scope): reads see what
+        `clearance` allows (default all); `actor` is who its writes are recorded for (default: this process's)."""
+        return self.for_principal(Principal(tenant=tenant, clearance=clearance,
+                                            actor=actor or self.principal.actor))
 
     # -- recording -----------------------------------------------------------------------------
     def add_fact(
@@ -193,3 +227,34 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
     def unmerge_entities(self, other: str) -> Entity:
         """Undo the merge of `other`."""
         return entity_service.unmerge_entities(self._ctx, **fields_of(build(c.UnmergeEntities, other=other)))
+
+
+# -- every operation checks its scope, below every surface ----------------------------------------------------------
+UNREGISTERED: dict[str, str | None] = {
+    "close": None, "for_principal": None, "for_tenant": None, "authorize": None,  # handles and the check itself
+    "turn": "write",  # the write gate's turn: only `remember` is done with it
+}
+"""Public Store methods outside the operation registry, with the scope each needs (None: none); a test checks that
+every public method is either registered or named here."""
+
+
+def _guarded(name: str, scope_of: Callable[[dict[str, Any]], str], method: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(method)  # name, docstring, annotations and signature stay the method's
+    def call(self: Store, *args: Any, **kwargs: Any) -> Any:
+        self.principal.require(scope_of(kwargs), name)  # Forbidden (403) before anything is read or written
+        return method(self, *args, **kwargs)
+
+    return call
+
+
+def _guard_operations() -> None:
+    from credo.schema.operations import OPERATIONS
+
+    for op in OPERATIONS:
+        setattr(Store, op.store_method, _guarded(op.name, op.scope_for, getattr(Store, op.store_method)))
+    for name, scope in UNREGISTERED.items():
+        if scope is not None:
+            setattr(Store, name, _guarded(name, lambda _fields, s=scope: s, getattr(Store, name)))
+
+
+_guard_operations()

@@ -4,13 +4,13 @@
 // $known   known time of the write
 // $seq     the chain's new head position (unchanged when the write appends nothing)
 // $head    the hash of the chain's new last event (unchanged when the write appends nothing)
-// $rows    list of {event_id, tenant, seq, action, subject_id, ids, actor, reason, detail (JSON text), prev_hash, hash}
+// $rows    list of {event_id, tenant, seq, action, subject_id, ids, actor, on_behalf_of, reason, detail (JSON text), prev_hash, hash}
 // returns: appended
 MATCH (c:Clock {tenant: $tenant})
 SET c.last = $known, c.ledger_seq = $seq, c.ledger_head = $head
 WITH c
 UNWIND $rows AS row
 CREATE (a:AuditEvent {event_id: row.event_id, tenant: row.tenant, seq: row.seq, at: $known, action: row.action,
-                      subject_id: row.subject_id, ids: row.ids, actor: row.actor, reason: row.reason,
+                      subject_id: row.subject_id, ids: row.ids, actor: row.actor, on_behalf_of: row.on_behalf_of, reason: row.reason,
                       detail: row.detail, prev_hash: row.prev_hash, hash: row.hash})
 RETURN count(a) AS appended

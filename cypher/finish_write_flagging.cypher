@@ -10,7 +10,7 @@
 // $flags   list of {version_id, state, cause (index into $change.causes; null for the first line or none), path (list of fact ids, or null)}
 // $seq     the chain's new head position (unchanged when the write appends nothing)
 // $head    the hash of the chain's new last event (unchanged when the write appends nothing)
-// $rows    list of {event_id, tenant, seq, action, subject_id, ids, actor, reason, detail (JSON text), prev_hash, hash}
+// $rows    list of {event_id, tenant, seq, action, subject_id, ids, actor, on_behalf_of, reason, detail (JSON text), prev_hash, hash}
 // returns: appended, flagged (list of version ids actually flagged), statements (their statements, same order)
 CALL () {
   CREATE (c:StateChange {tenant: $tenant, change_id: $change.change_id, kind: $change.kind, actor: $change.actor,
@@ -35,7 +35,7 @@ WITH flagged, statements
 CALL () {
   UNWIND $rows AS row
   CREATE (a:AuditEvent {event_id: row.event_id, tenant: row.tenant, seq: row.seq, at: $known, action: row.action,
-                        subject_id: row.subject_id, ids: row.ids, actor: row.actor, reason: row.reason,
+                        subject_id: row.subject_id, ids: row.ids, actor: row.actor, on_behalf_of: row.on_behalf_of, reason: row.reason,
                         detail: row.detail, prev_hash: row.prev_hash, hash: row.hash})
   RETURN count(a) AS appended
 }

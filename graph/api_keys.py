@@ -18,14 +18,16 @@ REVOKE_API_KEY = load("revoke_api_key")
 
 def _key(row: dict[str, Any]) -> tuple[ApiKey, str]:
     data = {k: native(v) for k, v in row["key"].items()}
+    if data.get("scopes") is not None:
+        data["scopes"] = tuple(data["scopes"])  # absent: a key made before scopes (it keeps every scope)
     return ApiKey(**{k: v for k, v in data.items() if k != "hash"}), data["hash"]
 
 
-def create(db: Database, *, key_id: str, hash: str, tenant: str, clearance: str, name: str | None,
-           at: datetime) -> ApiKey:
+def create(db: Database, *, key_id: str, hash: str, tenant: str, clearance: str, scopes: list[str],
+           name: str | None, at: datetime) -> ApiKey:
     """Store a new key's hash; returns the key without it."""
     rows = db.query(CREATE_API_KEY, write=True, key_id=key_id, hash=hash, tenant=tenant, clearance=clearance,
-                    name=name, created_at=at)
+                    scopes=scopes, name=name, created_at=at)
     return _key(rows[0])[0]
 
 

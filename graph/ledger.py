@@ -16,6 +16,7 @@ from typing import Any
 from credo.cypher import load
 from credo.graph.db import Tx
 from credo.graph.records import native
+from credo.schema.errors import ConfigError
 from credo.schema.ledger import CONTENT_KEYS, AuditEvent, canonical_json, event_hash
 from credo.schema.time import next_tick
 
@@ -35,30 +36,49 @@ def new_id(prefix: str) -> str:
     return f"{prefix}_{secrets.token_hex(10)}"  # 80 random bits, as uuid4().hex[:20] gave, at a third of its cost
 
 
-def begin(tx: Tx, tenant: str, now: datetime) -> datetime:
-    """Lock the tenant's clock and assign this write's known time (strictly increasing); `finish` stores it."""
-    row = tx.one(TICK_CLOCK, tenant=tenant)
+def begin(tx: Tx, tenant: str, now: datetime, *, sealing: bool = False, opening: bool = False) -> datetime:
+    """Lock the tenant's clock and assign this write's known time (strictly increasing); `finish` stores it.
+
+    `sealing`: this process seals content (the clock is marked sealed); `opening`: it can open sealed content (crypto
+    mode on or read-only). A process that cannot open a tenant whose clock is marked sealed is refused: it would
+    write plaintext beside ciphertext it cannot read."""
+    row = tx.one(TICK_CLOCK, tenant=tenant, sealing=sealing)
+    if row is not None and row.get("sealed") and not opening:
+        raise ConfigError(f"tenant {tenant!r} holds crypto-sealed content and this process runs with CREDO_CRYPTO=off: "
+                          "set CREDO_CRYPTO=on (or read-only) and the key directory that sealed it "
+                          "(docs/crypto-erasure.md)")
     setattr(tx, "credo_chain", (int(row["ledger_seq"] or 0), row["ledger_head"] or "") if row else (0, ""))
     return next_tick(native(row["last"]) if row else None, now)
 
 
 def act_as(tx: Tx, actor: str | None) -> None:
-    """Name who this transaction acts for (events without their own `by`/`actor` are recorded under it)."""
+    """Name who this transaction acts for: the authenticated key (`key:<id>`) or the local process user; every event
+    of the transaction records it as its actor, whatever a request's body claims."""
     setattr(tx, "credo_actor", actor or SYSTEM_ACTOR)
+
+
+def _said(detail: dict[str, Any]) -> str | None:
+    """Who the caller said it acts for (a body's `actor` or `by`): recorded apart, as `on_behalf_of`."""
+    said = detail.pop("actor", None)
+    by = detail.pop("by", None)
+    value = said if said is not None else by
+    return None if value is None else str(value)
 
 
 def audit(tx: Tx, tenant: str, known: datetime, events: list[tuple[str, str | None, dict[str, Any]]]) -> None:
     """Append (operation, subject_id, detail) entries to the ledger (written by `finish`, in the same transaction).
 
-    `detail["reason"]` becomes the event's reason and `detail["by"]`/`detail["actor"]` its actor; content keys
-    (statement, quote, text, ...) are dropped wherever they occur, so the ledger never holds forgotten content."""
-    default_actor = getattr(tx, "credo_actor", SYSTEM_ACTOR)
+    `detail["reason"]` becomes the event's reason; the actor is the transaction's (the authenticated key or the
+    process user) and `detail["actor"]`/`detail["by"]` (who the caller says it acts for) becomes `on_behalf_of`;
+    content keys (statement, quote, text, ...) are dropped wherever they occur, so the ledger never holds forgotten
+    content."""
+    actor = getattr(tx, "credo_actor", SYSTEM_ACTOR)
     for operation, subject, detail in events:
         clean = _content_free(dict(detail))
         reason = clean.pop("reason", None)
-        actor = clean.pop("actor", None) or clean.pop("by", None) or default_actor
+        behalf = _said(clean)
         _pending(tx).append({"event_id": new_id("a"), "tenant": tenant, "action": operation, "subject_id": subject,
-                             "ids": _ids(subject, clean), "actor": str(actor),
+                             "ids": _ids(subject, clean), "actor": str(actor), "on_behalf_of": behalf,
                              "reason": None if reason is None else str(reason), "detail": canonical_json(clean)})
 
 
@@ -68,9 +88,10 @@ def audit_listed(tx: Tx, tenant: str, operation: str, subject: str | None, detai
     and whose ids it lists, so a large detail (a cascade's thousands of flagged versions) is not scanned twice."""
     clean = dict(detail)
     reason = clean.pop("reason", None)
-    actor = clean.pop("actor", None) or clean.pop("by", None) or getattr(tx, "credo_actor", SYSTEM_ACTOR)
+    behalf = _said(clean)
     _pending(tx).append({"event_id": new_id("a"), "tenant": tenant, "action": operation, "subject_id": subject,
-                         "ids": list(dict.fromkeys([subject, *ids] if subject else ids)), "actor": str(actor),
+                         "ids": list(dict.fromkeys([subject, *ids] if subject else ids)),
+                         "actor": str(getattr(tx, "credo_actor", SYSTEM_ACTOR)), "on_behalf_of": behalf,
                          "reason": None if reason is None else str(reason), "detail": canonical_json(clean)})
 
 
@@ -124,6 +145,7 @@ def to_event(row: dict[str, Any]) -> AuditEvent:
         detail = {"unparsed": str(row["detail"])}
     return AuditEvent(event_id=row["event_id"], seq=row.get("seq"), at=native(row["at"]), operation=row["action"],
                       subject_id=row.get("subject_id"), ids=list(row.get("ids") or []), actor=row.get("actor"),
+                      on_behalf_of=row.get("on_behalf_of"),
                       reason=row.get("reason"), detail=detail if isinstance(detail, dict) else {"value": detail},
                       prev_hash=row.get("prev_hash"), hash=row.get("hash"))
 

@@ -7,6 +7,13 @@ from credo.graph.db import Tx
 
 READ_CONTENT_KEYS = load("read_content_keys")
 READ_KEY_USERS = load("read_key_users")
+READ_TENANT_SEALED = load("read_tenant_sealed")
+
+
+def tenant_sealed(tx: Tx, tenant: str) -> bool:
+    """Whether the tenant's commit clock is marked as holding crypto-sealed content."""
+    row = tx.one(READ_TENANT_SEALED, tenant=tenant)
+    return bool(row and row["sealed"])
 
 
 def content_keys(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: list[str]) -> list[str]:

@@ -14,6 +14,7 @@
     ├── TransitionRefused        the lifecycle table does not allow this state change     (accept the refusal)
     ├── UpstreamFailed           the LLM endpoint failed or answered nonsense          (wait, then retry)
     ├── Unauthenticated          no API key, an unknown one or a revoked one                (present a key)
+    ├── Forbidden                the key lacks the operation's scope (or the clearance)  (use a key that has it)
     └── CsrfRefused              a page's form came without its session's CSRF token      (reload the page)
 
 Every constructor takes the identifying data, so messages are uniform and callers can inspect it.
@@ -107,6 +108,15 @@ class Unauthenticated(CredoError):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class Forbidden(CredoError):
+    """The caller's key lacks what the operation needs: a scope (`field` names it), or the clearance to write a label."""
+
+    def __init__(self, field: str, rule: str) -> None:
+        super().__init__(f"{field}: {rule}")
+        self.field = field
+        self.rule = rule
 
 
 class TransitionRefused(CredoError):

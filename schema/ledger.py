@@ -2,7 +2,8 @@
 
 Each event is hash-chained per tenant: `hash = sha256(canonical JSON of the event, prev_hash included)`, where the
 canonical JSON is `json.dumps(..., sort_keys=True, separators=(",", ":"), ensure_ascii=False)` over exactly the
-fields `CHAINED` names (`at` as ISO 8601 UTC with microseconds, `detail` as its stored JSON text). The first event
+fields `CHAINED` names, and those of `CHAINED_WHEN_SET` an event has (`at` as ISO 8601 UTC with microseconds,
+`detail` as its stored JSON text). The first event
 of a tenant has `prev_hash = ""`. Events hold ids and reasons, never statements, quotes or source text.
 """
 
@@ -17,6 +18,8 @@ from pydantic import BaseModel, Field
 
 CHAINED = ("tenant", "seq", "at", "operation", "subject_id", "ids", "actor", "reason", "detail", "prev_hash")
 """The fields the hash covers, in the canonical JSON (sorted keys)."""
+CHAINED_WHEN_SET = ("on_behalf_of",)
+"""Fields the hash covers only when an event has them (events written before they existed still verify)."""
 
 CONTENT_KEYS = frozenset({"statement", "quote", "text", "content", "excerpt", "title", "premise_statement",
                           "old_content", "new_content", "hedges", "topic"})
@@ -36,6 +39,7 @@ def instant_text(at: datetime) -> str:
 def event_hash(fields: dict[str, Any]) -> str:
     """sha256 (hex) of the canonical JSON of the chained fields (`at` a datetime, `detail` its JSON text)."""
     chained = {name: fields.get(name) for name in CHAINED}
+    chained |= {name: fields[name] for name in CHAINED_WHEN_SET if fields.get(name) is not None}
     chained["at"] = instant_text(chained["at"])
     return hashlib.sha256(canonical_json(chained).encode("utf-8")).hexdigest()
 
@@ -49,7 +53,8 @@ class AuditEvent(BaseModel):
     operation: str
     subject_id: str | None = None
     ids: list[str] = Field(default_factory=list)  # every id the event names (subject, versions, sources, ...)
-    actor: str | None = None
+    actor: str | None = None  # who acted: the authenticated key (`key:<id>`) or the local process user (`local:<user>`)
+    on_behalf_of: str | None = None  # who the caller said it acted for (a body's actor / by), as given
     reason: str | None = None
     detail: dict[str, Any] = Field(default_factory=dict)
     prev_hash: str | None = None

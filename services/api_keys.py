@@ -13,8 +13,9 @@ from datetime import datetime, timezone
 
 from credo.graph import api_keys as key_repo
 from credo.graph.db import Database
-from credo.schema.api_keys import ApiKey, NewApiKey, Principal
+from credo.schema.api_keys import ApiKey, NewApiKey, Principal, parse_scopes
 from credo.schema.errors import InvalidInput, NotFound, Unauthenticated
+from credo.schema.search import CLEARANCES
 
 PREFIX = "credo"
 
@@ -23,14 +24,23 @@ def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
-def create_key(db: Database, *, tenant: str, clearance: str = "internal", name: str | None = None) -> NewApiKey:
-    """A new key for `tenant`; the returned secret is the only copy."""
+def create_key(db: Database, *, tenant: str, clearance: str = "internal", name: str | None = None,
+               scopes: list[str] | tuple[str, ...] | None = None) -> NewApiKey:
+    """A new key for `tenant` with a clearance and scopes (names or presets; default the `agent` preset: read and
+    write); the returned secret is the only copy."""
     if not tenant or not tenant.strip():
         raise InvalidInput("tenant", "must not be empty")
+    level = (clearance or "").strip().lower()
+    if level not in CLEARANCES:
+        raise InvalidInput("clearance", f"unknown clearance {clearance!r}; clearances are {list(CLEARANCES)}")
+    try:
+        granted = parse_scopes(scopes)
+    except ValueError as exc:
+        raise InvalidInput("scope", str(exc)) from None
     key_id = secrets.token_hex(8)
     secret = secrets.token_urlsafe(32)
-    key = key_repo.create(db, key_id=key_id, hash=_digest(secret), tenant=tenant.strip(), clearance=clearance,
-                          name=name, at=datetime.now(timezone.utc))
+    key = key_repo.create(db, key_id=key_id, hash=_digest(secret), tenant=tenant.strip(), clearance=level,
+                          scopes=list(granted), name=name, at=datetime.now(timezone.utc))
     return NewApiKey(key=key, secret=f"{PREFIX}_{key_id}_{secret}")
 
 
@@ -48,7 +58,9 @@ def revoke_key(db: Database, *, key_id: str) -> ApiKey:
 
 
 def authenticate(db: Database, presented: str | None) -> Principal:
-    """The tenant and clearance of a presented key; Unauthenticated when missing, unknown or revoked."""
+    """The principal of a presented key (tenant, clearance, scopes, acting key); Unauthenticated when missing,
+    unknown or revoked. Every surface calls this on every request (stdio MCP on every tool call), so a revoked key
+    stops working at once."""
     if not presented:
         raise Unauthenticated("an API key is required (X-API-Key or Authorization: Bearer)")
     prefix, _, rest = presented.strip().partition("_")
@@ -62,4 +74,4 @@ def authenticate(db: Database, presented: str | None) -> Principal:
     key = found[0]
     if key.revoked_at is not None:
         raise Unauthenticated("this API key was revoked")
-    return Principal(tenant=key.tenant, clearance=key.clearance, key_id=key.key_id)
+    return Principal.of_key(key)

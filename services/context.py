@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from credo.graph import ledger, search_partition
 from credo.graph.db import Database, Tx
+from credo.schema.api_keys import ALL_SCOPES
+from credo.schema.errors import Forbidden
 from credo.services.governance import FULL, Governance
 
 if TYPE_CHECKING:
@@ -17,6 +19,7 @@ if TYPE_CHECKING:
     from credo.services.embeddings import Embedder
 
 T = TypeVar("T")
+WRITING_SCOPES = frozenset({"write", "curate", "forget", "admin"})
 
 
 def with_report(result: T, report: "CascadeReport | None") -> T:
@@ -82,6 +85,7 @@ class Context:
     governance: Governance = FULL  # the ablation harness alone turns parts off (services/governance.py)
     actor: str = ledger.SYSTEM_ACTOR  # who the ledger records for events that do not name their own actor
     cipher: "Cipher | None" = None  # crypto-erasure mode (services/crypto.py); None = content stored as given
+    scopes: frozenset[str] = ALL_SCOPES  # what the caller's key may do (schema/api_keys.py); checked per operation
 
     def bind(self, tx: Tx) -> Tx:
         """Give a transaction this store's cipher (every row it returns is opened, every seal uses it)."""
@@ -114,8 +118,11 @@ class Context:
         opens. A new version whose statement was not foreseen aborts the attempt (nothing is written), its text
         is embedded outside the transaction and the write runs again, so every new version gets its vector.
         """
+        if not self.scopes & WRITING_SCOPES:  # the Store checks each operation's scope; this holds below it too
+            raise Forbidden("scope", "this key may only read; a write needs a write, curate, forget or admin scope")
         plan = Vectors(self.embedder is not None, self.embed(embed))
         created = [0]
+        sealing = self.cipher is not None and self.cipher.sealing
 
         def run(tx: Tx) -> T:
             from credo.services.cascade import cascade, completed
@@ -124,7 +131,7 @@ class Context:
             self.bind(tx)
             ledger.act_as(tx, self.actor)
             # now is read after the clock lock is held, so no commit can land at a known time a reader already used
-            known = ledger.begin(tx, self.tenant, self.now())
+            known = ledger.begin(tx, self.tenant, self.now(), sealing=sealing, opening=self.cipher is not None)
             result = work(tx, known)
             # every write that stopped believing something re-checks what rested on it, before commit
             report = cascade(tx, self.tenant, known, defer=True)  # its flags may travel with the closing rows

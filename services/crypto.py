@@ -200,6 +200,34 @@ def _own_node(row: dict[str, Any], key: str, value: str) -> str | None:
     return None
 
 
+class SealedTenants:
+    """Which tenants hold sealed content, as their commit clocks say (shared by every handle of a process): a process
+    whose mode is off refuses them. A sealed tenant stays sealed, so that answer is kept; "not sealed" is asked
+    again after RECHECK_S, since another process may seal the tenant meanwhile (writes are refused at once anyway:
+    graph/ledger.py `begin`)."""
+
+    RECHECK_S = 10.0
+
+    def __init__(self, db: Any) -> None:
+        self._db = db
+        self._known: dict[str, float | None] = {}  # tenant -> when "not sealed" was read (None: sealed)
+
+    def refuse_if_sealed(self, tenant: str) -> None:
+        """ConfigError when the tenant holds sealed content (this process cannot open it)."""
+        import time
+
+        from credo.graph.sealed import tenant_sealed
+
+        seen = self._known.get(tenant, float("-inf"))
+        if seen is not None and time.monotonic() - seen >= self.RECHECK_S:
+            sealed = self._db.read(lambda tx: tenant_sealed(tx, tenant))
+            seen = self._known[tenant] = None if sealed else time.monotonic()
+        if seen is None:
+            raise ConfigError(f"tenant {tenant!r} holds crypto-sealed content and this process runs with "
+                              "CREDO_CRYPTO=off: set CREDO_CRYPTO=on (or read-only) and the key directory that sealed "
+                              "it (docs/crypto-erasure.md)")
+
+
 def cipher_for(mode: str, keys: KeyStore | None, tenant: str) -> Cipher | None:
     """The cipher a store handle uses: none when off (refused if the tenant has sealed data, unless "read-only")."""
     if mode not in ("off", "on", "read-only"):

@@ -13,9 +13,9 @@ from typing import Any
 
 from fastapi import Request
 
+from credo.api.principal import presented_key as headers_key
 from credo.schema.api_keys import Principal
 from credo.schema.errors import CsrfRefused
-from credo.services import api_keys
 
 COOKIE = "credo_key"
 COOKIE_PATH = "/ui"
@@ -23,22 +23,18 @@ COOKIE_PATH = "/ui"
 
 def presented_key(request: Request) -> str | None:
     """The key of the request: X-API-Key, else a bearer token, else the login cookie."""
-    auth = request.headers.get("authorization", "")
-    bearer = auth[7:].strip() if auth.lower().startswith("bearer ") else None
-    return request.headers.get("x-api-key") or bearer or request.cookies.get(COOKIE)
+    return headers_key(request.headers) or request.cookies.get(COOKIE)
 
 
 def principal(request: Request) -> Principal:
-    """Who the page acts as; Unauthenticated (401) without a valid key."""
-    runtime = request.app.state.runtime
-    if not runtime.auth:
-        return Principal(tenant=runtime.settings.tenant, clearance="all")
-    return api_keys.authenticate(runtime.db, presented_key(request))
+    """Who the page acts as (resolved by the runtime, as for REST and MCP); Unauthenticated (401) without a valid key."""
+    return request.app.state.runtime.principal(presented_key(request))
 
 
 def store_of(request: Request) -> Any:
-    """The Store of the tenant the key names (the same handle the REST routes use)."""
-    return request.app.state.runtime.store.for_tenant(principal(request).tenant)
+    """The caller's Store: the key's tenant, clearance, scopes and acting key (the same handle the REST routes use)."""
+    runtime = request.app.state.runtime
+    return runtime.store_for(principal(request))
 
 
 def _secret(request: Request) -> str:

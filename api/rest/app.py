@@ -4,8 +4,9 @@
 same app: each mount is called with (app, runtime) once the app exists and may return an async context manager
 (its lifespan), which the app enters after the runtime opens and exits before it closes.
 
-For a mounted surface: `api_keys.authenticate(runtime.db, key)` gives the Principal (tenant, clearance),
-`runtime.store.for_tenant(principal.tenant)` its Store, `credo.api.problems.problem_for(exc)` the error's code.
+For a mounted surface: `runtime.principal(key)` gives the Principal (tenant, clearance, scopes, acting key) and
+`runtime.store_for(principal)` its Store — the only two calls a surface makes; `credo.api.problems.problem_for(exc)`
+the error's code.
 `credo serve` mounts `credo.api.mcp_server.mount(app, runtime)` when that module exists.
 """
 
@@ -29,7 +30,9 @@ from credo.api.pages import install as install_pages
 from credo.api.problems import PROBLEM_MEDIA_TYPE, Problem, problem_for
 from credo.api.rest.routes import add_routes, problem_responses
 from credo.graph.db import Database
+from credo.schema.api_keys import Principal
 from credo.schema.errors import CredoError, InvalidInput
+from credo.services import api_keys
 from credo.settings import Settings
 from credo.store import Store
 
@@ -56,23 +59,30 @@ class Runtime:
         return self.settings.auth
 
     def open(self) -> None:
-        """Connect (and migrate) unless a driver was handed in; build the adapters from settings."""
-        if self.db is None:
-            from credo.graph.migrate import migrate
-            from credo.graph.provision import resolve_connection
+        """Connect (and migrate) unless a driver was handed in; build the store and the adapters from settings
+        (the one composition root, credo/bootstrap.py: embedder, key store, crypto mode)."""
+        from credo.bootstrap import open_database, open_store
 
-            info = resolve_connection(self.settings, start=False)
-            self.db = Database(info.uri, info.user, info.password, info.database,
-                               timeout_s=self.settings.connect_timeout_s, pool_size=self.settings.pool_size)
-            self.db.verify()
-            migrate(self.db)
+        if self.db is None:
+            self.db = open_database(self.settings, start=False)
             self.owns_db = True
         if self.store is None:
-            from credo import _embedder
-
-            self.store = Store(self.db, tenant=self.settings.tenant, embedder=_embedder(self.embedder), _owns_db=False)
+            self.store = open_store(self.settings, self.db, embedder=self.embedder, owns_db=False)
         if self.summarizer is None:
             self.summarizer = _default_summarizer(self.settings, self.closers)
+
+    def store_for(self, principal: Principal) -> Store:
+        """The store handle of one caller: its tenant, clearance, scopes and acting key (sharing the one driver)."""
+        assert self.store is not None, "the app's lifespan opens the runtime before any request"
+        return self.store.for_principal(principal)
+
+    def principal(self, presented: str | None) -> Principal:
+        """Who a request presenting this API key acts as (every surface asks here): the key's principal, or with
+        CREDO_AUTH=off the configured tenant as the server's process user; Unauthenticated otherwise."""
+        if not self.auth:
+            return Principal.local(self.settings.tenant)
+        assert self.db is not None, "the app's lifespan opens the runtime before any request"
+        return api_keys.authenticate(self.db, presented)
 
     def close(self) -> None:
         """Close the adapters and (when owned) the driver."""

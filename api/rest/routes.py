@@ -16,7 +16,8 @@ from pydantic import BaseModel, create_model
 
 from credo.api.problems import PROBLEM_MEDIA_TYPE, Problem
 from credo.api.rest import pages
-from credo.api.rest.auth import store_for
+from credo.api.rest.auth import principal
+from credo.schema.api_keys import Principal
 from credo.schema.cascade import CascadeReport
 from credo.schema.commands import Command, build
 from credo.schema.errors import InvalidInput
@@ -82,17 +83,30 @@ def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
                      "content": {PROBLEM_MEDIA_TYPE: {}}} for status in statuses}
 
 
-PROBLEM_TEXT = {400: "the body is not JSON", 401: "missing, unknown or revoked API key", 404: "no such object in this tenant",
+PROBLEM_TEXT = {400: "the body is not JSON", 401: "missing, unknown or revoked API key",
+                403: "the API key lacks the operation's scope", 404: "no such object in this tenant",
                 409: "refused by a rule, not current any more, or a lost race (retryable)",
                 422: "a value broke a rule (names the field and the rule)", 502: "the LLM endpoint failed",
                 503: "the database does not answer, or the server is not configured for this"}
+
+
+def _caller_store(op: Operation) -> Any:
+    """The dependency giving a route its caller's Store, refusing (403) a key without the operation's scope before
+    the body is read (the Store method checks it again: the guarantee lives there)."""
+    def caller_store(request: Request, who: Annotated[Principal, Depends(principal)]) -> Any:
+        store = request.app.state.runtime.store_for(who)
+        store.authorize(op.name, dict(request.query_params))  # `task` in the query: search / context record receipts
+        return store
+
+    return caller_store
 
 
 def add_route(router: APIRouter, op: Operation) -> None:
     """Register the route of one operation."""
     body_model = _body_model(op) if op.http_method == "POST" else None
     params = [inspect.Parameter("request", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Request),
-              inspect.Parameter("store", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[Any, Depends(store_for)])]
+              inspect.Parameter("store", inspect.Parameter.KEYWORD_ONLY,
+                                annotation=Annotated[Any, Depends(_caller_store(op))])]
     params += [inspect.Parameter(p, inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[str, Path()])
                for p in op.path_params]
     if body_model is not None:
@@ -123,7 +137,7 @@ def add_route(router: APIRouter, op: Operation) -> None:
     router.add_api_route(op.path, endpoint, methods=[op.http_method], name=op.name, status_code=status,
                          response_model=_response_model(op), summary=(op.command.__doc__ or op.name).split("\n")[0],
                          operation_id=op.name, tags=[op.path.split("/")[2]],
-                         responses=problem_responses(400, 401, 404, 409, 422, 502, 503))
+                         responses=problem_responses(400, 401, 403, 404, 409, 422, 502, 503))
 
 
 def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, limit: int | None,

@@ -28,10 +28,10 @@ class Tenant:
         return {"X-API-Key": self.key}
 
 
-def new_tenant(db) -> Tenant:
-    """A tenant of this test alone, with a key."""
+def new_tenant(db, *, scopes: tuple[str, ...] = ("operator",)) -> Tenant:
+    """A tenant of this test alone, with a key (every scope unless `scopes` says otherwise)."""
     name = f"t_{uuid.uuid4().hex[:12]}"
-    made = api_keys.create_key(db, tenant=name, name="test")
+    made = api_keys.create_key(db, tenant=name, name="test", scopes=list(scopes))
     return Tenant(name=name, key=made.secret, key_id=made.key.key_id)
 
 

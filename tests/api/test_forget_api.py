@@ -39,7 +39,7 @@ def test_an_agent_forgets_a_fact_over_mcp_and_verifies_it_and_another_tenants_id
     # given a fact of this tenant and one of another tenant
     mine = store.add_fact("Vault", "code_kept_by", "Alice", statement=SECRET)
     theirs = store.for_tenant(store.tenant + "_b").add_fact("Vault", "code_kept_by", "Bob")
-    server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
+    server = build_server(store.for_principal, principal=store.principal)
 
     async def scenario():
         async with Client(server) as client:

@@ -50,7 +50,7 @@ def test_the_client_reads_the_same_ledger_as_the_store(live_server, neo4j_db):
 def test_an_agent_gives_feedback_through_the_mcp_tool(store):
     fact = store.add_fact("Alice", "prefers", "tea")
     utility.record_recalls(store._ctx, receipt_id="r1", fact_ids=[fact.fact_id])
-    server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
+    server = build_server(store.for_principal, principal=store.principal)
 
     async def scenario():
         async with McpClient(server) as client:

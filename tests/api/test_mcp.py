@@ -54,7 +54,7 @@ async def ingest_and_remember(client: Client, quote: str = QUOTE):
 # -- in memory -------------------------------------------------------------------------------------
 def test_an_agent_remembers_a_verbatim_quote_and_why_gives_the_quote_back(store, clock):
     clock.at("2024-05-01T10:00:00+00:00")
-    server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
+    server = build_server(store.for_principal, principal=store.principal)
 
     async def scenario():
         async with Client(server) as client:
@@ -79,7 +79,7 @@ def test_an_agent_remembers_a_verbatim_quote_and_why_gives_the_quote_back(store,
 
 def test_a_paraphrased_quote_is_a_tool_error_naming_the_rule_and_writes_nothing(store, clock):
     clock.at("2024-05-01T10:00:00+00:00")
-    server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
+    server = build_server(store.for_principal, principal=store.principal)
 
     async def scenario():
         async with Client(server) as client:
@@ -101,7 +101,7 @@ def test_facts_as_of_gives_undated_facts_apart_never_dropped(store):
     # given one fact with a known start and one whose start nobody knows
     dated = store.add_fact("ledger", "database", "Postgres", valid_from="2024-01-01")
     undated = store.add_fact("ledger", "owner", "Alice")
-    server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
+    server = build_server(store.for_principal, principal=store.principal)
 
     async def scenario():
         async with Client(server) as client:
@@ -114,7 +114,7 @@ def test_facts_as_of_gives_undated_facts_apart_never_dropped(store):
 
 
 def test_bad_tool_input_is_a_tool_error_naming_the_field(store):
-    server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
+    server = build_server(store.for_principal, principal=store.principal)
 
     async def scenario():
         async with Client(server) as client:
@@ -126,7 +126,7 @@ def test_bad_tool_input_is_a_tool_error_naming_the_field(store):
 
 
 def test_a_misspelt_argument_is_refused_not_ignored(store):
-    server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
+    server = build_server(store.for_principal, principal=store.principal)
 
     async def scenario():
         async with Client(server) as client:
@@ -144,7 +144,7 @@ def test_who_stale_reverify_conflicts_and_resolution_as_tools(store, clock):
     rule = store.add_fact("Acme invoices", "approved_by", "Alice", valid_from="2024-01-01",
                           depends_on=[alice.fact_id])
     store.add_fact("Acme account", "owned_by", "Bob", valid_from="2024-03-01")
-    server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
+    server = build_server(store.for_principal, principal=store.principal)
 
     async def scenario():
         async with Client(server) as client:
@@ -171,7 +171,7 @@ def test_who_stale_reverify_conflicts_and_resolution_as_tools(store, clock):
 def test_every_operation_the_registry_gives_an_mcp_name_is_a_tool(store):
     from credo.schema.operations import OPERATIONS
 
-    server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
+    server = build_server(store.for_principal, principal=store.principal)
 
     async def scenario():
         async with Client(server) as client:
@@ -184,14 +184,14 @@ def test_removing_one_tool_makes_the_registry_check_fail(store):
     from credo.api.mcp_server import tool_names
     from credo.schema.operations import OPERATIONS
 
-    server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
+    server = build_server(store.for_principal, principal=store.principal)
     server.remove_tool("why")
     declared = {op.mcp for op in OPERATIONS if op.mcp}
     assert declared - set(anyio.run(tool_names, server)) == {"why"}
 
 
 def test_tool_descriptions_tell_the_agent_what_evidence_each_needs(store):
-    server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
+    server = build_server(store.for_principal, principal=store.principal)
 
     async def scenario():
         async with Client(server) as client:

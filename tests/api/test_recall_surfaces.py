@@ -66,7 +66,7 @@ def test_an_agent_reads_the_context_package_as_an_mcp_tool(store, clock):
     clock.at("2024-01-05")
     store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01", statement="Alice owns Acme")
     store.add_fact("Acme account", "billed_in", "EUR", statement="Acme is billed in EUR")
-    server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
+    server = build_server(store.for_principal, principal=store.principal)
 
     async def scenario():
         async with McpClient(server) as client:

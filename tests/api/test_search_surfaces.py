@@ -46,7 +46,7 @@ def test_rest_search_refuses_a_bad_limit_naming_the_field(api, tenant_a):
 
 def test_the_mcp_search_tool_answers_hits_with_their_paths(store):
     _seed(store)
-    server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
+    server = build_server(store.for_principal, principal=store.principal)
 
     async def scenario():
         async with McpClient(server) as client:
@@ -81,7 +81,7 @@ def test_a_search_given_a_task_over_rest_and_mcp_records_a_read_receipt(api, neo
     # when REST and MCP searches name a task
     rest = api.get("/v1/search", params={"query": "payments migration", "kinds": ["fact"], "task": "rest-task"},
                    headers=tenant_a.headers)
-    server = build_server(lambda tenant: store.for_tenant(tenant), tenant=store.tenant)
+    server = build_server(store.for_principal, principal=store.principal)
 
     async def scenario():
         async with McpClient(server) as client:

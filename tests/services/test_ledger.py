@@ -40,7 +40,8 @@ def test_every_write_appends_one_chained_event_and_the_chain_verifies(store):
     assert [e.seq for e in events] == [1, 2, 3, 4]
     assert events[0].prev_hash == "" and all(e.prev_hash == p.hash for p, e in zip(events, events[1:]))
     retraction = events[-1]
-    assert retraction.reason == "typed into the wrong record" and retraction.actor == "system"
+    assert retraction.reason == "typed into the wrong record" and retraction.actor == store.principal.actor
+    assert retraction.actor.startswith("local:") and retraction.on_behalf_of is None
     assert other.fact_id in retraction.ids
     report = store.verify_ledger()
     assert report.ok and report.events == 4 and report.problems == []
@@ -58,7 +59,7 @@ def test_audit_filters_by_operation_id_actor_and_time_and_pages_with_a_cursor(st
     assert ops(id=alice.fact_id) == ["add_facts", "correct_fact", "end_fact"]
     assert ops(from_time="2025-03-01") == ["end_fact"]
     assert len(ops(to_time="2025-03-01")) == 4
-    assert ops(actor="nobody") == [] and len(ops(actor="system")) == 5
+    assert ops(actor="nobody") == [] and len(ops(actor=store.principal.actor)) == 5
     first = store.audit(limit=2)
     assert [e.seq for e in first.items] == [1, 2] and first.next_after == 2
     second = store.audit(after=first.next_after, limit=2)
