@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
 
+from credo.schema.behalf import OnBehalfOf
 from credo.schema.command_base import (  # noqa: F401 - re-exported: every surface imports them from here
     Command,
     Id,
@@ -285,7 +286,7 @@ class Admit(Command):
     """Admit a candidate as current knowledge, naming who (or which policy) admits it."""
 
     fact_id: Id
-    by: str
+    by: OnBehalfOf
 
 
 class Reject(Command):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from credo.schema.behalf import OnBehalfOf
 from credo.schema.command_base import Command, Id
 
 
@@ -12,7 +13,7 @@ class Forget(Command):
 
     target_id: Id
     reason: str = Field(min_length=1, max_length=16_384)
-    actor: str = Field(min_length=1, max_length=512)
+    actor: OnBehalfOf
 
 
 class Purge(Command):
@@ -32,7 +33,7 @@ class ForgetSubject(Command):
 
     entity: str = Field(min_length=1, max_length=512)
     reason: str = Field(min_length=1, max_length=16_384)
-    actor: str = Field(min_length=1, max_length=512)
+    actor: OnBehalfOf
     batch_size: int = Field(default=500, ge=1, le=10_000)
 
 
@@ -40,7 +41,7 @@ class ForgetTenant(Command):
     """Forget everything the tenant holds, in batches, as a resumable job."""
 
     reason: str = Field(min_length=1, max_length=16_384)
-    actor: str = Field(min_length=1, max_length=512)
+    actor: OnBehalfOf
     batch_size: int = Field(default=500, ge=1, le=10_000)
 
 

@@ -6,6 +6,7 @@ from typing import Annotated
 
 from pydantic import StringConstraints, model_validator
 
+from credo.schema.behalf import OnBehalfOf
 from credo.schema.command_base import Command, Id
 
 Said = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
@@ -16,14 +17,14 @@ class Deprecate(Command):
 
     fact_id: Id
     reason: Said
-    actor: Said
+    actor: OnBehalfOf
 
 
 class _SourceOrFact(Command):
     source_id: Id | None = None
     fact_id: Id | None = None
     reason: Said
-    actor: Said
+    actor: OnBehalfOf
 
     @model_validator(mode="after")
     def _one_target(self) -> "_SourceOrFact":

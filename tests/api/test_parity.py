@@ -104,3 +104,5 @@ def test_every_declared_mcp_tool_exists_on_the_mcp_server():
 def test_every_operation_has_a_readme_line(op: Operation):
     assert re.search(rf"`{re.escape(op.store_method)}\(", README), f"README names no `{op.store_method}(`"
     assert f"{op.http_method} {op.path}" in README, f"README's REST section lacks `{op.http_method} {op.path}`"
+    row = re.search(rf"^\| `{re.escape(op.http_method + ' ' + op.path)}` \| `{op.store_method}` \| (\w+)", README, re.M)
+    assert row and row.group(1) == op.scope, f"README's route table names no scope `{op.scope}` for {op.name}"
