@@ -46,7 +46,7 @@ class _Planned:
     source_of: str | None = None  # set when it restates a version planned by this batch (that version's id)
 
 
-def _object_of(data: FactCreate) -> ObjectValue | str:
+def object_of(data: FactCreate) -> ObjectValue | str:
     """An ObjectValue for literals, or the entity name to resolve."""
     obj = data.object
     if isinstance(obj, ObjectValue):
@@ -65,7 +65,7 @@ def foreseen(batch: Sequence[FactCreate]) -> list[str]:
             texts.append(data.statement)
             continue
         try:
-            obj = _object_of(data)
+            obj = object_of(data)
         except InvalidInput:
             continue
         texts.append(f"{data.subject} {data.predicate} {obj if isinstance(obj, str) else obj.value}")
@@ -89,7 +89,7 @@ def record(
     state_value = str(state)
     if state_value not in STATE_VALUES:
         raise ValueError(f"unknown lifecycle state {state_value!r}")
-    objects = [_object_of(d) for d in batch]
+    objects = [object_of(d) for d in batch]
     defined = predicate_service.registry(tx, ctx.tenant)
     resolved, made, current = _resolve(tx, ctx, known, batch, objects, defined, apply_rules)
     created = {e["entity_id"] for e in made}
