@@ -117,12 +117,19 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "remember", Written[Fact], _written,
         "Remember a claim the human made in the current turn (the messages after the agent's last message). "
-        "Evidence: `quote` must be copied verbatim (whitespace aside) from ONE human message of the current turn, "
-        "ingested first with add_messages - no paraphrase, no synonyms, no stitching two messages; otherwise the "
-        "call fails with code evidence_refused. Hedged quotes ('I guess', 'maybe', 'not confirmed yet') become "
-        "hypotheses, never confirmed. `content` is the claim rewritten to be readable on its own. Leave valid_from "
-        "unset unless the human said when it started. `replaces` corrects an earlier fact through the same gate. "
-        "A claim that contradicts established knowledge is kept as conflicted, not applied."),
+        "Evidence: `quote` must be copied verbatim (whitespace and Unicode normalisation aside, case counts) from ONE "
+        "human message of the current turn, ingested first with add_messages - no paraphrase, no synonyms, no "
+        "stitching two messages. If several messages hold it, the latest one counts. The quote must state, not ask: "
+        "a question (ending in '?' or '吗', rhetorical ones too) is refused - quote a statement. The quote must "
+        "carry the claim: a `subject` or `object` you give must be named in it (the speaker may be the subject: 'I "
+        "prefer tea' backs a claim about its author), every name and number in `content` must be in it, and more "
+        "than half of content's words - 'Alice' cannot back 'Alice was fired for fraud'. A refusal is a tool error "
+        "with code evidence_refused, the field (quote, subject, object or content) and the missing words. Hedged "
+        "quotes ('I guess', 'maybe', 'not confirmed yet') become hypotheses; the same claim later stated plainly by "
+        "a human is confirmed, keeping both quotes. `content` is the claim rewritten to be readable on its own, "
+        "saying no more than the quote. Leave valid_from unset unless the human said when it started. `replaces` "
+        "corrects an earlier fact through the same gate. A claim that contradicts established knowledge is kept as "
+        "conflicted, not applied."),
     ToolSpec(
         "facts", Facts, _facts_as_of,
         "Facts valid at `valid_at` (world time) as believed at `known_at` (default: both now); no evidence needed. "

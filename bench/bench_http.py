@@ -83,7 +83,7 @@ def main() -> None:
                                          "text": " ".join(f"fact{n}_{i} holds." for i in range(100)),
                                          "at": "2026-11-01T00:00:00Z"}])
             for i in range(args.remembers // 8):
-                c.remember(session, f"fact{n}_{i} holds.", f"fact {n}/{i} holds")
+                c.remember(session, f"fact{n}_{i} holds.", f"fact{n}_{i} holds")
         return args.remembers // 8
 
     t0 = time.perf_counter()

@@ -23,7 +23,7 @@ def candidates(tx: Tx, tenant: str, rows: list[tuple[list[str], str, str]], stat
 
 
 def source_keys(tx: Tx, version_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
-    """version_id -> the sources of its believed SOURCED_FROM edges (source_id, kind, author, uri, title)."""
+    """version_id -> the sources of its believed SOURCED_FROM edges (source_id, kind, author, uri, title, span)."""
     if not version_ids:
         return {}
     return {r["version_id"]: list(r["sources"]) for r in tx.rows(READ_SOURCE_KEYS, version_ids=version_ids)}

@@ -1,6 +1,9 @@
 """Dedup at write, the step every recording path shares (add_fact, add_facts, remember): a near-duplicate semantic
 claim joins the established canonical fact as an alias with its own source, and a restated claim counts its
-independent sources (rules in dedup_rules; DESIGN §3 merge rule, §9)."""
+independent sources and takes the strongest evidence of the sources that state it (rules in dedup_rules; DESIGN §3
+restatements, §9). A plain human restatement confirms a hypothesis in a new version that keeps every quote; a hedge
+from a person who had stated the claim plainly opens the question instead: the version is flagged stale (awaiting
+re-verification, listed under open by the context package), never silently made a hypothesis again."""
 
 from __future__ import annotations
 
@@ -12,13 +15,13 @@ from typing import Any
 from credo.graph import dedup as dedup_repo
 from credo.graph import sources as source_repo
 from credo.graph.db import Tx
-from credo.schema.facts import EndKind, Fact, FactCreate, ObjectValue, scope_key
+from credo.schema.facts import EndKind, Epistemic, Evidence, Fact, FactCreate, ObjectValue, scope_key
 from credo.schema.lifecycle import SERVED_VALUES, State, check_transition
+from credo.schema.sources import Source
 from credo.services.context import vectors
-from credo.services.dedup_rules import (
-    Candidate, corroborated, dedupable, independence_key, joined_epistemic, joined_evidence, near_duplicate,
-)
+from credo.services.dedup_rules import Candidate, corroborated, dedupable, independence_key, near_duplicate, restated
 from credo.services.flags import flag_states
+from credo.services.gate_rules import quote_hedges
 from credo.services.versions import next_version, replace, retire
 
 SourceRef = tuple[str, str | None, list[int] | None]  # (source_id, quote, span) a row was stated in
@@ -58,13 +61,23 @@ def offer(tx: Tx, candidates: dict[PoolKey, list[Candidate]], key: PoolKey, fact
             Candidate(fact.version_id, fact.statement, (), plan.by_text.get(fact.statement) if plan.enabled else None))
 
 
-def absorb(fact: Fact, data: FactCreate, statement: str) -> Fact:
-    """`fact` with `statement` joined as an alias: the weakest evidence of the two, a hypothesis if either was."""
-    aliases = fact.aliases if statement in (fact.statement, *fact.aliases) else (*fact.aliases, statement)
-    return fact.model_copy(update={
-        "aliases": aliases, "evidence": joined_evidence(fact.evidence, data.evidence),
-        "epistemic": joined_epistemic(fact.epistemic, data.epistemic),
-    })
+def fold_in(fact: Fact, data: FactCreate, alias: str | None, *, vouched: bool, own_voice: bool = False
+            ) -> tuple[Fact, bool]:
+    """`fact` restated by a row (its statement joined as an alias when it words the claim otherwise), with the
+    standing of dedup_rules.restated; and whether the row opens the question."""
+    aliases = fact.aliases
+    if alias is not None and alias not in (fact.statement, *fact.aliases):
+        aliases = (*fact.aliases, alias)
+    standing = restated(fact.evidence, fact.epistemic, offered=data.evidence, offered_epistemic=data.epistemic,
+                        vouched=vouched, own_voice=own_voice)
+    return fact.model_copy(update={"aliases": aliases, "evidence": standing.evidence,
+                                   "epistemic": standing.epistemic}), standing.opens
+
+
+def vouched(data: FactCreate, source: SourceRef | None) -> bool:
+    """Whether a row came through the gate: a human's verbatim quote (its source) earned its evidence. An agent's or
+    a tool's write (no source, evidence unknown) never raises a claim's evidence."""
+    return source is not None and data.evidence != Evidence.UNKNOWN
 
 
 @dataclass
@@ -72,7 +85,7 @@ class Join:
     """What this write adds to one established version: restatements, aliases and new sources."""
 
     stored: Fact
-    rows: list[tuple[FactCreate, str | None]] = field(default_factory=list)  # (row, alias statement or None)
+    rows: list[tuple[FactCreate, str | None, SourceRef | None]] = field(default_factory=list)  # (row, alias, source)
     sources: list[SourceRef] = field(default_factory=list)
 
 
@@ -81,28 +94,45 @@ def settle(tx: Tx, tenant: str, known: datetime, joins: list[Join], fresh: list[
     """Write what the joins change and link every row's source (new facts' too, already written); returns stored
     version id -> the version now believed.
 
-    A joined version gets its aliases
-    and weakest evidence, is reinforced by the restatement, and counts its independent sources again with the new
-    ones; only a newly independent source raises its confidence (dedup_rules.corroborated)."""
+    A joined version gets its aliases and the standing of its restatements (dedup_rules.restated), is reinforced by
+    the restatement, and counts its independent sources again with the new ones; only a newly independent source
+    raises its confidence (dedup_rules.corroborated). A restatement that changes nothing the version says is a
+    reinforcement flag; one that opens the question flags the version stale, with the cause."""
     new_ids = [ref[0] for j in joins for ref in j.sources]
-    described = {sid: _describe(s) for sid, s in source_repo.by_ids(tx, tenant, list(dict.fromkeys(new_ids))).items()}
+    found = source_repo.by_ids(tx, tenant, list(dict.fromkeys(new_ids)))
+    described = {sid: _describe(s) for sid, s in found.items()}
     backing = dedup_repo.source_keys(tx, [j.stored.version_id for j in joins])
     result: dict[str, Fact] = {}
     pairs: list[tuple[Fact, Fact]] = []
     reinforced: list[Fact] = []  # plain restatements: one flag statement for the batch, not one per fact
+    questioned: list[tuple[Fact, str, str | None]] = []
     for j in joins:
         old = j.stored
-        newer = old
-        for data, alias in j.rows:
-            if alias is not None:
-                newer = absorb(newer, data, alias)
+        newer, voice, opened = old, None, None
+        for data, alias, ref in j.rows:
+            vouches = vouched(data, ref) and ref is not None and ref[0] in found
+            own = (vouches and data.epistemic == Epistemic.HYPOTHESIS and old.epistemic == Epistemic.CONFIRMED
+                   and _plain_voice(tx, tenant, backing.get(old.version_id, []), described[ref[0]]))
+            newer, opens = fold_in(newer, data, alias, vouched=vouches, own_voice=own)
+            if vouches:
+                voice = found[ref[0]]
+            if opens:
+                opened = found[ref[0]]
         had = {independence_key(s) for s in backing.get(old.version_id, [])}
         now = had | {independence_key(described[r[0]]) for r in j.sources if r[0] in described}
-        added = next((d.confidence for d, _ in j.rows if d.confidence is not None), None)
+        added = next((d.confidence for d, _, _ in j.rows if d.confidence is not None), None)
         newer = newer.model_copy(update={
             "independent_sources": len(now),
             "confidence": corroborated(old.confidence, added, before=len(had), after=len(now)),
         })
+        if opened is not None:  # the question is opened, not the claim reinforced
+            if newer != old:
+                newer = next_version(newer, known)
+                pairs.append((old, newer))
+                retire(tx, known, [(old, EndKind.STATE_CHANGE.value, "restated with a hedge")])
+            questioned.append((newer, State.STALE.value, _question(opened)))
+            result[old.version_id] = newer
+            continue
         if newer == old:  # a plain restatement says nothing new: reinforce the version by a flag (issue 9)
             if old.state != State.REINFORCED:
                 reinforced.append(old)
@@ -111,7 +141,7 @@ def settle(tx: Tx, tenant: str, known: datetime, joins: list[Join], fresh: list[
             continue
         if old.state != State.REINFORCED:
             check_transition(old.fact_id, old.state, State.REINFORCED)
-        why = "joined by a near-duplicate statement" if newer.aliases != old.aliases else "reinforced by a restatement"
+        why = _step(old, newer, voice)
         newer = next_version(newer, known, state=State.REINFORCED.value, verified_at=known)
         pairs.append((old, newer))
         retire(tx, known, [(old, EndKind.STATE_CHANGE.value, why)])
@@ -120,10 +150,53 @@ def settle(tx: Tx, tenant: str, known: datetime, joins: list[Join], fresh: list[
         flag_states(tx, tenant, known, [(old, State.REINFORCED.value, None) for old in reinforced],
                     kind="reinforcement", reason="reinforced by a restatement", verified_at=known)
     replace(tx, known, pairs)
+    if questioned:
+        flag_states(tx, tenant, known, questioned, kind="question",
+                    reason="hedged by a person who had stated it plainly: does it still hold?")
+        stale = {v.version_id: cause for v, _state, cause in questioned}
+        result = {k: v.model_copy(update={"state": State.STALE.value, "stale_cause": stale[v.version_id]})
+                  if v.version_id in stale else v for k, v in result.items()}
     links = [(result[j.stored.version_id].version_id, *ref) for j in joins for ref in j.sources]
     links += [(f.version_id, *ref) for f, ref in fresh if ref]
     source_repo.link_sourced_from(tx, known, links)
     return result
+
+
+def _where(source: Source) -> str:
+    return f"session {source.session_id!r} message #{source.index}"
+
+
+def _question(source: Source) -> str:
+    """The stale cause of a claim a person hedged after stating it plainly (no quoted words: causes are shown)."""
+    return f"{source.author or 'its author'} hedged it in {_where(source)} after stating it plainly"
+
+
+def _step(old: Fact, newer: Fact, voice: Source | None) -> str:
+    """Why a restatement wrote a new version: what the history shows for the step."""
+    where = f" in {_where(voice)}" if voice is not None else ""
+    if old.epistemic == Epistemic.HYPOTHESIS and newer.epistemic == Epistemic.CONFIRMED:
+        return f"confirmed: stated without a hedge{where}"
+    if old.evidence != newer.evidence:
+        return f"evidence {old.evidence.value} -> {newer.evidence.value}: stated{where}"
+    if old.epistemic != newer.epistemic:
+        return f"a hypothesis: the first person to vouch for it hedged{where}"
+    return "joined by a near-duplicate statement" if newer.aliases != old.aliases else "reinforced by a restatement"
+
+
+def _plain_voice(tx: Tx, tenant: str, backing: list[dict[str, Any]], row: dict[str, Any]) -> bool:
+    """Whether the row's author already stated the claim without a hedge: one of the version's message sources by
+    the same person whose quoted words (at the edge's span) and their sentence hedge nothing."""
+    key = independence_key(row)
+    mine = [s for s in backing if s.get("kind") == "message" and s.get("span") and independence_key(s) == key]
+    if not mine:
+        return False
+    texts = source_repo.by_ids(tx, tenant, [s["source_id"] for s in mine])
+    for s in mine:
+        text = texts[s["source_id"]].text if s["source_id"] in texts else None
+        span = list(s["span"])
+        if text and not quote_hedges(text, span, text[span[0]:span[1]]):
+            return True
+    return False
 
 
 def _describe(source: Any) -> dict[str, Any]:
@@ -134,7 +207,7 @@ def _describe(source: Any) -> dict[str, Any]:
 def group(joins: dict[str, Join], stored: Fact, data: FactCreate, alias: str | None, source: SourceRef | None) -> None:
     """Collect one row into the join of the stored version it restates."""
     j = joins.setdefault(stored.version_id, Join(stored))
-    j.rows.append((data, alias))
+    j.rows.append((data, alias, source))
     if source is not None:
         j.sources.append(source)
 

@@ -2,10 +2,13 @@
 what the joined fact's evidence, confidence and independent-source count become.
 
 A near-duplicate joins the canonical fact as an alias (its statement kept among the fact's `aliases`, its source
-as one more SOURCED_FROM edge) instead of becoming a second fact. Merging never strengthens evidence: the joined
-version keeps the weakest evidence kind of the two and stays a hypothesis if either was one. Corroboration is a
-separate axis: only a source independent of those already backing the fact (another author, another document)
-raises `confidence`, by the noisy-OR rule of `corroborated`; restating one's own claim never does.
+as one more SOURCED_FROM edge) instead of becoming a second fact. A restatement (exact, or a paraphrase joined at
+write time) is not a merge: each source states the whole claim on its own, so the fact keeps the strongest evidence
+of the sources that state it, and it is confirmed once one eligible human states it without a hedge (`restated`).
+Only a source that came through the gate (a verbatim human quote) can raise it; an agent's or a tool's write never
+does. Merging different facts (services/merge_facts) still gives the weakest. Corroboration is a separate axis:
+only a source independent of those already backing the fact (another author, another document) raises
+`confidence`, by the noisy-OR rule of `corroborated`; restating one's own claim never does.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from credo.schema.facts import Epistemic, Evidence, weakest
+from credo.schema.facts import EVIDENCE_ORDER, Epistemic, Evidence
 
 SIMILARITY_THRESHOLD = 0.80
 """Cosine similarity (all-MiniLM-L6-v2) at or above which two statements of the same subject, predicate and scope
@@ -129,14 +132,34 @@ def dedupable(kind: str, object_type: str) -> bool:
     return kind == "semantic" and object_type == "string"
 
 
-def joined_evidence(a: str, b: str) -> Evidence:
-    """The evidence of a claim joined by a near-duplicate: the weaker of the two (merging never strengthens)."""
-    return weakest([a, b])
+@dataclass(frozen=True)
+class Restated:
+    """What a restatement leaves a claim with: its evidence and epistemic status, and whether it opens the question
+    (a person who stated it plainly now hedges it: the claim awaits re-verification, listed under open)."""
+
+    evidence: Evidence
+    epistemic: Epistemic
+    opens: bool = False
 
 
-def joined_epistemic(a: str, b: str) -> Epistemic:
-    """A hypothesis stays a hypothesis when joined: confirmed only if both were."""
-    return Epistemic.CONFIRMED if a == b == Epistemic.CONFIRMED else Epistemic.HYPOTHESIS
+def restated(evidence: str, epistemic: str, *, offered: str, offered_epistemic: str, vouched: bool,
+             own_voice: bool = False) -> Restated:
+    """The claim's standing once a source restates it (pure rule, DESIGN §3).
+
+    `evidence`/`epistemic`: the claim's now; `offered`/`offered_epistemic`: the restating row's; `vouched`: the row
+    came through the gate (a verbatim human quote); `own_voice`: its author already stated the claim without a hedge.
+    An unvouched row (an agent's or a tool's write) changes nothing. A vouched one gives the strongest evidence of
+    the two; stated plainly it confirms; hedged, it leaves a claim someone vouched for plainly confirmed (opening
+    the question when that someone hedges it now) and makes a claim nobody vouched for a hypothesis."""
+    held, held_epistemic = Evidence(evidence), Epistemic(epistemic)
+    if not vouched:
+        return Restated(held, held_epistemic)
+    strongest = max(held, Evidence(offered), key=EVIDENCE_ORDER.index)
+    if Epistemic(offered_epistemic) == Epistemic.CONFIRMED:
+        return Restated(strongest, Epistemic.CONFIRMED)
+    if held_epistemic == Epistemic.CONFIRMED and held != Evidence.UNKNOWN:
+        return Restated(strongest, Epistemic.CONFIRMED, opens=own_voice)
+    return Restated(strongest, Epistemic.HYPOTHESIS)
 
 
 def independence_key(source: dict[str, Any]) -> tuple[str, str]:

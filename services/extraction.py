@@ -25,7 +25,8 @@ from credo.services import sources as source_service
 from credo.services.acceptance import check_acceptance
 from credo.services.context import Context
 from credo.services.extractors import Extractor, as_proposal
-from credo.services.turns import eligible, locate, quote_hedges
+from credo.services.gate_rules import asked, locate, quote_hedges
+from credo.services.turns import eligible
 
 CLAIM_TTL = timedelta(minutes=15)
 
@@ -69,6 +70,9 @@ def evidence_for(i: int, c: Candidate, by_index: dict[int, Source], generation: 
         span = locate(source.text or "", c.quote)
         if span is None:
             raise EvidenceRefused(f"{where}.quote", f"does not occur verbatim in message #{source.index}")
+        if asked(source.text or "", span, c.quote) is not None:
+            raise EvidenceRefused(f"{where}.quote", f"a question asks, it does not state: quote a statement "
+                                  f"(message #{source.index} asks it)")
         evidence, sourced = Evidence.STATED, [(source.source_id, c.quote, span)]
         epistemic = Epistemic.HYPOTHESIS if quote_hedges(source.text or "", span, c.quote) else Epistemic.CONFIRMED
     elif c.accepted_index is not None:

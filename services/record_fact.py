@@ -15,7 +15,9 @@ from credo.graph import search_partition
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
 from credo.schema.errors import ConflictError, CredoError, InvalidInput
-from credo.schema.facts import STATE_VALUES, EndKind, Fact, FactCreate, ObjectValue, literal, scope_key, validated
+from credo.schema.facts import (
+    STATE_VALUES, EndKind, Epistemic, Fact, FactCreate, ObjectValue, literal, scope_key, validated,
+)
 from credo.schema.lifecycle import SERVED_VALUES, State
 from credo.schema.entities import Entity
 from credo.schema.names import clean_name, visible
@@ -46,7 +48,7 @@ class _Planned:
     source_of: str | None = None  # set when it restates a version planned by this batch (that version's id)
 
 
-def _object_of(data: FactCreate) -> ObjectValue | str:
+def object_of(data: FactCreate) -> ObjectValue | str:
     """An ObjectValue for literals, or the entity name to resolve."""
     obj = data.object
     if isinstance(obj, ObjectValue):
@@ -65,7 +67,7 @@ def foreseen(batch: Sequence[FactCreate]) -> list[str]:
             texts.append(data.statement)
             continue
         try:
-            obj = _object_of(data)
+            obj = object_of(data)
         except InvalidInput:
             continue
         texts.append(f"{data.subject} {data.predicate} {obj if isinstance(obj, str) else obj.value}")
@@ -89,7 +91,7 @@ def record(
     state_value = str(state)
     if state_value not in STATE_VALUES:
         raise ValueError(f"unknown lifecycle state {state_value!r}")
-    objects = [_object_of(d) for d in batch]
+    objects = [object_of(d) for d in batch]
     defined = predicate_service.registry(tx, ctx.tenant)
     resolved, made, current = _resolve(tx, ctx, known, batch, objects, defined, apply_rules)
     created = {e["entity_id"] for e in made}
@@ -155,8 +157,8 @@ def record(
             continue
         target = p.against[0].version_id
         if p.fact is not None:  # it restates a version planned by this batch: fold it in before it is written
-            if p.alias is not None:
-                fresh[target].fact = dedup.absorb(fresh[target].fact, p.data, p.alias)
+            fresh[target].fact = dedup.fold_in(fresh[target].fact, p.data, p.alias,
+                                               vouched=dedup.vouched(p.data, dedup.source_at(sources, i)))[0]
             p.source_of = target
             continue
         if target not in stored:  # its row fails validation: refuse, writing nothing
@@ -174,7 +176,7 @@ def record(
             target = p.against[0].version_id
             results.append(fresh[target].fact if p.source_of else now_held[target])
             listed.append({"fact_id": results[-1].fact_id, "version_id": results[-1].version_id,
-                           "outcome": "joined" if p.alias is not None else "reinforced"})
+                           "outcome": _restated_outcome(stored.get(target), results[-1], p.alias)})
             continue
         if p.outcome == "conflict":
             cid = new_id("c")
@@ -188,6 +190,15 @@ def record(
     ledger.audit(tx, ctx.tenant, known, [("add_facts", results[0].fact_id if len(results) == 1 else None,
                                           {"facts": listed})])
     return results
+
+
+def _restated_outcome(before: Fact | None, after: Fact, alias: str | None) -> str:
+    """What a restatement did, for the ledger: questioned, confirmed, joined (as an alias) or reinforced."""
+    if after.state == State.STALE:
+        return "questioned"
+    if before is not None and before.epistemic == Epistemic.HYPOTHESIS and after.epistemic == Epistemic.CONFIRMED:
+        return "confirmed"
+    return "joined" if alias is not None else "reinforced"
 
 
 def _value(obj: ObjectValue | str, resolved: dict[str, Any],

@@ -1,12 +1,13 @@
 """The write gate: a turn's eligible human messages, and `remember(quote, content, ...)` (DESIGN §3).
 
-The gate proves only that the quote occurs, after whitespace normalisation, inside one eligible human
-message of this turn; it does not prove that the rewrite follows from the quote.
+The gate admits a claim on the word of a quote that occurs (canonical Unicode and whitespace aside) in one eligible
+human message of this turn, the latest that holds it; that states rather than asks; and that carries the claim's
+words (services/gate_rules.py, services/carry_rules.py). It does not prove that the rewrite follows from the quote
+(DESIGN §11: the verifier's part).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -27,107 +28,24 @@ from credo.schema.time import optional_point
 from credo.services import predicates as predicate_service
 from credo.services import record_fact
 from credo.services import sources as source_service
+from credo.services.carry_rules import Gap, carries
 from credo.services.context import Context
+from credo.services.gate_rules import (
+    HEDGES_EN, HEDGES_ZH, asked, hedge_scope, hedges, is_pure_question, latest_match, locate, quote_hedges,
+    sentence_bounds,
+)
 from credo.services.revise_fact import resolve_object
 from credo.services.versions import create as create_versions
 from credo.services.versions import next_version, retire, the_current
 
-# Hedges keep a claim a hypothesis whatever the rewrite says. English phrases match on word boundaries,
-# case-insensitively and whitespace-normalised; Chinese ones as substrings ("可能" not inside "不可能", which
-# asserts). The scope searched is the quote plus the sentence(s) of its message that contain it (`hedge_scope`).
-HEDGES_EN: tuple[str, ...] = (
-    "i guess", "i think", "i suspect", "i believe", "i assume", "i reckon", "maybe", "perhaps", "probably",
-    "possibly", "might", "may be", "could be", "not sure", "not 100% sure", "unsure", "not certain", "not confirmed",
-    "unconfirmed", "not yet confirmed", "to be confirmed", "tbc", "tbd", "iirc", "if i recall",
-    "if i remember correctly", "apparently", "seems", "presumably",
-)
-HEDGES_ZH: tuple[str, ...] = (
-    "可能", "也许", "或许", "大概", "我猜", "我觉得", "我想", "好像", "似乎", "估计", "应该是", "不确定", "不太确定",
-    "不一定", "说不定", "还没确认", "未确认", "待确认", "没确认",
-)
-_NOT_AFTER_ZH = {"可能": "不"}
-_HEDGE_EN = re.compile(r"\b(" + "|".join(re.escape(h) for h in sorted(HEDGES_EN, key=len, reverse=True)) + r")\b",
-                       re.IGNORECASE)
-_HEDGE_ZH = re.compile("|".join(
-    (f"(?<!{re.escape(_NOT_AFTER_ZH[h])})" if h in _NOT_AFTER_ZH else "") + re.escape(h)
-    for h in sorted(HEDGES_ZH, key=len, reverse=True)))
-_WS = re.compile(r"\s+")
-# a sentence ends at . ! ? followed by whitespace or the end ("v1.2" is no end), at 。！？, or at a line break
-_SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|[。！？]+|\n")
 DEFAULT_PREDICATE = "noted"
-
-
-def hedges(quote: str) -> list[str]:
-    """The hedges a text contains, each once (empty when it asserts plainly)."""
-    text = _WS.sub(" ", quote)
-    found = [m.group(1).lower() for m in _HEDGE_EN.finditer(text)]
-    found += [m.group(0) for m in _HEDGE_ZH.finditer(text)]
-    return list(dict.fromkeys(found))
-
-
-def sentence_bounds(text: str) -> list[tuple[int, int]]:
-    """[start, end) of each sentence of `text` (the one sentence rule, for hedges and for questions)."""
-    bounds, at = [], 0
-    for m in _SENTENCE_END.finditer(text):
-        bounds.append((at, m.end()))
-        at = m.end()
-    if at < len(text):
-        bounds.append((at, len(text)))
-    return bounds
-
-
-def hedge_scope(text: str, span: Sequence[int]) -> str:
-    """The sentence(s) of `text` that overlap the [start, end) span: the words that qualify a quote there."""
-    start, end = span[0], max(span[1], span[0] + 1)
-    bounds = sentence_bounds(text)
-    hit = [(s, e) for s, e in bounds if s < end and e > start]
-    return text[hit[0][0]:hit[-1][1]].strip() if hit else ""
-
-
-def quote_hedges(text: str, span: Sequence[int], quote: str) -> list[str]:
-    """The hedges qualifying a quote found at `span` of a message: in the quote or its sentence(s) (pure rule)."""
-    return hedges(hedge_scope(text, span) + "\n" + quote)
-
-
-def normalise(text: str) -> tuple[str, list[int]]:
-    """Whitespace runs collapsed to one space and trimmed, with each kept character's original offset."""
-    out, offsets, pending = [], [], False
-    for i, ch in enumerate(text):
-        if ch.isspace():
-            pending = bool(out)
-            continue
-        if pending:
-            out.append(" ")
-            offsets.append(i - 1)
-            pending = False
-        out.append(ch)
-        offsets.append(i)
-    return "".join(out), offsets
-
-
-def locate(text: str, quote: str) -> list[int] | None:
-    """[start, end) of the quote in the original text, matching after whitespace normalisation only."""
-    norm_text, offsets = normalise(text)
-    norm_quote = _WS.sub(" ", quote).strip()
-    at = norm_text.find(norm_quote) if norm_quote else -1
-    if at < 0:
-        return None
-    return [offsets[at], offsets[at + len(norm_quote) - 1] + 1]
+__all__ = ["HEDGES_EN", "HEDGES_ZH", "Turn", "eligible", "hedge_scope", "hedges", "is_pure_question", "locate",
+           "match_quote", "open_turn", "quote_hedges", "remember", "sentence_bounds", "turn_messages"]
 
 
 def match_quote(messages: Sequence[Source], quote: str) -> tuple[Source, list[int]] | None:
-    """The first eligible message containing the whole quote, and the span it occupies there."""
-    for message in messages:
-        span = locate(message.text or "", quote)
-        if span is not None:
-            return message, span
-    return None
-
-
-def is_pure_question(text: str) -> bool:
-    """Whether a message only asks (every sentence ends with a question mark): a question accepts nothing."""
-    sentences = [text[a:b].strip() for a, b in sentence_bounds(text) if text[a:b].strip()]
-    return bool(sentences) and all(s.endswith(("?", "？")) or s.endswith("吗") for s in sentences)
+    """The latest eligible message containing the whole quote, and the span of its last occurrence there."""
+    return latest_match(messages, quote)
 
 
 def eligible(message: Source) -> bool:
@@ -206,9 +124,14 @@ def remember(
     pool = turn.messages if gated else ctx.read(lambda tx: source_service.session(tx, ctx.tenant, turn.session_id))
     found = match_quote(pool, quote)
     if found is None:
-        raise EvidenceRefused("quote", "does not occur verbatim (whitespace aside) inside one human message of "
-                              "this turn; synonyms and quotes stitched from several messages are refused")
+        raise EvidenceRefused("quote", "does not occur verbatim (whitespace and Unicode normal form aside; case "
+                              "counts) inside one human message of this turn; synonyms and quotes stitched from "
+                              "several messages are refused")
     message, span = found
+    question = asked(message.text or "", span, quote) if gated else None
+    if question is not None:
+        raise EvidenceRefused("quote", f"a question asks, it does not state: quote a statement (message "
+                              f"#{message.index}, the latest holding the quote, asks {_clip(question)!r})")
     hedged = quote_hedges(message.text or "", span, quote)
     epistemic = Epistemic.HYPOTHESIS if hedged else Epistemic.CONFIRMED
     scope = dict(scope) if scope else ({"project": project} if project else {})
@@ -221,6 +144,9 @@ def remember(
         evidence=Evidence.STATED, epistemic=epistemic,
     )
     data.bounds()
+    gap = claim_gap(quote, content, data, subject=subject, object=object, speaker=message.author) if gated else None
+    if gap is not None:
+        raise EvidenceRefused(gap.field, gap.rule)
 
     def work(tx: Tx, known: datetime) -> Fact:
         if message.source_id not in source_repo.by_ids(tx, ctx.tenant, [message.source_id]):
@@ -245,10 +171,25 @@ def remember(
         source_repo.link_depends_on(tx, known, [(fact.version_id, p.version_id, justification) for p in premises])
         ledger.audit(tx, ctx.tenant, known, [("remember", fact.fact_id, {
             "version_id": fact.version_id, "source_id": message.source_id, "span": span,
-            "epistemic": epistemic.value, "hedged": bool(hedged), "replaces": replaces, "justification": justification})])
+            "epistemic": fact.epistemic.value, "hedged": bool(hedged), "replaces": replaces, "justification": justification})])
         return fact
 
     return ctx.write(work, embed=[data.statement or ""])
+
+
+def claim_gap(quote: str, content: str, data: Any, *, subject: str | None, object: Any, speaker: str | None
+              ) -> Gap | None:
+    """What of the claim the quote does not carry (carry_rules), for the subject and object the caller named."""
+    obj = None
+    if object is not None:
+        value = record_fact.object_of(data)
+        obj = ("entity", value) if isinstance(value, str) else (value.type, value.value)
+    return carries(quote, content=content.strip(), subject=None if subject is None else data.subject, obj=obj,
+                   speaker=speaker)
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _replace(tx: Tx, ctx: Context, known: datetime, ref: str, data: Any, subject: str | None, predicate: str | None,

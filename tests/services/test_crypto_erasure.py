@@ -47,10 +47,11 @@ def _texts(rows: list) -> str:
 
 def _said(store: Store, text: str = SAID) -> tuple[str, str]:
     """A human message and a fact remembered from it; returns (source_id, fact_id)."""
-    [msg] = store.ingest_messages("s1", [{"index": 0, "role": "user", "origin": "human_input", "author": "maria",
+    [msg] = store.ingest_messages("s1", [{"index": 0, "role": "user", "origin": "human_input", "author": "alice",
                                           "text": text, "at": T0}])
-    fact = store.remember("s1", "the vault code is 7431", SECRET, subject="Alice", predicate="keeps_code_of",
-                          object="Vault")
+    # Alice speaks of her own desk: the quote carries the claim (carry_rules), the speaker being its subject
+    fact = store.remember("s1", "the vault code is 7431, it sits under my desk", SECRET, subject="Alice",
+                          predicate="keeps_code_of", object="Vault")
     return msg.source_id, fact.fact_id
 
 

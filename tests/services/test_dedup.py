@@ -87,7 +87,7 @@ def test_a_different_value_in_the_same_words_is_kept_as_a_conflict_not_merged(ms
     assert mstore.facts("Kate", "called", include_undated=True)[0].aliases == ()
 
 
-def test_a_joined_fact_keeps_the_weakest_evidence_of_the_two(mstore):
+def test_a_paraphrase_joined_by_an_agent_neither_raises_nor_lowers_the_evidence_of_the_claim(mstore):
     # given a preference remembered from Maria's own words (stated)
     say(mstore, "s1", 0, "I prefer meetings in the morning.")
     stated = mstore.remember("s1", "I prefer meetings in the morning", "Maria prefers meetings in the morning",
@@ -96,9 +96,10 @@ def test_a_joined_fact_keeps_the_weakest_evidence_of_the_two(mstore):
     # when an unvouched write states it in other words (no human quoted)
     joined = mstore.add_fact("Maria", "meetings", mstore_text("Mornings are Maria's preferred time for meetings"),
                              statement="Mornings are Maria's preferred time for meetings")
-    # then the merge does not keep the stronger evidence: the joined fact is unknown, with both wordings
+    # then a restatement is not a merge: Maria's words still state the whole claim, so it stays stated (DESIGN §3),
+    # with both wordings; the agent's write added no evidence of its own
     assert joined.fact_id == stated.fact_id
-    assert joined.evidence == "unknown"
+    assert (joined.evidence, joined.epistemic) == ("stated", "confirmed")
     assert joined.aliases == ("Mornings are Maria's preferred time for meetings",)
 
 

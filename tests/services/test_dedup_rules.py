@@ -6,7 +6,7 @@ import pytest
 
 from credo.services.dedup_rules import (
     DEFAULT_SOURCE_CONFIDENCE, Candidate, corroborated, dedupable, independence_key, independent_count,
-    joined_epistemic, joined_evidence, near_duplicate, normalised, substitution,
+    near_duplicate, normalised, restated, substitution,
 )
 
 
@@ -73,20 +73,31 @@ def test_only_semantic_text_claims_are_merged_by_wording(kind, object_type, merg
     assert dedupable(kind, object_type) is merged
 
 
-@pytest.mark.parametrize("a, b, evidence", [
-    ("stated", "stated", "stated"), ("stated", "accepted", "accepted"), ("unknown", "stated", "unknown"),
-    ("accepted", "unknown", "unknown"),
+@pytest.mark.parametrize("held, offered, vouched, own_voice, expected", [
+    # an agent's or a tool's write (no quote through the gate) never raises evidence, nor lowers it
+    (("stated", "hypothesis"), ("unknown", "confirmed"), False, False, ("stated", "hypothesis", False)),
+    (("stated", "confirmed"), ("unknown", "confirmed"), False, False, ("stated", "confirmed", False)),
+    (("unknown", "confirmed"), ("unknown", "hypothesis"), False, False, ("unknown", "confirmed", False)),
+    (("accepted", "confirmed"), ("unknown", "confirmed"), False, False, ("accepted", "confirmed", False)),
+    # a human's plain restatement: the strongest evidence of the two, confirmed
+    (("stated", "hypothesis"), ("stated", "confirmed"), True, False, ("stated", "confirmed", False)),
+    (("stated", "hypothesis"), ("stated", "confirmed"), True, True, ("stated", "confirmed", False)),
+    (("unknown", "confirmed"), ("stated", "confirmed"), True, False, ("stated", "confirmed", False)),
+    (("accepted", "confirmed"), ("stated", "confirmed"), True, False, ("stated", "confirmed", False)),
+    (("stated", "confirmed"), ("stated", "confirmed"), True, False, ("stated", "confirmed", False)),
+    # a hedged restatement never downgrades what a person stated plainly; from that person it opens the question
+    (("stated", "confirmed"), ("stated", "hypothesis"), True, False, ("stated", "confirmed", False)),
+    (("stated", "confirmed"), ("stated", "hypothesis"), True, True, ("stated", "confirmed", True)),
+    (("accepted", "confirmed"), ("stated", "hypothesis"), True, False, ("stated", "confirmed", False)),
+    # ... but the first human voice of an unvouched claim is what it rests on: hedged, a hypothesis
+    (("unknown", "confirmed"), ("stated", "hypothesis"), True, False, ("stated", "hypothesis", False)),
+    (("stated", "hypothesis"), ("stated", "hypothesis"), True, True, ("stated", "hypothesis", False)),
 ])
-def test_a_joined_claim_keeps_the_weakest_evidence(a, b, evidence):
-    assert joined_evidence(a, b) == evidence
-
-
-@pytest.mark.parametrize("a, b, epistemic", [
-    ("confirmed", "confirmed", "confirmed"), ("confirmed", "hypothesis", "hypothesis"),
-    ("hypothesis", "confirmed", "hypothesis"),
-])
-def test_a_joined_hypothesis_stays_a_hypothesis(a, b, epistemic):
-    assert joined_epistemic(a, b) == epistemic
+def test_a_restatement_keeps_the_strongest_evidence_and_only_a_human_raises_it(held, offered, vouched, own_voice,
+                                                                                expected):
+    got = restated(held[0], held[1], offered=offered[0], offered_epistemic=offered[1], vouched=vouched,
+                   own_voice=own_voice)
+    assert (got.evidence.value, got.epistemic.value, got.opens) == expected
 
 
 @pytest.mark.parametrize("sources, count", [

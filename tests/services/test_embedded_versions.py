@@ -117,7 +117,7 @@ def test_every_path_of_a_mixed_timeline_leaves_every_believed_version_embedded_w
     ])
     deploy = store.turn("s1").remember("We deploy on Fridays", "The team deploys on Fridays")
     check("remember")
-    store.turn("s1").remember("We deploy on Fridays", "Deployments happen every Friday", replaces=deploy.fact_id)
+    store.turn("s1").remember("We deploy on Fridays", "Deploys happen on Fridays", replaces=deploy.fact_id)
     check("remember replaces")
     final = Candidate(statement="The ledger service runs on Postgres 15", subject="ledger", predicate="database",
                       object="Postgres 15", quote="The ledger runs on Postgres 15", source_index=2)
