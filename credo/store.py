@@ -46,7 +46,8 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         self._db = db
         self._owns_db = _owns_db
         self._ctx = Context(db=db, tenant=tenant, clock=_clock or system_clock, embedder=embedder, clearance=clearance,
-                            actor=actor or SYSTEM_ACTOR, cipher=cipher)
+                            actor=actor or SYSTEM_ACTOR, cipher=cipher,
+                            keys=keys if keys is not None else (cipher.keys if cipher is not None else None))
 
     def __enter__(self) -> "Store":
         return self
