@@ -110,9 +110,90 @@ def test_the_report_is_complete_only_when_the_raw_scan_is_clean_at_every_step(ks
     # (the message it came from, which was not forgotten)
     left = raw_scan(kstore)
     assert report.complete, report.residue
-    assert left and all(place.startswith("Source.") for place in left), left
+    assert left or kstore._ctx.cipher is not None, "the message keeps its words (sealed in crypto-erasure mode)"
+    assert all(place.startswith("Source.") for place in left), left
     assert any(k.place == "source" and k.ref == message.source_id for k in report.left_by_design), report.left_by_design
     # and the receipt's question and the object entity named only by the forgotten fact are gone already
     assert not any("ReadReceipt" in p or "Entity" in p or "Alias" in p for p in left), left
     assert set(report.checked) >= {"read receipts", "entities and aliases", "sources", "summaries", "probe",
                                    "full-text index", "vector index", "ledger"}, report.checked
+
+
+def test_the_object_entity_named_only_by_the_forgotten_fact_is_no_longer_found_by_search_or_name(kstore):
+    # given the scenario's fact, and the object entity found by search
+    _message, fact = _diagnosis(kstore)
+    assert any(h.kind == "entity" for h in kstore.search("Diabetesvex").hits)
+    # when the fact is forgotten
+    result = kstore.forget(fact.fact_id, reason="erasure request", actor="dpo")
+    # then both entities it alone named are forgotten with it, and search finds neither by its old name
+    assert {fact.subject_id, fact.object.entity_id} <= set(result.forgotten)
+    assert not [h for h in kstore.search("Diabetesvex").hits if h.kind == "entity"]
+    assert not [h for h in kstore.search("Maria Quokkaberry").hits if h.kind == "entity"]
+    assert kstore.verify_forgotten(fact.object.entity_id).complete
+
+
+# the rule for the entities a forgotten fact names, one row per case: (what else names the object entity, whether it
+# is forgotten with the fact)
+ENTITY_RULE = [
+    ("nothing else", True),
+    ("another remembered fact", False),
+    ("another fact, forgotten before", True),
+    ("a remembered fact about an entity merged into it", False),
+    ("a remembered fact about the entity it was merged into", False),
+]
+
+
+@pytest.mark.parametrize("named_by, forgotten", ENTITY_RULE, ids=[r[0] for r in ENTITY_RULE])
+def test_an_entity_is_forgotten_with_a_fact_only_when_no_remembered_fact_names_it(kstore, named_by, forgotten):
+    # given a fact naming an object entity, and the case's other naming
+    fact = kstore.add_fact("Maria Quokkaberry", "diagnosed_with", "Diabetesvex", valid_from="2024-01-01")
+    if named_by == "another remembered fact":
+        kstore.add_fact("Diabetesvex", "treated_by", "Insulin", valid_from="2024-01-01")
+    if named_by == "another fact, forgotten before":
+        before = kstore.add_fact("Diabetesvex", "treated_by", "Insulin", valid_from="2024-01-01")
+        kstore.forget(before.fact_id, reason="erasure", actor="dpo")
+    if named_by == "a remembered fact about an entity merged into it":
+        kstore.add_fact("DVX syndrome", "treated_by", "Insulin", valid_from="2024-01-01")
+        kstore.merge_entities("Diabetesvex", "DVX syndrome")
+    if named_by == "a remembered fact about the entity it was merged into":
+        kstore.add_fact("DVX syndrome", "treated_by", "Insulin", valid_from="2024-01-01")
+        kstore.merge_entities("DVX syndrome", "Diabetesvex")
+    # when the fact is forgotten
+    result = kstore.forget(fact.fact_id, reason="erasure", actor="dpo")
+    # then the object entity goes with it exactly when nothing remembered names it; otherwise the report names it
+    # as left by design, and its name stays
+    report = result.report
+    assert report.complete, report.residue
+    assert (fact.object.entity_id in result.forgotten) is forgotten
+    kept = {k.ref for k in report.left_by_design if k.place == "entity"}
+    assert (fact.object.entity_id in kept) is not forgotten, report.left_by_design
+    assert bool(raw_scan(kstore, ("diabetesvex",))) is not forgotten
+
+
+_PLANT = {
+    "read receipt": Query("raw", "MATCH (r:ReadReceipt) WHERE r.tenant = $tenant SET r.query = $text", frozenset()),
+    "entity and aliases": Query("raw", "MATCH (e:Entity {entity_id: $entity_id}) SET e.aliases = [$text]",
+                                frozenset()),
+    "probe": Query("raw", "MATCH (p:ForgetProbe) WHERE p.tenant = $tenant SET p.texts = [$text]", frozenset()),
+    "summary": Query("raw", "MATCH (m:Summary) WHERE m.tenant = $tenant SET m.text = $text", frozenset()),
+}
+
+
+@pytest.mark.parametrize("place", sorted(_PLANT))
+def test_a_copy_left_in_any_checked_place_makes_the_report_incomplete_and_names_the_place(kstore, place):
+    # given the scenario's fact forgotten (complete), with a receipt, a summary and a stored probe in the tenant
+    from credo.services.summarizers import ListSummarizer
+
+    _message, fact = _diagnosis(kstore)
+    kstore.add_fact("Ward 7", "houses", "Maria Quokkaberry", valid_from="2024-01-01")
+    kstore.add_summary("ward notes", derived_from=[fact.fact_id], summarizer=ListSummarizer())
+    kstore.context(QUESTION, task="intake-review")
+    assert kstore.forget(fact.fact_id, reason="erasure request", actor="dpo").report.complete
+    # when a copy of the words is found in the place afterwards (an old probe stored in clear, a restored name, ...)
+    kstore._db.query(_PLANT[place], write=True, tenant=kstore.tenant, entity_id=fact.object.entity_id, text=QUOTE)
+    # then verify_forgotten, from this handle and from another, is not complete and names that place
+    for handle in (kstore, another_handle(kstore)):
+        report = handle.verify_forgotten(fact.fact_id)
+        assert not report.complete and place in {r.place for r in report.residue}, (place, report.residue)
+    # and the entity another remembered fact names is listed as left by design, not as residue
+    assert fact.subject_id in {k.ref for k in report.left_by_design if k.place == "entity"}
