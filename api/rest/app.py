@@ -69,8 +69,11 @@ class Runtime:
             self.owns_db = True
         if self.store is None:
             from credo import _embedder
+            from credo.services.crypto_keys import FileKeyStore
 
-            self.store = Store(self.db, tenant=self.settings.tenant, embedder=_embedder(self.embedder), _owns_db=False)
+            # the key store outside the graph, as `credo.connect` builds it (a forget's sealed probe key lives there)
+            self.store = Store(self.db, tenant=self.settings.tenant, embedder=_embedder(self.embedder), _owns_db=False,
+                               keys=FileKeyStore(self.settings.keys_dir()))
         if self.summarizer is None:
             self.summarizer = _default_summarizer(self.settings, self.closers)
 
