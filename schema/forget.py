@@ -68,7 +68,7 @@ class ResidueReport(BaseModel):
     left_by_design: list[Kept] = Field(default_factory=list)  # what forgetting keeps on purpose (never content)
     tombstone: Tombstone | None = None  # forgotten on T by A for R (kept after purge, in the ledger)
     purged_at: datetime | None = None  # when its nodes were deleted (forgotten -> deleted), if they were
-    probe_from: str = "none (purged, or never captured): graph-only checks"  # where the content probe came from
+    probe_from: str = "none (purged, never captured, or its sealed copy cannot be opened here): graph-only checks"
     outside_store: list[OutsideStore] = Field(default_factory=list)
     tx_log_retention: str | None = None
     crypto_erased: bool = False
