@@ -41,9 +41,11 @@ def seal(keys: KeyStore, tenant: str, target_id: str, texts: list[str],
          embeddings: list[list[float]]) -> tuple[str, str]:
     """(key id, envelope) of the probe's content sealed under the target's probe key (made on first use)."""
     space, subject = key_space(tenant), _subject(target_id)
-    key_id = keys.current(space, subject) or keys.create(space, subject)
-    key = keys.get(space, key_id)
-    assert key is not None  # just made or found live
+    key_id = keys.current(space, subject)
+    key = keys.get(space, key_id) if key_id else None
+    if key is None:  # none yet, or destroyed between the look-up and the read: a fresh one
+        key_id = keys.create(space, subject)
+        key = keys.get(space, key_id) or b""
     flat = array("f", [x for e in embeddings for x in e]).tobytes()
     payload = json.dumps({"texts": texts, "dims": len(embeddings[0]) if embeddings else 0,
                           "vectors": base64.b64encode(flat).decode("ascii")}).encode("utf-8")
@@ -60,10 +62,10 @@ def open_sealed(keys: KeyStore | None, tenant: str, target_id: str, key_id: str 
     key = keys.get(key_space(tenant), key_id)
     if key is None:
         return None
-    raw = base64.urlsafe_b64decode(envelope[len(PREFIX):])
     try:
+        raw = base64.urlsafe_b64decode(envelope[len(PREFIX):])
         data: dict[str, Any] = json.loads(AESGCM(key).decrypt(raw[:12], raw[12:], _aad(tenant, target_id)))
-    except InvalidTag:
+    except (InvalidTag, ValueError):
         return None  # altered, or moved from another target: not this forget's content
     flat, dims = array("f"), int(data.get("dims") or 0)
     flat.frombytes(base64.b64decode(data.get("vectors") or ""))
