@@ -73,7 +73,7 @@ CALL () {
     RETURN r
     UNION
     MATCH (r:ReadReceipt)
-    WHERE size($texts) > 0 AND r.tenant = $tenant AND r.query IS NOT NULL
+    WHERE r.tenant = $tenant AND size($texts) > 0 AND r.query IS NOT NULL
       AND any(t IN $texts WHERE toLower(r.query) CONTAINS toLower(t))
     RETURN r
   }
