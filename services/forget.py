@@ -12,6 +12,7 @@ whose question holds forgotten words, lose their question text (their links to t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -97,16 +98,22 @@ def reach_entities(tx: Tx, tenant: str, known: datetime, fact_ids: list[str], pr
     return list(found)
 
 
-def store_probe(ctx: Context, probe: Probe, target_id: str) -> None:
-    """Store the probe until purge (its own write, after the forget's): its ids and tombstone, and its content only
-    sealed under a probe key in the key store (services/forget_seal.py); without a key store, no content at all. In
-    crypto-erasure mode no text is kept: a copy readable until purge would outlive the destroyed content keys."""
-    props = probe.stored(target_id)
-    if ctx.keys is not None and (probe.texts or probe.embeddings):
-        texts = probe.texts if ctx.cipher is None else []
-        props["seal_key"], props["sealed"] = forget_seal.seal(ctx.keys, ctx.tenant, target_id, texts,
-                                                              probe.embeddings)
-    ctx.db.write(lambda tx: repo.save_probe(tx, ctx.tenant, props))
+def probe_sealer(ctx: Context, target_id: str) -> Callable[[Tx, Probe], None]:
+    """A step storing the probe until purge inside the forget's write: its ids and tombstone, and its content only
+    sealed under the target's probe key (fetched now, before the transaction: services/forget_seal.py); without a
+    key store, no content at all. In crypto-erasure mode no text is kept: a copy readable until purge would outlive
+    the destroyed content keys."""
+    key = forget_seal.probe_key(ctx.keys, ctx.tenant, target_id) if ctx.keys is not None else None
+
+    def save(tx: Tx, probe: Probe) -> None:
+        props = probe.stored(target_id)
+        if key is not None and (probe.texts or probe.embeddings):
+            texts = probe.texts if ctx.cipher is None else []
+            props["seal_key"] = key[0]
+            props["sealed"] = forget_seal.seal_with(key[1], ctx.tenant, target_id, texts, probe.embeddings)
+        repo.save_probe(tx, ctx.tenant, props)
+
+    return save
 
 
 def scrub_copies(tx: Tx, tenant: str, known: datetime, probe: Probe, *, fact_ids: list[str], source_ids: list[str],
@@ -163,6 +170,7 @@ def forget(ctx: Context, *, target_id: str, reason: str, actor: str, probes: dic
         sources = [target]
 
     rebuild: list[str] = []
+    save_probe = probe_sealer(ctx, target)
 
     def work(tx: Tx, known: datetime) -> ForgetResult:
         repo.scrub_sources(tx, ctx.tenant, sources, known, actor, reason)
@@ -173,13 +181,13 @@ def forget(ctx: Context, *, target_id: str, reason: str, actor: str, probes: dic
         _tombstone_event(tx, ctx.tenant, known, target, kind, actor, reason, ids + entities)
         probe.facts = [i for i in ids if i != target]
         probe.tombstone = {"forgotten_at": known, "by": actor, "reason": reason}
+        save_probe(tx, probe)  # held until purge: any handle sharing the key store can probe with it
         return ForgetResult(target_id=target, kind=kind, forgotten=sources + ids + entities,
                             report=ResidueReport(target_id=target))
 
     done = ctx.write(work)
     probe.add_keys(crypto_erase.erase(ctx, fact_ids=[i for i in done.forgotten if i not in sources
                                                      and i not in probe.entities], source_ids=sources))
-    store_probe(ctx, probe, target)  # held until purge: any handle sharing the key store can probe with it
     rebuild_after(ctx, rebuild)
     report = verify(ctx, target_id=target, kind=kind, probe=probe, extra_facts=probe.facts)
     return done.model_copy(update={"report": report})

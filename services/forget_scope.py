@@ -21,8 +21,8 @@ from credo.schema.errors import NotFound
 from credo.schema.forget import ForgetJob, ResidueReport
 from credo.services import crypto_erase, forget_seal
 from credo.services.context import Context
-from credo.services.forget import (_forget_summaries, capture, forget_facts, reach_entities, rebuild_after,
-                                   scrub_copies, store_probe)
+from credo.services.forget import (_forget_summaries, capture, forget_facts, probe_sealer, reach_entities,
+                                   rebuild_after, scrub_copies)
 from credo.services.forget_rules import SUMMARY_TEXT, Probe
 from credo.services.forget_verify import stored_probe, verify
 from credo.services.tms_rules import text_hash
@@ -71,6 +71,7 @@ def _facts_batch(ctx: Context, job: ForgetJob, probe: Probe, entity_ids: list[st
     if not rows:
         return _advance(job, ctx, phase=PHASES[job.scope][1])
     rebuild: list[str] = []
+    save_probe = probe_sealer(ctx, probe_key(ctx, job)) if keep or job.scope == "subject" else None
 
     def work(tx: Tx, known: datetime) -> ForgetJob:
         ids = forget_facts(tx, ctx.tenant, known, rows, by=job.actor, reason=job.reason, strict=False)
@@ -88,12 +89,12 @@ def _facts_batch(ctx: Context, job: ForgetJob, probe: Probe, entity_ids: list[st
         moved = _advance(job, ctx, done=job.done + len(ids))
         repo.save_job(tx, ctx.tenant, moved)
         probe.tombstone = probe.tombstone or {"forgotten_at": known, "by": job.actor, "reason": job.reason}
+        if save_probe is not None:  # the probe grew: stored with the batch, so a resumed job or another handle uses it
+            save_probe(tx, probe)
         forgotten.extend(ids + entities)
         return moved
 
     moved = ctx.write(work)
-    if keep or probe.entities:  # the probe grew: stored after the batch, so a resumed job or another handle uses it
-        store_probe(ctx, probe, probe_key(ctx, job))
     probe.add_keys(crypto_erase.erase(ctx, fact_ids=[r["fact_id"] for r in rows], source_ids=[]))
     if job.scope == "subject":  # a tenant-wide forget forgets the summaries themselves next
         rebuild_after(ctx, rebuild)

@@ -37,21 +37,33 @@ def _aad(tenant: str, target_id: str) -> bytes:
     return f"{tenant}\n{target_id}".encode("utf-8")
 
 
-def seal(keys: KeyStore, tenant: str, target_id: str, texts: list[str],
-         embeddings: list[list[float]]) -> tuple[str, str]:
-    """(key id, envelope) of the probe's content sealed under the target's probe key (made on first use)."""
+def probe_key(keys: KeyStore, tenant: str, target_id: str) -> tuple[str, bytes]:
+    """(key id, key) of the target's probe key, made on first use: fetched before the forget's transaction, so the
+    sealing inside it does no I/O."""
     space, subject = key_space(tenant), _subject(target_id)
     key_id = keys.current(space, subject)
     key = keys.get(space, key_id) if key_id else None
     if key is None:  # none yet, or destroyed between the look-up and the read: a fresh one
         key_id = keys.create(space, subject)
         key = keys.get(space, key_id) or b""
+    return key_id, key
+
+
+def seal_with(key: bytes, tenant: str, target_id: str, texts: list[str], embeddings: list[list[float]]) -> str:
+    """The envelope of the probe's content sealed under `key` (pure: no I/O)."""
     flat = array("f", [x for e in embeddings for x in e]).tobytes()
     payload = json.dumps({"texts": texts, "dims": len(embeddings[0]) if embeddings else 0,
                           "vectors": base64.b64encode(flat).decode("ascii")}).encode("utf-8")
     nonce = os.urandom(12)
     sealed = AESGCM(key).encrypt(nonce, payload, _aad(tenant, target_id))
-    return key_id, PREFIX + base64.urlsafe_b64encode(nonce + sealed).decode("ascii")
+    return PREFIX + base64.urlsafe_b64encode(nonce + sealed).decode("ascii")
+
+
+def seal(keys: KeyStore, tenant: str, target_id: str, texts: list[str],
+         embeddings: list[list[float]]) -> tuple[str, str]:
+    """(key id, envelope) of the probe's content sealed under the target's probe key (made on first use)."""
+    key_id, key = probe_key(keys, tenant, target_id)
+    return key_id, seal_with(key, tenant, target_id, texts, embeddings)
 
 
 def open_sealed(keys: KeyStore | None, tenant: str, target_id: str, key_id: str | None,

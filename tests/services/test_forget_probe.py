@@ -111,8 +111,7 @@ def test_forget_and_verify_of_a_fact_run_in_a_bounded_number_of_statements(neo4j
     forget_statements = len(sent)
     assert one.verify_forgotten(f.fact_id).complete
     # then the forget (with its own report) and the verify each cost a few round trips, not one per probe (was 29;
-    # 10 before the entities named only by the forgotten fact were reached (2) and the probe was sealed outside the
-    # transaction, as its key is made outside the graph (1, no longer in the write))
+    # 10 before the entities named only by the forgotten fact were reached: read_orphan_entities, scrub_entities)
     assert forget_statements <= 12, "|".join(sent)
     assert len(sent) - forget_statements == 1, sent[forget_statements:]
     assert "read_tx_log_retention" not in sent
