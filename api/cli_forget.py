@@ -54,7 +54,13 @@ def report_lines(report: ResidueReport | None) -> list[str]:
         return ["no report"]
     lines = [f"{report.target_id}: {'complete' if report.complete else 'NOT complete'} "
              f"({len(report.residue)} places hold content; probes: {', '.join(report.probes)} from {report.probe_from})"]
+    if report.tombstone is not None:
+        lines.append(f"  {report.tombstone.text()}"
+                     + (f"; purged on {report.purged_at.isoformat()}" if report.purged_at else ""))
     lines += [f"  residue  {r.place}: {r.ref} ({r.detail})" for r in report.residue]
+    if report.checked:
+        lines.append(f"  checked  {', '.join(report.checked)}")
+    lines += [f"  kept     {k.place}: {k.ref} ({k.detail})" for k in report.left_by_design]
     lines += [f"  outside  {o.place}: {o.detail}" for o in report.outside_store]
     lines.append(f"  crypto-erased: {str(report.crypto_erased).lower()} ({report.crypto_reason})")
     return lines

@@ -64,7 +64,7 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         self._owns_db = _owns_db
         self._ctx = Context(db=db, tenant=principal.tenant, clock=_clock or system_clock, embedder=embedder,
                             clearance=principal.clearance, actor=principal.actor, scopes=principal.scopes,
-                            cipher=cipher)
+                            cipher=cipher, keys=keys if keys is not None else (cipher.keys if cipher is not None else None))
 
     def __enter__(self) -> "Store":
         return self

@@ -4,8 +4,12 @@
 // episodes deriving from them or holding a text; full-text hits of each text probe (the global index and the
 // tenant's own) and vector hits of each embedding
 // probe among the tenant's own vectors (its partition index, or an exact scan of its versions); ledger events about
-// the forgotten ids whose detail holds a text. The :ForgetProbe node that holds the probe until purge is not read
-// here (no index covers it).
+// the forgotten ids whose detail holds a text; read receipts that served a version of the facts or whose question
+// holds a text and still keep their question; the entities the facts name (and those forgotten with them): one
+// that no remembered fact names (through merges) and still holds a name or an alias is residue, one that other
+// remembered facts name is left by design; the sources the facts cite that were not forgotten (left by design: their
+// text stays until they are forgotten themselves); the stored probes of the targets, if they hold content in clear
+// (probes stored before they were sealed).
 // $tenant       tenant id
 // $fact_ids     forgotten fact ids (may be empty)
 // $source_ids   forgotten source ids a summary trace may name (may be empty)
@@ -17,7 +21,9 @@
 // $same_vector  a vector hit at least this close is a copy of the forgotten embedding
 // $subject_ids  ids the ledger events about the forgotten content have as subject
 // $removed      the content-free text a scrubbed summary version holds
-// returns: place, ref, detail
+// $entity_ids   entities forgotten with the facts (named only by them), known even once the facts are purged
+// $probe_ids    the forgotten ids whose stored probe must hold no content in clear
+// returns: place, ref, detail, kept (true: left by design, not residue)
 CALL () {
   MATCH (f:Fact)
   WHERE f.fact_id IN $fact_ids AND f.tenant = $tenant
@@ -45,7 +51,7 @@ CALL () {
     WHERE any(line IN c.causes WHERE any(t IN $texts WHERE line CONTAINS t))
     RETURN 'stale cause' AS place, c.change_id AS ref, "a state change's cause line quotes the forgotten premise" AS detail
   }
-  RETURN place, ref, detail
+  RETURN place, ref, detail, false AS kept
   UNION
   MATCH (m:Summary)
   WHERE m.tenant = $tenant AND m.text <> $removed
@@ -55,7 +61,8 @@ CALL () {
        any(t IN $texts WHERE m.text CONTAINS t) AS holds
   WHERE derived OR holds
   RETURN CASE WHEN m.kind = 'episode' THEN 'episode' ELSE 'summary' END AS place, m.version_id AS ref,
-         CASE WHEN holds THEN 'its text contains the content' ELSE 'derived from it, text kept' END AS detail
+         CASE WHEN holds THEN 'its text contains the content' ELSE 'derived from it, text kept' END AS detail,
+         false AS kept
   UNION
   // the global `fact_text` index (small tenants' versions) and the tenant's own full-text index once ready
   OPTIONAL MATCH (p:SearchPartition {tenant: $tenant})
@@ -71,7 +78,7 @@ CALL () {
   WHERE node.fact_id IN $fact_ids OR text = node.statement OR text = node.quote
   RETURN 'full-text' AS place, node.version_id AS ref,
          CASE text_index WHEN 'fact_text' THEN 'the fact_text index' ELSE "the tenant's full-text index" END
-         + ' finds it' AS detail
+         + ' finds it' AS detail, false AS kept
   UNION
   // the tenant's own vectors only (there is no global vector index): its partition index once ready, else an
   // exact scan of its versions
@@ -93,10 +100,63 @@ CALL () {
   }
   WITH node, score, found_by WHERE node.tenant = $tenant AND (node.fact_id IN $fact_ids OR score >= $same_vector)
   RETURN 'vector' AS place, node.version_id AS ref,
-         found_by + ' finds it (score ' + toString(round(score, 4)) + ')' AS detail
+         found_by + ' finds it (score ' + toString(round(score, 4)) + ')' AS detail, false AS kept
   UNION
   MATCH (a:AuditEvent)
   WHERE a.tenant = $tenant AND a.subject_id IN $subject_ids AND any(t IN $texts WHERE a.detail CONTAINS t)
-  RETURN 'audit ledger' AS place, a.event_id AS ref, "an event's detail holds the content" AS detail
+  RETURN 'audit ledger' AS place, a.event_id AS ref, "an event's detail holds the content" AS detail, false AS kept
+  UNION
+  CALL () {
+    MATCH (f:Fact)<-[:SERVED]-(r:ReadReceipt)
+    WHERE f.fact_id IN $fact_ids AND f.tenant = $tenant AND r.query IS NOT NULL
+    RETURN r
+    UNION
+    MATCH (r:ReadReceipt)
+    WHERE r.tenant = $tenant AND size($texts) > 0 AND r.query IS NOT NULL
+      AND any(t IN $texts WHERE toLower(r.query) CONTAINS toLower(t))
+    RETURN r
+  }
+  RETURN DISTINCT 'read receipt' AS place, r.receipt_id AS ref,
+         'keeps the question text of a read that served the forgotten content' AS detail, false AS kept
+  UNION
+  CALL () {
+    MATCH (f:Fact) WHERE f.fact_id IN $fact_ids AND f.tenant = $tenant
+    UNWIND [f.subject_id, f.object_id] AS id
+    RETURN id
+    UNION
+    UNWIND $entity_ids AS id
+    RETURN id
+  }
+  WITH DISTINCT id WHERE id IS NOT NULL
+  MATCH (e:Entity {entity_id: id}) WHERE e.tenant = $tenant
+  CALL (e) {
+    OPTIONAL MATCH (e)-[:MERGED_INTO*1..]-(o:Entity)
+    WITH e, collect(DISTINCT o.entity_id) AS merged
+    RETURN [e.entity_id] + merged AS family
+  }
+  // by the id indexes: a tenant-wide scan here would read every version of the tenant
+  WITH e, COUNT { MATCH (g:Fact) USING INDEX g:Fact(subject_id)
+                  WHERE g.subject_id IN family AND g.tenant = $tenant AND g.forgotten_at IS NULL
+                  RETURN g.fact_id
+                  UNION
+                  MATCH (g:Fact) USING INDEX g:Fact(object_id)
+                  WHERE g.object_id IN family AND g.tenant = $tenant AND g.forgotten_at IS NULL
+                  RETURN g.fact_id } AS named,
+       e.forgotten_at IS NULL OR size(coalesce(e.aliases, [])) > 0 OR EXISTS { (:Alias)-[:ALIAS_OF]->(e) } AS holds
+  WITH e, named, holds WHERE named > 0 OR holds
+  RETURN CASE WHEN named > 0 THEN 'entity' ELSE 'entity and aliases' END AS place, e.entity_id AS ref,
+         CASE WHEN named > 0 THEN 'still named by ' + toString(named) + ' remembered fact(s): its names stay'
+              ELSE 'named only by forgotten facts, keeps its name or aliases' END AS detail, named > 0 AS kept
+  UNION
+  MATCH (f:Fact)-[:SOURCED_FROM|ACCEPTED_IN]->(s:Source)
+  WHERE f.fact_id IN $fact_ids AND f.tenant = $tenant AND s.forgotten_at IS NULL AND NOT s.source_id IN $source_ids
+  RETURN DISTINCT 'source' AS place, s.source_id AS ref,
+         'the ' + coalesce(s.kind, 'source') + ' it came from keeps its text: forget the source to remove it' AS detail,
+         true AS kept
+  UNION
+  MATCH (p:ForgetProbe)
+  WHERE p.tenant = $tenant AND p.target_id IN $probe_ids
+    AND (size(coalesce(p.texts, [])) > 0 OR p.vectors IS NOT NULL)
+  RETURN 'probe' AS place, p.target_id AS ref, 'the stored probe holds the content in clear' AS detail, false AS kept
 }
-RETURN place, ref, detail
+RETURN place, ref, detail, kept

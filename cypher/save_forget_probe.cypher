@@ -1,8 +1,11 @@
-// Store (or replace) the probe of a forget: the content captured before removal, held until purge so that
-// verify_forgotten from any handle runs the full-text and vector probes. No index covers it.
+// Store (or replace) the probe of a forget, held until purge so that verify_forgotten from any handle runs the
+// full-text and vector probes: its ids and tombstone, and its content only as a sealed copy whose key lives outside
+// the graph (services/forget_seal.py), never in clear. No index covers it.
 // $tenant  tenant id
-// $props   {target_id, kind, ids, facts, texts, vectors (embeddings, flattened), dims, stored_at}
+// $props   {target_id, kind, ids, facts, entities, keys, forgotten_at, forgotten_by, forgotten_reason, sealed,
+//          seal_key (absent without a key store)}
 // returns: target_id
 MERGE (p:ForgetProbe {tenant: $tenant, target_id: $props.target_id})
-SET p += $props
+SET p = $props
+SET p.tenant = $tenant
 RETURN p.target_id AS target_id

@@ -1,4 +1,5 @@
-// Forget entities: remove their names and aliases (and the :Alias nodes pointing at them), mark the tombstone.
+// Forget entities: remove their names and aliases (and the :Alias nodes pointing at them), mark the tombstone (an
+// entity forgotten before keeps its first one).
 // $tenant      tenant id
 // $entity_ids  entity ids
 // $known       known time of the forgetting
@@ -12,5 +13,7 @@ CALL (e) {
   DETACH DELETE a
 }
 SET e.name = '[forgotten]', e.norm = 'forgotten:' + e.entity_id, e.aliases = [], e.aliases_text = '',
-    e.forgotten_at = $known, e.forgotten_by = $by, e.forgotten_reason = $reason
+    e.forgotten_by = CASE WHEN e.forgotten_at IS NULL THEN $by ELSE e.forgotten_by END,
+    e.forgotten_reason = CASE WHEN e.forgotten_at IS NULL THEN $reason ELSE e.forgotten_reason END,
+    e.forgotten_at = coalesce(e.forgotten_at, $known)
 RETURN count(e) AS scrubbed

@@ -2,7 +2,9 @@
 // and literal object (and the quotes on their SOURCED_FROM edges), with the tombstone; dependents' stale causes
 // quoting a forgotten premise (a version's own, from before flags, and the cause lines of the state changes that
 // flagged them); summary and episode versions deriving from the facts or sources or holding a text;
-// ledger details of events about the forgotten ids that hold a text. The indexes drop removed properties themselves.
+// ledger details of events about the forgotten ids that hold a text; the question text of every read receipt that
+// served a version of the facts or whose question holds a text (case-insensitive). The indexes drop removed
+// properties themselves.
 // $tenant       tenant id
 // $fact_ids     fact ids (may be empty)
 // $source_ids   forgotten source ids a summary trace may name (may be empty)
@@ -15,7 +17,8 @@
 // $removed      the content-free text a scrubbed summary version holds
 // $hash         its hash
 // $detail       the content-free ledger detail (JSON text)
-// returns: versions, causes (stale causes and cause lines), events (counts scrubbed), rebuild (ids of current summaries to rebuild without it)
+// returns: versions, causes (stale causes and cause lines), events, receipts (counts scrubbed), rebuild (ids of current
+//          summaries to rebuild without it)
 CALL () {
   MATCH (f:Fact)
   WHERE f.fact_id IN $fact_ids AND f.tenant = $tenant
@@ -63,4 +66,20 @@ CALL () {
   SET a.detail = $detail
   RETURN count(a) AS events
 }
-RETURN versions, causes + lines AS causes, events, rebuild
+CALL () {
+  CALL () {
+    MATCH (f:Fact)<-[:SERVED]-(r:ReadReceipt)
+    WHERE f.fact_id IN $fact_ids AND f.tenant = $tenant AND r.query IS NOT NULL
+    RETURN r
+    UNION
+    MATCH (r:ReadReceipt)
+    WHERE r.tenant = $tenant AND size($texts) > 0 AND r.query IS NOT NULL
+      AND any(t IN $texts WHERE toLower(r.query) CONTAINS toLower(t))
+    RETURN r
+  }
+  WITH DISTINCT r
+  REMOVE r.query
+  SET r.query_removed_at = $known, r.query_removed_by = $by, r.query_removed_reason = $reason
+  RETURN count(r) AS receipts
+}
+RETURN versions, causes + lines AS causes, events, receipts, rebuild

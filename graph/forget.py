@@ -10,7 +10,7 @@ from credo.cypher import load
 from credo.graph.db import Tx
 from credo.graph.records import native
 from credo.graph.vectors import vector
-from credo.schema.forget import ForgetJob, Residue
+from credo.schema.forget import ForgetJob, Kept, Residue
 
 REMOVED_TEXT = "[content removed: an input was forgotten]"  # what a scrubbed summary version holds
 
@@ -39,12 +39,38 @@ SCRUB_FACT_COPIES = load("scrub_fact_copies")
 SAVE_FORGET_PROBE = load("save_forget_probe")
 READ_FORGET_PROBE = load("read_forget_probe")
 DELETE_FORGET_PROBES = load("delete_forget_probes")
+READ_ORPHAN_ENTITIES = load("read_orphan_entities")
+READ_ENTITY_NAMES = load("read_entity_names")
+READ_PURGED_TOMBSTONE = load("read_purged_tombstone")
 
 
 def target(tx: Tx, tenant: str, ident: str) -> dict[str, Any] | None:
-    """{kind, fact_id, forgotten} of what an id names in the tenant, or None."""
+    """{kind, fact_id, forgotten, tombstone} of what an id names in the tenant, or None."""
     row = tx.one(READ_FORGET_TARGET, tenant=tenant, id=ident)
-    return row if row and row["kind"] else None
+    if not row or not row["kind"]:
+        return None
+    marks = [t for t in row["tombstones"] if t["at"] is not None]
+    first = min(marks, key=lambda t: native(t["at"])) if marks else None
+    tombstone = ({"forgotten_at": native(first["at"]), "by": first["by"] or "", "reason": first["reason"] or ""}
+                 if first else None)
+    return {"kind": row["kind"], "fact_id": row["fact_id"], "forgotten": row["forgotten"], "tombstone": tombstone}
+
+
+def purged(tx: Tx, tenant: str, ident: str) -> dict[str, Any] | None:
+    """{kind, tombstone, purged_at} of an id whose nodes were purged (from its purge event), or None."""
+    row = tx.one(READ_PURGED_TOMBSTONE, tenant=tenant, id=ident)
+    if not row:
+        return None
+    detail = json.loads(row["detail"] or "{}")
+    tombstone = ({"forgotten_at": detail["forgotten_at"], "by": detail.get("forgotten_by") or "",
+                  "reason": row["reason"] or ""} if detail.get("forgotten_at") else None)
+    return {"kind": detail.get("kind"), "tombstone": tombstone, "purged_at": native(row["purged_at"])}
+
+
+def orphans(tx: Tx, tenant: str, fact_ids: list[str]) -> dict[str, list[str]]:
+    """entity id -> names, for the entities the facts name that no other remembered fact names (through merges)."""
+    rows = tx.rows(READ_ORPHAN_ENTITIES, tenant=tenant, fact_ids=fact_ids) if fact_ids else []
+    return {r["entity_id"]: [n for n in r["names"] if n] for r in rows}
 
 
 def probes(tx: Tx, tenant: str, fact_ids: list[str]) -> list[dict[str, Any]]:
@@ -95,6 +121,12 @@ def facts_about(tx: Tx, tenant: str, entity_ids: list[str], limit: int) -> list[
     return [r["fact_id"] for r in tx.rows(READ_FACTS_ABOUT, tenant=tenant, entity_ids=entity_ids, limit=limit)]
 
 
+def entity_names(tx: Tx, tenant: str, entity_ids: list[str]) -> list[str]:
+    """The names and aliases of entities not yet forgotten."""
+    row = tx.one(READ_ENTITY_NAMES, tenant=tenant, entity_ids=entity_ids) if entity_ids else None
+    return [n for n in row["names"] if n] if row else []
+
+
 def scrub_entities(tx: Tx, tenant: str, entity_ids: list[str], known: datetime, by: str, reason: str) -> None:
     """Remove the entities' names and aliases."""
     if entity_ids:
@@ -125,11 +157,12 @@ def summary_residue(tx: Tx, tenant: str, summary_ids: list[str]) -> list[Residue
 
 
 def purge(tx: Tx, tenant: str, *, fact_ids: list[str] = (), source_ids: list[str] = (), entity_ids: list[str] = (),
-          summary_ids: list[str] = ()) -> int:
-    """Delete the tombstoned nodes with their edges; returns how many."""
+          summary_ids: list[str] = (), with_entities: list[str] = ()) -> list[dict[str, Any]]:
+    """Delete the tombstoned nodes with their edges, and the forgotten entities no fact names any more; returns
+    those entities' tombstones ({id, at, by, reason})."""
     row = tx.one(PURGE_NODES, tenant=tenant, fact_ids=list(fact_ids), source_ids=list(source_ids),
-                 entity_ids=list(entity_ids), summary_ids=list(summary_ids))
-    return row["deleted"] if row else 0
+                 entity_ids=list(entity_ids), summary_ids=list(summary_ids), with_entities=list(with_entities))
+    return [{**e, "at": native(e["at"])} for e in row["entities"]] if row else []
 
 
 def tx_log_retention(tx: Tx) -> str | None:
@@ -178,24 +211,27 @@ def scrub_fact_copies(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: l
 
 def fact_copies(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: list[str], texts: list[str],
                 phrases: list[tuple[str, str]], embeddings: list[list[float]], subject_ids: list[str],
-                same_vector: float, candidates: int = 20) -> list[Residue]:
+                entity_ids: list[str], probe_ids: list[str], same_vector: float,
+                candidates: int = 20) -> tuple[list[Residue], list[Kept]]:
     """Every place still holding forgotten facts' content, with the full-text (`phrases`: (text, Lucene query)) and
-    vector probes, in one round trip."""
-    return _residue(tx.rows(READ_FACT_COPIES, tenant=tenant, fact_ids=fact_ids, source_ids=source_ids, texts=texts,
-                            phrases=[q for _t, q in phrases], probe_texts=[t for t, _q in phrases],
-                            embeddings=[vector(e) for e in embeddings], candidates=candidates,
-                            same_vector=same_vector, subject_ids=subject_ids, removed=REMOVED_TEXT))
+    vector probes, in one round trip; and what it leaves by design (entities other facts name, sources)."""
+    rows = tx.rows(READ_FACT_COPIES, tenant=tenant, fact_ids=fact_ids, source_ids=source_ids, texts=texts,
+                   phrases=[q for _t, q in phrases], probe_texts=[t for t, _q in phrases],
+                   embeddings=[vector(e) for e in embeddings], candidates=candidates, same_vector=same_vector,
+                   subject_ids=subject_ids, removed=REMOVED_TEXT, entity_ids=entity_ids, probe_ids=probe_ids)
+    kept = [Kept(place=r["place"], ref=str(r["ref"]), detail=r["detail"]) for r in rows if r["kept"]]
+    return _residue([r for r in rows if not r["kept"]]), kept
 
 
 def save_probe(tx: Tx, tenant: str, props: dict[str, Any]) -> None:
-    """Store a forget's probe (held until purge)."""
-    tx.one(SAVE_FORGET_PROBE, tenant=tenant, props={**props, "vectors": vector(props.get("vectors") or [])})
+    """Store a forget's probe (held until purge): content-free properties and the sealed copy, never the words."""
+    tx.one(SAVE_FORGET_PROBE, tenant=tenant, props=props)
 
 
 def read_probe(tx: Tx, tenant: str, target_id: str) -> dict[str, Any] | None:
     """The stored probe of a forgotten id, or None."""
     row = tx.one(READ_FORGET_PROBE, tenant=tenant, target_id=target_id)
-    return dict(row["probe"]) if row else None
+    return {k: native(v) for k, v in row["probe"].items()} if row else None
 
 
 def delete_probes(tx: Tx, tenant: str, target_ids: list[str]) -> None:

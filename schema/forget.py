@@ -36,6 +36,16 @@ class Residue(BaseModel):
     detail: str
 
 
+class Kept(BaseModel):
+    """One thing forgetting leaves by design (not residue): what it is, and why it stays."""
+
+    model_config = ConfigDict(frozen=True)
+
+    place: str  # entity, source, read receipt, ledger, tombstone
+    ref: str
+    detail: str
+
+
 class OutsideStore(BaseModel):
     """A copy the store cannot erase by itself (transaction logs, backups)."""
 
@@ -54,7 +64,11 @@ class ResidueReport(BaseModel):
     kind: TargetKind | None = None
     residue: list[Residue] = Field(default_factory=list)
     probes: list[str] = Field(default_factory=list)  # which searches ran (full-text / vector need the content)
-    probe_from: str = "none (purged, or never captured): graph-only checks"  # where the content probe came from
+    checked: list[str] = Field(default_factory=list)  # every kind of place the report looked in
+    left_by_design: list[Kept] = Field(default_factory=list)  # what forgetting keeps on purpose (never content)
+    tombstone: Tombstone | None = None  # forgotten on T by A for R (kept after purge, in the ledger)
+    purged_at: datetime | None = None  # when its nodes were deleted (forgotten -> deleted), if they were
+    probe_from: str = "none (purged, never captured, or its sealed copy cannot be opened here): graph-only checks"
     outside_store: list[OutsideStore] = Field(default_factory=list)
     tx_log_retention: str | None = None
     crypto_erased: bool = False

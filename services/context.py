@@ -16,6 +16,7 @@ from credo.services.governance import FULL, Governance
 if TYPE_CHECKING:
     from credo.schema.cascade import CascadeReport
     from credo.services.crypto import Cipher
+    from credo.services.crypto_keys import KeyStore
     from credo.services.embeddings import Embedder
 
 T = TypeVar("T")
@@ -86,6 +87,7 @@ class Context:
     actor: str = ledger.SYSTEM_ACTOR  # who the ledger records for events that do not name their own actor
     cipher: "Cipher | None" = None  # crypto-erasure mode (services/crypto.py); None = content stored as given
     scopes: frozenset[str] = ALL_SCOPES  # what the caller's key may do (schema/api_keys.py); checked per operation
+    keys: "KeyStore | None" = None  # the key store outside the graph (crypto keys; forget probes' keys), if any
 
     def bind(self, tx: Tx) -> Tx:
         """Give a transaction this store's cipher (every row it returns is opened, every seal uses it)."""

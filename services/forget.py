@@ -3,10 +3,16 @@ summary. The content goes from every place; a content-free tombstone stays until
 
 Rule for an entity: every fact naming it as subject or object (at any known time, through merges) is forgotten, then
 its names and aliases; the facts go in batches through the same job as `forget_subject`.
+
+Rule for the entities forgotten facts name: an entity that no remembered fact names any more (through merges) is
+forgotten with them (its names and aliases go; it is listed in `forgotten`); one that another remembered fact names
+stays, and the residue report lists it under `left_by_design`. Read receipts that served a forgotten version, or
+whose question holds forgotten words, lose their question text (their links to the tombstoned versions stay).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -20,10 +26,10 @@ from credo.schema.errors import NotFound, TransitionRefused
 from credo.schema.facts import EndKind
 from credo.schema.forget import ForgetResult, ResidueReport
 from credo.schema.lifecycle import State, check_transition
-from credo.services import crypto_erase
+from credo.services import crypto_erase, forget_seal
 from credo.services.context import Context
 from credo.services.forget_rules import SUMMARY_TEXT, Probe, ledger_subjects, only_evidence
-from credo.services.forget_verify import verify
+from credo.services.forget_verify import purged_report, verify
 from credo.services.summarizers import ListSummarizer
 from credo.services.tms_rules import text_hash
 from credo.services.flags import flag_states
@@ -77,6 +83,37 @@ def forget_facts(tx: Tx, tenant: str, known: datetime, rows: list[dict[str, Any]
         ids.append(r["fact_id"])
     mark_forgotten(tx, tenant, known, moving, reason)
     return ids
+
+
+def reach_entities(tx: Tx, tenant: str, known: datetime, fact_ids: list[str], probe: Probe, *, by: str, reason: str,
+                   spare: list[str] = ()) -> list[str]:
+    """Step: the entities the facts name that no remembered fact names any more go with them (rule in the module
+    docstring); their names join the probe first, so `scrub_copies` removes their copies too. `spare`: entities the
+    caller forgets itself (a subject's own family). Returns the entities forgotten."""
+    found = {e: names for e, names in repo.orphans(tx, tenant, fact_ids).items() if e not in spare}
+    for names in found.values():
+        probe.add(names)
+    probe.entities += [e for e in found if e not in probe.entities]
+    repo.scrub_entities(tx, tenant, list(found), known, by, reason)
+    return list(found)
+
+
+def probe_sealer(ctx: Context, target_id: str) -> Callable[[Tx, Probe], None]:
+    """A step storing the probe until purge inside the forget's write: its ids and tombstone, and its content only
+    sealed under the target's probe key (fetched now, before the transaction: services/forget_seal.py); without a
+    key store, no content at all. In crypto-erasure mode no text is kept: a copy readable until purge would outlive
+    the destroyed content keys."""
+    key = forget_seal.probe_key(ctx.keys, ctx.tenant, target_id) if ctx.keys is not None else None
+
+    def save(tx: Tx, probe: Probe) -> None:
+        props = probe.stored(target_id)
+        if key is not None and (probe.texts or probe.embeddings):
+            texts = probe.texts if ctx.cipher is None else []
+            props["seal_key"] = key[0]
+            props["sealed"] = forget_seal.seal_with(key[1], ctx.tenant, target_id, texts, probe.embeddings)
+        repo.save_probe(tx, ctx.tenant, props)
+
+    return save
 
 
 def scrub_copies(tx: Tx, tenant: str, known: datetime, probe: Probe, *, fact_ids: list[str], source_ids: list[str],
@@ -133,20 +170,24 @@ def forget(ctx: Context, *, target_id: str, reason: str, actor: str, probes: dic
         sources = [target]
 
     rebuild: list[str] = []
+    save_probe = probe_sealer(ctx, target)
 
     def work(tx: Tx, known: datetime) -> ForgetResult:
         repo.scrub_sources(tx, ctx.tenant, sources, known, actor, reason)
         ids = forget_facts(tx, ctx.tenant, known, rows, by=actor, reason=reason, strict=kind == "fact")
+        entities = reach_entities(tx, ctx.tenant, known, ids, probe, by=actor, reason=reason)
         rebuild[:] = scrub_copies(tx, ctx.tenant, known, probe, fact_ids=ids, source_ids=sources, by=actor,
                                   reason=reason)
-        _tombstone_event(tx, ctx.tenant, known, target, kind, actor, reason, ids)
+        _tombstone_event(tx, ctx.tenant, known, target, kind, actor, reason, ids + entities)
         probe.facts = [i for i in ids if i != target]
-        repo.save_probe(tx, ctx.tenant, probe.stored(target, with_texts=ctx.cipher is None))  # held until purge: any handle can probe with it
-        return ForgetResult(target_id=target, kind=kind, forgotten=sources + ids, report=ResidueReport(target_id=target))
+        probe.tombstone = {"forgotten_at": known, "by": actor, "reason": reason}
+        save_probe(tx, probe)  # held until purge: any handle sharing the key store can probe with it
+        return ForgetResult(target_id=target, kind=kind, forgotten=sources + ids + entities,
+                            report=ResidueReport(target_id=target))
 
     done = ctx.write(work)
-    probe.add_keys(crypto_erase.erase(ctx, fact_ids=[i for i in done.forgotten if i not in sources],
-                                      source_ids=sources))
+    probe.add_keys(crypto_erase.erase(ctx, fact_ids=[i for i in done.forgotten if i not in sources
+                                                     and i not in probe.entities], source_ids=sources))
     rebuild_after(ctx, rebuild)
     report = verify(ctx, target_id=target, kind=kind, probe=probe, extra_facts=probe.facts)
     return done.model_copy(update={"report": report})
@@ -173,22 +214,42 @@ def _forget_summaries(ctx: Context, summary_ids: list[str], reason: str, actor: 
     return ForgetResult(target_id=summary_ids[0], kind="summary", forgotten=summary_ids, report=report)
 
 
+def _iso(at: object) -> object:
+    return at.isoformat() if isinstance(at, datetime) else at
+
+
 def purge(ctx: Context, *, target_id: str, probes: dict[str, Probe]) -> ResidueReport:
-    """forgotten -> deleted: remove the tombstoned nodes themselves; refused unless forgotten first."""
-    found = kind_of(ctx, target_id)
+    """forgotten -> deleted: remove the tombstoned nodes themselves (and the entities forgotten with them that no fact
+    names any more); refused unless forgotten first. An id already purged answers its report again."""
+    try:
+        found = kind_of(ctx, target_id)
+    except NotFound:
+        return purged_report(ctx, target_id=target_id, probe=probes.get(target_id))
     kind = found["kind"]
     target = found["fact_id"] if kind == "fact" else target_id
     if not found["forgotten"]:
         check_transition(target, State.ACTIVE.value, State.DELETED.value)  # raises: only forgotten may be deleted
     check_transition(target, FORGOTTEN, State.DELETED.value)
     ids = {"fact": "fact_ids", "source": "source_ids", "entity": "entity_ids", "summary": "summary_ids"}[kind]
+    probe = probes.get(target)  # this handle's capture, if any (the stored one goes with the purge)
+    tomb = found["tombstone"] or (probe.tombstone if probe else None) or {}
+    mark = {"forgotten_at": _iso(tomb.get("forgotten_at")), "forgotten_by": tomb.get("by"), "reason": tomb.get("reason")}
 
-    def work(tx: Tx, known: datetime) -> None:
+    def work(tx: Tx, known: datetime) -> datetime:
         family = repo.entity_family(tx, ctx.tenant, target) if kind == "entity" else [target]
-        repo.purge(tx, ctx.tenant, **{ids: family})
-        repo.delete_probes(tx, ctx.tenant, [target])  # the last copy of the content goes with the tombstone
-        ledger.audit(tx, ctx.tenant, known, [("purge", target, {"kind": kind})])
+        stored = repo.read_probe(tx, ctx.tenant, target) or {}
+        along = list(dict.fromkeys([*(probe.entities if probe else []), *(stored.get("entities") or [])]))
+        gone = repo.purge(tx, ctx.tenant, **{ids: family}, with_entities=along)
+        repo.delete_probes(tx, ctx.tenant, [target])  # the sealed copy goes with the tombstone (its key just after)
+        # one purge event per id deleted: the tombstone a purged id still answers with (content-free)
+        ledger.audit(tx, ctx.tenant, known, [("purge", i, {"kind": kind, **mark}) for i in family] + [
+            ("purge", e["id"], {"kind": "entity", "with": target, "forgotten_at": _iso(e["at"]), "forgotten_by": e["by"],
+                                "reason": e["reason"]}) for e in gone])
+        return known
 
-    ctx.write(work)
-    probe = probes.get(target)  # this handle's capture, if any (the stored one went with the purge)
-    return verify(ctx, target_id=target, kind=kind, probe=probe, extra_facts=probe.facts if probe else [])
+    at = ctx.write(work)
+    forget_seal.destroy(ctx.keys, ctx.tenant, [target])
+    if probe is not None:
+        probe.purged_at = at
+        probe.tombstone = probe.tombstone or found["tombstone"]
+    return purged_report(ctx, target_id=target, probe=probe)

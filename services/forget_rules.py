@@ -14,41 +14,51 @@ _LUCENE = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 @dataclass
 class Probe:
     """Forgotten content captured before removal to search the indexes: in the forgetting handle's memory, and
-    stored with the forget (a :ForgetProbe node no index covers) until purge, so any handle can probe with it."""
+    stored with the forget (a :ForgetProbe node no index covers) until purge, so any handle can probe with it. The
+    node never holds the content in clear: only a sealed copy whose key purge destroys (services/forget_seal.py),
+    beside the ids and the tombstone."""
 
     ids: list[str] = field(default_factory=list)
     kind: str = "fact"
     facts: list[str] = field(default_factory=list)  # facts forgotten with the target (a source's, an entity's)
+    entities: list[str] = field(default_factory=list)  # entities forgotten with it: named only by forgotten facts
     texts: list[str] = field(default_factory=list)
     embeddings: list[list[float]] = field(default_factory=list)
     keys: list[str] = field(default_factory=list)  # crypto-erasure keys that sealed it (ids only; never key bytes)
+    tombstone: dict[str, Any] | None = None  # {forgotten_at, by, reason}: content-free
+    purged_at: Any = None
 
     def add(self, texts: list[str], embeddings: list[list[float]] = ()) -> None:
         """Add texts (long enough to be specific) and embeddings."""
         self.texts += [t for t in texts if t and len(t.strip()) >= MIN_PROBE and t not in self.texts]
         self.embeddings += [list(e) for e in embeddings]
 
-    def stored(self, target_id: str, *, with_texts: bool = True) -> dict[str, Any]:
-        """The probe as node properties (embeddings flattened: a property cannot hold a list of lists). Without
-        texts in crypto-erasure mode: a plaintext copy kept until purge would outlive the destroyed key in the
-        transaction logs, and the full-text index holds only ciphertext there, so a text probe finds nothing."""
-        dims = len(self.embeddings[0]) if self.embeddings else 0
+    def stored(self, target_id: str) -> dict[str, Any]:
+        """The probe's content-free properties (the sealed copy of its texts and embeddings is added beside them)."""
         return {"target_id": target_id, "kind": self.kind, "ids": self.ids, "facts": self.facts,
-                "texts": self.texts if with_texts else [],
-                "vectors": [x for e in self.embeddings for x in e], "dims": dims, "keys": self.keys}
+                "entities": self.entities, "keys": self.keys, **stored_tombstone(self.tombstone)}
 
     @classmethod
-    def from_stored(cls, props: dict[str, Any]) -> "Probe":
-        """A probe read back from its node."""
-        flat, dims = list(props.get("vectors") or []), int(props.get("dims") or 0)
+    def from_stored(cls, props: dict[str, Any], content: tuple[list[str], list[list[float]]] | None) -> "Probe":
+        """A probe read back from its node, with its opened content (None: graph-only)."""
+        texts, embeddings = content or ([], [])
+        tombstone = ({"forgotten_at": props["forgotten_at"], "by": props.get("forgotten_by") or "",
+                      "reason": props.get("forgotten_reason") or ""} if props.get("forgotten_at") else None)
         return cls(ids=list(props.get("ids") or []), kind=props.get("kind") or "fact",
-                   facts=list(props.get("facts") or []), texts=list(props.get("texts") or []),
-                   embeddings=[flat[i:i + dims] for i in range(0, len(flat), dims)] if dims else [],
-                   keys=list(props.get("keys") or []))
+                   facts=list(props.get("facts") or []), entities=list(props.get("entities") or []),
+                   texts=texts, embeddings=embeddings, keys=list(props.get("keys") or []), tombstone=tombstone)
 
     def add_keys(self, key_ids: list[str]) -> None:
         """Remember which keys sealed the content (the nodes naming them may be purged later)."""
         self.keys += [k for k in key_ids if k not in self.keys]
+
+
+def stored_tombstone(tombstone: dict[str, Any] | None) -> dict[str, Any]:
+    """A tombstone as node properties (forgotten_at, forgotten_by, forgotten_reason)."""
+    if not tombstone:
+        return {}
+    return {"forgotten_at": tombstone["forgotten_at"], "forgotten_by": tombstone["by"],
+            "forgotten_reason": tombstone["reason"]}
 
 
 def lucene_phrase(text: str) -> str:

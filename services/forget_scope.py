@@ -3,8 +3,9 @@
 Each batch is one write transaction that also advances the job's cursor (`phase`, `done`), so a crash loses at most
 the batch in flight (rolled back) and `resume` carries on where the last committed batch ended. The content of a
 batch is read just before its write; the first batches' content (up to 50 texts) becomes the final probes' probe,
-stored with its batch (a :ForgetProbe) so a resumed job still probes with it. A tenant-wide job deletes it when
-complete; a subject's stays until the entity is purged.
+stored (sealed, services/forget_seal.py) after its batch as a :ForgetProbe, so a resumed job still probes with it. A
+tenant-wide job deletes it (and destroys its key) when complete; a subject's stays until the entity is purged. The
+entities a subject's facts name that no remembered fact names any more go with them (services/forget.py).
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from credo.graph.db import Tx
 from credo.graph.ledger import new_id
 from credo.schema.errors import NotFound
 from credo.schema.forget import ForgetJob, ResidueReport
-from credo.services import crypto_erase
+from credo.services import crypto_erase, forget_seal
 from credo.services.context import Context
-from credo.services.forget import _forget_summaries, capture, forget_facts, rebuild_after, scrub_copies
+from credo.services.forget import (_forget_summaries, capture, forget_facts, probe_sealer, reach_entities,
+                                   rebuild_after, scrub_copies)
 from credo.services.forget_rules import SUMMARY_TEXT, Probe
 from credo.services.forget_verify import stored_probe, verify
 from credo.services.tms_rules import text_hash
@@ -69,19 +71,27 @@ def _facts_batch(ctx: Context, job: ForgetJob, probe: Probe, entity_ids: list[st
     if not rows:
         return _advance(job, ctx, phase=PHASES[job.scope][1])
     rebuild: list[str] = []
+    save_probe = probe_sealer(ctx, probe_key(ctx, job)) if keep or job.scope == "subject" else None
 
     def work(tx: Tx, known: datetime) -> ForgetJob:
         ids = forget_facts(tx, ctx.tenant, known, rows, by=job.actor, reason=job.reason, strict=False)
         batch_probe = Probe()
         for r in rows:
             batch_probe.add(r["statements"] + r["quotes"] + r["literals"])
+        entities = []
+        if job.scope == "subject":  # a tenant-wide forget forgets every entity in its own phase
+            entities = reach_entities(tx, ctx.tenant, known, ids, batch_probe, by=job.actor, reason=job.reason,
+                                      spare=entity_ids)
+            probe.add(batch_probe.texts if keep else [])
+            probe.entities += [e for e in entities if e not in probe.entities]
         rebuild[:] = scrub_copies(tx, ctx.tenant, known, batch_probe, fact_ids=ids, source_ids=[], by=job.actor,
                                   reason=job.reason)
         moved = _advance(job, ctx, done=job.done + len(ids))
         repo.save_job(tx, ctx.tenant, moved)
-        if keep:  # the probe grew: stored with the job's batch, so a resumed job or another handle probes with it
-            repo.save_probe(tx, ctx.tenant, probe.stored(probe_key(ctx, job), with_texts=ctx.cipher is None))
-        forgotten.extend(ids)
+        probe.tombstone = probe.tombstone or {"forgotten_at": known, "by": job.actor, "reason": job.reason}
+        if save_probe is not None:  # the probe grew: stored with the batch, so a resumed job or another handle uses it
+            save_probe(tx, probe)
+        forgotten.extend(ids + entities)
         return moved
 
     moved = ctx.write(work)
@@ -136,6 +146,8 @@ def run(ctx: Context, job: ForgetJob, *, progress: Progress = _quiet, probe: Pro
         probe = probe or Probe(ids=[probe_key(ctx, job)], kind=kind)
         if stored is not None:
             probe.add(stored.texts, stored.embeddings)
+            probe.entities += [e for e in stored.entities if e not in probe.entities]
+            probe.tombstone = probe.tombstone or stored.tombstone
     forgotten: list[str] = []
     family = ctx.read(lambda tx: repo.entity_family(tx, ctx.tenant, job.target)) if job.scope == "subject" else []
     while job.state == "running":
@@ -143,6 +155,10 @@ def run(ctx: Context, job: ForgetJob, *, progress: Progress = _quiet, probe: Pro
             job = _facts_batch(ctx, job, probe, family, forgotten)
         elif job.phase == "entity":
             def scrub(tx: Tx, known: datetime) -> ForgetJob:
+                named = Probe()  # the subject's own names: copies in summaries, receipts' questions, ledger details
+                named.add(repo.entity_names(tx, ctx.tenant, family))
+                probe.add(named.texts)
+                scrub_copies(tx, ctx.tenant, known, named, fact_ids=[], source_ids=[], by=job.actor, reason=job.reason)
                 repo.scrub_entities(tx, ctx.tenant, family, known, job.actor, job.reason)
                 moved = _advance(job, ctx, phase="verify")
                 repo.save_job(tx, ctx.tenant, moved)
@@ -165,6 +181,8 @@ def run(ctx: Context, job: ForgetJob, *, progress: Progress = _quiet, probe: Pro
                     repo.delete_probes(tx, ctx.tenant, [probe_key(ctx, done)])
 
             ctx.db.write(finish)
+            if job.scope == "tenant":
+                forget_seal.destroy(ctx.keys, ctx.tenant, [probe_key(ctx, done)])
         progress(job)
     return job, forgotten
 

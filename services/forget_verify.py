@@ -1,4 +1,5 @@
-"""verify_forgotten: every place inside the store still holding forgotten content, and what lies outside it."""
+"""verify_forgotten: every place inside the store still holding forgotten content, what forgetting leaves there by
+design, and what lies outside it. A purged id answers with its tombstone (kept in the ledger's purge event)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from credo.graph import forget as repo
 from credo.graph import sealed
 from credo.graph.db import Tx
 from credo.schema.errors import CredoError
-from credo.schema.forget import OutsideStore, Residue, ResidueReport
-from credo.services import crypto_erase
+from credo.schema.errors import NotFound
+from credo.schema.forget import Kept, OutsideStore, Residue, ResidueReport, Tombstone
+from credo.services import crypto_erase, forget_seal
 from credo.services.context import Context
 from credo.services.forget_rules import Probe, ledger_subjects, lucene_phrase
 
@@ -17,20 +19,26 @@ MAX_TEXT_PROBES = 12
 RETENTION_TTL_S = 60.0
 FROM_MEMORY = "this handle's memory"
 FROM_STORE = "stored with the forget until purge"
-FROM_NOWHERE = "none (purged, or never captured): graph-only checks"
+FROM_NOWHERE = "none (purged, never captured, or its sealed copy cannot be opened here): graph-only checks"
 SAME_VECTOR = 0.9999  # a hit this close to a forgotten embedding is a copy of it
 
 
-def read_receipt_residue(tx: Tx, tenant: str, ids: list[str]) -> list[Residue]:
-    """Extension point: read receipts (the context package's, built in wt-context) still naming forgotten ids.
+# every kind of place the residue check looks in, whatever the target's kind (the index probes need the content)
+CHECKED = ["forgotten nodes", "lifecycle", "relation copies", "stale causes", "summaries", "episodes",
+           "read receipts", "entities and aliases", "sources", "ledger", "probe"]
+LEDGER_KEPT = Kept(place="ledger", ref="AuditEvent",
+                   detail="content-free events (operation, ids, time, actor, reason) stay: the ledger is append-only "
+                          "and hash-chained")
+TASKS_KEPT = Kept(place="read receipt", ref="SERVED",
+                  detail="receipts keep their task label and their links to the served versions (now tombstones), "
+                         "without the question text")
 
-    None exist on this branch yet; once receipts are merged this reads them and forget removes them."""
-    return []
 
-
-def residue(tx: Tx, tenant: str, kind: str, target_id: str, probe: Probe, extra_facts: list[str]) -> list[Residue]:
-    """The residue list of one forgotten id: the kind's own places, then one statement for the facts' places, the
-    summaries, the full-text and vector probes and the ledger."""
+def residue(tx: Tx, tenant: str, kind: str, target_id: str, probe: Probe,
+            extra_facts: list[str]) -> tuple[list[Residue], list[Kept]]:
+    """The residue list of one forgotten id, and what it leaves by design: the kind's own places, then one statement
+    for the facts' places, receipts, entities, sources, summaries, the stored probe, the full-text and vector probes
+    and the ledger."""
     places: list[Residue] = []
     fact_ids = ([target_id] if kind == "fact" else []) + list(extra_facts)
     source_ids = [target_id] if kind == "source" else []
@@ -43,11 +51,11 @@ def residue(tx: Tx, tenant: str, kind: str, target_id: str, probe: Probe, extra_
     if kind == "tenant":
         places += repo.tenant_residue(tx, tenant)
     texts = probe.texts[:MAX_TEXT_PROBES]
-    places += repo.fact_copies(tx, tenant, fact_ids=fact_ids, source_ids=source_ids, texts=probe.texts,
-                               phrases=[(t, lucene_phrase(t)) for t in texts], embeddings=probe.embeddings[:3],
-                               subject_ids=ledger_subjects(fact_ids, source_ids), same_vector=SAME_VECTOR)
-    places += read_receipt_residue(tx, tenant, [target_id, *fact_ids])
-    return list(dict.fromkeys(places))
+    found, kept = repo.fact_copies(tx, tenant, fact_ids=fact_ids, source_ids=source_ids, texts=probe.texts,
+                                   phrases=[(t, lucene_phrase(t)) for t in texts], embeddings=probe.embeddings[:3],
+                                   subject_ids=ledger_subjects(fact_ids, source_ids), entity_ids=probe.entities,
+                                   probe_ids=[target_id], same_vector=SAME_VECTOR)
+    return list(dict.fromkeys(places + found)), list(dict.fromkeys(kept))
 
 
 def retention_setting(ctx: Context) -> str | None:
@@ -74,10 +82,13 @@ def outside(retention: str | None) -> list[OutsideStore]:
 
 
 def verify(ctx: Context, *, target_id: str, kind: str | None = None, probe: Probe | None = None,
-           extra_facts: list[str] = (), probe_from: str = FROM_MEMORY) -> ResidueReport:
+           extra_facts: list[str] = (), probe_from: str = FROM_MEMORY, tombstone: dict | None = None,
+           purged_at: object = None) -> ResidueReport:
     """The residue report of a forgotten id (full-text and vector probes only with its captured content)."""
     if probe is None:
         probe = Probe(ids=[target_id])
+    tombstone = tombstone or probe.tombstone
+    purged_at = purged_at or probe.purged_at
     if not probe.texts and not probe.embeddings:
         probe_from = FROM_NOWHERE
     retention = retention_setting(ctx)
@@ -89,40 +100,84 @@ def verify(ctx: Context, *, target_id: str, kind: str | None = None, probe: Prob
             found = repo.target(tx, ctx.tenant, target_id)
             kind = kind or (found["kind"] if found else "fact")
             tid = found["fact_id"] if found and kind == "fact" else target_id
-        places = residue(tx, ctx.tenant, kind, tid, probe, list(extra_facts))
+        places, kept = residue(tx, ctx.tenant, kind, tid, probe, list(extra_facts))
         ran = (["graph"] + (["full-text", "ledger by subject"] if probe.texts else [])
                + (["vector"] if probe.embeddings else []))
+        checked = CHECKED + (["full-text index"] if probe.texts else []) + (["vector index"] if probe.embeddings else [])
+        kept += [LEDGER_KEPT, TASKS_KEPT] + ([] if purged_at else [Kept(
+            place="tombstone", ref=tid, detail="the forgotten nodes stay, content-free, until purge")])
         keys = probe.keys if ctx.cipher is None else list(dict.fromkeys(probe.keys + sealed.content_keys(
             tx, ctx.tenant, fact_ids=([tid] if kind == "fact" else []) + list(extra_facts),
             source_ids=[tid] if kind == "source" else [])))  # crypto off: nothing sealed to look up
         erased, why = crypto_erase.status(tx, ctx.tenant, ctx.cipher, keys)
         return ResidueReport(target_id=tid, kind=kind, residue=places, probes=ran, probe_from=probe_from,
-                             outside_store=outside(retention), tx_log_retention=retention,
+                             checked=checked, left_by_design=kept,
+                             tombstone=Tombstone(forgotten_at=tombstone["forgotten_at"], by=tombstone["by"],
+                                                 reason=tombstone["reason"]) if tombstone else None,
+                             purged_at=purged_at, outside_store=outside(retention), tx_log_retention=retention,
                              crypto_erased=erased, crypto_reason=why)
 
     return ctx.read(work)
 
 
 def stored_probe(ctx: Context, target_id: str) -> Probe | None:
-    """The probe stored with a forget (held until purge), or None."""
+    """The probe stored with a forget (held until purge), its sealed content opened with the key store; or None."""
     props = ctx.read(lambda tx: repo.read_probe(tx, ctx.tenant, target_id))
-    return Probe.from_stored(props) if props else None
+    if not props:
+        return None
+    content = forget_seal.open_sealed(ctx.keys, ctx.tenant, target_id, props.get("seal_key"), props.get("sealed"))
+    return Probe.from_stored(props, content)
+
+
+def _mark(ctx: Context, target_id: str, probe: Probe) -> None:
+    """Complete a captured probe's tombstone and purge time from the graph, or from the ledger once purged."""
+    def read(tx: Tx) -> tuple[dict | None, object]:
+        found = repo.target(tx, ctx.tenant, target_id)
+        if found is not None:
+            return found["tombstone"], None
+        gone = repo.purged(tx, ctx.tenant, target_id) or {}
+        return gone.get("tombstone"), gone.get("purged_at")
+
+    tombstone, purged_at = ctx.read(read)
+    probe.tombstone = probe.tombstone or tombstone
+    probe.purged_at = probe.purged_at or purged_at
+
+
+def purged_report(ctx: Context, *, target_id: str, probe: Probe | None) -> ResidueReport:
+    """The report of an id whose nodes were purged: with this handle's capture if any, its tombstone from the
+    ledger's purge event; NotFound for an id this tenant never held (another tenant's ids too)."""
+    gone = ctx.read(lambda tx: repo.purged(tx, ctx.tenant, target_id))
+    if gone is None and (probe is None or probe.purged_at is None):
+        raise NotFound("forget target", target_id)
+    gone = gone or {}
+    kind = gone.get("kind") or (probe.kind if probe else None)
+    return verify(ctx, target_id=target_id, kind=kind, probe=probe, extra_facts=probe.facts if probe else [],
+                  probe_from=FROM_MEMORY if probe else FROM_NOWHERE, tombstone=gone.get("tombstone"),
+                  purged_at=gone.get("purged_at"))
 
 
 def verify_forgotten(ctx: Context, *, target_id: str, probes: dict[str, Probe]) -> ResidueReport:
     """verify_forgotten(id): with the content this handle captured (even after purge), else with the probe stored
-    with the forget until purge, else from the graph alone; NotFound for an id this tenant does not hold."""
+    with the forget until purge, else from the graph alone; a purged id answers with its tombstone; NotFound for an
+    id this tenant does not hold."""
     from credo.services.forget import kind_of
 
     probe = probes.get(target_id)
     if probe is not None:
+        if probe.tombstone is None:  # captured before the forget wrote it (a subject's job found no fact)
+            _mark(ctx, target_id, probe)
         return verify(ctx, target_id=target_id, kind=probe.kind, probe=probe, extra_facts=probe.facts)
-    found = kind_of(ctx, target_id)
+    try:
+        found = kind_of(ctx, target_id)
+    except NotFound:
+        return purged_report(ctx, target_id=target_id, probe=None)
     key = found["fact_id"] if found["kind"] == "fact" else target_id  # a version id names its fact
     probe = probes.get(key)
     if probe is not None:
         return verify(ctx, target_id=key, kind=found["kind"], probe=probe, extra_facts=probe.facts)
     probe = stored_probe(ctx, key)
     if probe is None:
-        return verify(ctx, target_id=key, kind=found["kind"])
-    return verify(ctx, target_id=key, kind=found["kind"], probe=probe, extra_facts=probe.facts, probe_from=FROM_STORE)
+        return verify(ctx, target_id=key, kind=found["kind"], tombstone=found["tombstone"])
+    return verify(ctx, target_id=key, kind=found["kind"], probe=probe, extra_facts=probe.facts,
+                  probe_from=FROM_STORE if probe.texts or probe.embeddings else FROM_NOWHERE,
+                  tombstone=probe.tombstone or found["tombstone"])

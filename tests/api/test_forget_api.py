@@ -72,3 +72,35 @@ def test_rest_residue_from_a_later_request_runs_the_text_probe_with_the_probe_st
     # then the full-text probe ran from the stored probe and finds the copy
     assert "full-text" in report["probes"] and report["probe_from"] == "stored with the forget until purge"
     assert report["complete"] is False and "full-text" in {r["place"] for r in report["residue"]}
+
+
+def test_over_rest_a_forgotten_and_purged_diagnosis_leaves_no_question_in_the_task_receipts_and_answers_its_tombstone(
+        api, tenant_a):
+    # given a message, a fact remembered from it and a search for a task, all over REST (the receipt keeps the question)
+    h = tenant_a.headers
+    said = "Maria Quokkaberry was diagnosed with Diabetesvex"
+    [message] = api.post("/v1/sessions/s1/messages", headers=h, json={"messages": [
+        {"index": 0, "role": "user", "origin": "human_input", "author": "nurse", "text": said + " last spring.",
+         "at": "2024-01-05T09:00:00Z"}]}).json()["result"]
+    fact = api.post("/v1/sessions/s1/remember", headers=h, json={
+        "quote": said, "content": said, "subject": "Maria Quokkaberry", "predicate": "diagnosed_with",
+        "object": "Diabetesvex"}).json()["result"]
+    assert api.get("/v1/search", headers=h, params={"query": "Maria Quokkaberry", "task": "intake"}).is_success
+    assert "Quokkaberry" in api.get("/v1/tasks/intake/receipts", headers=h).text
+    # when the fact and its message are forgotten and purged, each in its own request
+    ids = [fact["fact_id"], message["source_id"]]
+    for ident in ids:
+        assert api.post(f"/v1/items/{ident}/forget", json={"reason": "erasure", "actor": "dpo"}, headers=h).is_success
+    for ident in ids:
+        assert api.post(f"/v1/items/{ident}/purge", headers=h).is_success
+    # then the task's receipts name neither the person nor the condition, and search finds neither
+    receipts = api.get("/v1/tasks/intake/receipts", headers=h).text.lower()
+    assert "quokkaberry" not in receipts and "diabetesvex" not in receipts
+    found = api.get("/v1/search", headers=h, params={"query": "Diabetesvex"}).text.lower()
+    assert "diabetesvex" not in found.replace('"query":"diabetesvex"', "")
+    # and a later request's residue of each purged id answers its tombstone, complete, never 404
+    for ident in ids:
+        answer = api.get(f"/v1/items/{ident}/residue", headers=h)
+        assert answer.status_code == 200, answer.json()
+        report = answer.json()
+        assert report["complete"] is True and report["purged_at"] and report["tombstone"]["reason"] == "erasure"

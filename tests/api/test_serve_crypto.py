@@ -37,7 +37,7 @@ def test_serve_with_crypto_on_seals_what_rest_writes_and_a_forget_destroys_the_k
             {"index": 0, "role": "user", "origin": "human_input", "author": "maria", "text": f"{WORDS} yesterday.",
              "at": "2024-01-05T09:00:00Z"}]}).raise_for_status()
         made = httpx.post(f"{url}/v1/sessions/s1/remember", headers=h, json={
-            "quote": WORDS, "content": WORDS, "subject": "treaty", "predicate": "has_note"})
+            "quote": WORDS, "content": WORDS, "subject": "ceasefire clause", "predicate": "drafted"})
         assert made.status_code == 200, made.text
         fact_id = made.json()["result"]["fact_id"]
         # served in clear to the key that may read it ...

@@ -84,9 +84,11 @@ def test_forgetting_a_fact_removes_its_content_from_every_version_summary_and_in
 
 
 def test_reads_at_an_earlier_known_time_after_forgetting_show_a_tombstone_never_the_content(estore, clock):
-    # given a fact believed at `before`
+    # given a fact believed at `before`, about entities a later remembered fact names too (an entity named only by
+    # forgotten facts is forgotten with them: tests/services/test_forget_residue.py)
     f = estore.add_fact("Vault", "code_kept_by", "Alice", valid_from="2024-01-01", statement=SECRET)
     before = clock.at(clock() + timedelta(seconds=1))
+    estore.add_fact("Alice", "guards", "Vault", valid_from="2024-01-01")
     # when it is forgotten
     estore.forget(f.fact_id, reason="erasure request", actor="dpo@acme")
     # then reads at the earlier known time show a tombstone, never the content

@@ -1,0 +1,9 @@
+// The names and aliases of entities about to be forgotten, so their copies (summaries, receipts' questions, ledger
+// details) are scrubbed before the names go.
+// $tenant      tenant id
+// $entity_ids  entity ids
+// returns: names (every name and alias, not yet forgotten)
+MATCH (e:Entity)
+WHERE e.entity_id IN $entity_ids AND e.tenant = $tenant AND e.forgotten_at IS NULL
+UNWIND [e.name] + coalesce(e.aliases, []) AS name
+RETURN collect(DISTINCT name) AS names
