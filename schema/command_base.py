@@ -8,6 +8,7 @@ from typing import Annotated, Any, TypeVar
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, WithJsonSchema
 
 from credo.schema.errors import CredoError, InvalidInput
+from credo.schema.facts import object_in
 from credo.schema.time import parse_point
 
 
@@ -38,9 +39,17 @@ Time = Annotated[
 """The one time type: normalised once at the boundary, precision kept, naive datetimes refused."""
 
 Scope = dict[str, str]
-ObjectIn = Annotated[Any, WithJsonSchema({"description": "an entity name (text), a number, or a typed literal "
-                                          "{type, value}", "anyOf": [{"type": "string"}, {"type": "number"},
-                                                                     {"type": "object"}]})]
+LITERAL_SCHEMA = {
+    "type": "object", "required": ["type", "value"],
+    "description": "a typed literal: string (text that names no entity), number, or date (YYYY, YYYY-MM or "
+                   "YYYY-MM-DD, precision kept); {type: entity, value: name} names an entity",
+    "properties": {"type": {"enum": ["string", "number", "date", "entity"]},
+                   "value": {"anyOf": [{"type": "string"}, {"type": "number"}]}},
+}
+ObjectIn = Annotated[Any, BeforeValidator(lambda value: object_in(value)), WithJsonSchema({
+    "description": "an entity name (text), a number, or a typed literal {type, value} (string, number, date)",
+    "anyOf": [{"type": "string"}, {"type": "number"}, LITERAL_SCHEMA]})]
+"""An object as every surface takes it; a typed literal mapping becomes an ObjectValue once, here."""
 States = list[str] | str | None
 Id = Annotated[str, Field(min_length=1, max_length=200)]
 

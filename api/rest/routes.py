@@ -53,7 +53,9 @@ def _query_param(name: str, info: Any) -> inspect.Parameter:
     else:
         kind = str | None
     default = info.default if info.annotation in (bool, int) else None
-    description = "JSON object, e.g. {\"env\": \"production\"}" if name == "scope" else (info.description or None)
+    description = {"scope": "JSON object, e.g. {\"env\": \"production\"}",
+                   "object": "an entity name, or a typed literal as JSON, e.g. {\"type\": \"date\", \"value\": "
+                             "\"2019-04-01\"} (string, number or date)"}.get(name, info.description or None)
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
                              annotation=Annotated[kind, Query(description=description)])
 
@@ -65,6 +67,11 @@ def _from_query(op: Operation, given: dict[str, Any]) -> dict[str, Any]:
             fields["scope"] = json.loads(fields["scope"])
         except ValueError:
             raise InvalidInput("scope", "must be a JSON object of text values") from None
+    if isinstance(fields.get("object"), str) and fields["object"].lstrip().startswith("{"):
+        try:  # a typed literal, e.g. {"type": "date", "value": "2019-04-01"}; other text names an entity
+            fields["object"] = json.loads(fields["object"])
+        except ValueError:
+            raise InvalidInput("object", "a typed literal is JSON text {\"type\": ..., \"value\": ...}") from None
     return fields
 
 
