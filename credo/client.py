@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -72,8 +73,9 @@ class Client:
             return _told(progress, self._call(op, fields))
         fields = {k: v for k, v in fields.items() if k not in _SERVER_SIDE}
         path = op.path
-        for name in op.path_params:
-            path = path.replace("{" + name + "}", quote(str(fields.pop(name)), safe=""))
+        for name in op.path_params:  # "/" too is escaped: "CI/CD" reaches /v1/entities/CI%2FCD/relations
+            value = quote(str(fields.pop(name)), safe="")
+            path = re.sub(r"\{" + name + r"(:path)?\}", lambda _: value, path)
         data = to_jsonable_python(_typed_objects(fields))
         adapter = TypeAdapter(op.returns)
         if op.http_method == "POST":

@@ -143,13 +143,13 @@ def timeline_view(store: Any, entity: str, *, valid_at: str | None,
     return TimelineView(entity=entity, entity_id=versions[0].subject_id if versions else None, valid_at=at, known_at=known, rectangles=rects, as_of=list(answer)), pictures
 
 
-@router.get("/entities/{entity}.json", response_model=TimelineView)
+@router.get("/entities/{entity:path}.json", response_model=TimelineView)  # a name may hold "/" (CI/CD)
 def timeline_json(request: Request, entity: str, valid_at: str | None = None, known_at: str | None = None) -> TimelineView:
     """The timeline as JSON: rectangles (SVG units) and the as-of answer."""
     return timeline_view(store_of(request), entity, valid_at=valid_at, known_at=known_at)[0]
 
 
-@router.get("/entities/{entity}", response_class=HTMLResponse)
+@router.get("/entities/{entity:path}", response_class=HTMLResponse)
 def timeline_page(request: Request, entity: str, valid_at: str | None = None, known_at: str | None = None) -> Response:
     """An entity's timeline, with valid_at / known_at inputs and the as-of answer beside it."""
     drawn: list[tuple[str, str]] = []
