@@ -135,7 +135,8 @@ TOOLS: tuple[ToolSpec, ...] = (
         "valid_at / known_at default to now; no evidence needed."),
     ToolSpec(
         "context", ContextPackage, lambda package: package,
-        "What the store knows about a question or an entity, in three parts - read this before acting. current: "
+        "What the store knows about `query` (a question or an entity's name), in three parts - read this before "
+        "acting. current: "
         "served, valid at `valid_at` and believed at `known_at` (default now), supported; historical: what no "
         "longer applies, each with end_kind, ended_at, superseded_by and reason; open: conflicts, stale items, "
         "hypotheses, candidates, undated facts, each with its cause and what is `unknown` - never treat them as "

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, ClassVar, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, WithJsonSchema, model_validator
 
 from credo.schema.errors import CredoError, InvalidInput
 from credo.schema.facts import object_in
@@ -55,9 +55,21 @@ Id = Annotated[str, Field(min_length=1, max_length=200)]
 
 
 class Command(BaseModel):
-    """Base of every command: unknown fields are refused, so a typo never passes silently."""
+    """Base of every command: unknown fields are refused, so a typo never passes silently; a field's old name
+    (`renamed`: old -> new, kept for one release) is refused with a hint naming the new one."""
 
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+    renamed: ClassVar[dict[str, str]] = {}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_names(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for old, new in cls.renamed.items():
+                if old in data:
+                    raise InvalidInput(old, f"renamed: pass `{new}` instead (one name per argument; `{old}` is "
+                                            "refused from this release on)")
+        return data
 
 
 C = TypeVar("C", bound=Command)

@@ -213,26 +213,30 @@ def queues_page(request: Request) -> Response:
 
 
 # -- context ---------------------------------------------------------------------------------------------
-def context_view(store: Any, q: str | None, *, valid_at: str | None, budget: str | None) -> ContextPackage | None:
-    """The three-part context package an agent would receive for the question (no read receipt is recorded)."""
-    if not q:
+def context_view(store: Any, query: str | None, *, valid_at: str | None, budget: str | None,
+                 q: str | None = None) -> ContextPackage | None:
+    """The three-part context package an agent would receive for the query (no read receipt is recorded)."""
+    if q is not None:  # the page's old parameter, refused as every surface refuses an old name
+        raise InvalidInput("q", "renamed: pass `query` instead (the name search and context take)")
+    if not query:
         return None
     tokens = int(budget) if budget and budget.isdigit() else None
-    return store.context(q, valid_at=valid_at or None, budget_tokens=tokens)
+    return store.context(query, valid_at=valid_at or None, budget_tokens=tokens)
 
 
 @router.get("/context.json", response_model=ContextPackage)
-def context_json(request: Request, q: str, valid_at: str | None = None, budget: str | None = None) -> ContextPackage:
+def context_json(request: Request, query: str | None = None, valid_at: str | None = None, budget: str | None = None,
+                 q: str | None = None) -> ContextPackage:
     """The context package as JSON."""
-    view = context_view(store_of(request), q, valid_at=valid_at, budget=budget)
+    view = context_view(store_of(request), query, valid_at=valid_at, budget=budget, q=q)
     if view is None:
-        raise InvalidInput("q", "must be a question or an entity's name")
+        raise InvalidInput("query", "must be a question or an entity's name")
     return view
 
 
 @router.get("/context", response_class=HTMLResponse)
-def context_page(request: Request, q: str | None = None, valid_at: str | None = None,
-                 budget: str | None = None) -> Response:
+def context_page(request: Request, query: str | None = None, valid_at: str | None = None,
+                 budget: str | None = None, q: str | None = None) -> Response:
     """Type a question; see current / historical / open and the package's rendering for a prompt."""
-    return _page(request, "context.html", lambda s: context_view(s, q, valid_at=valid_at, budget=budget),
-                 q=q or "", valid_at=valid_at or "", budget=budget or "")
+    return _page(request, "context.html", lambda s: context_view(s, query, valid_at=valid_at, budget=budget, q=q),
+                 query=query or "", valid_at=valid_at or "", budget=budget or "")

@@ -42,7 +42,9 @@ def _body_model(op: Operation) -> type[BaseModel] | None:
               if name not in op.path_params}
     if not fields:
         return None
-    return create_model(f"{op.command.__name__}Body", __base__=Command, __doc__=op.command.__doc__, **fields)
+    model = create_model(f"{op.command.__name__}Body", __base__=Command, __doc__=op.command.__doc__, **fields)
+    model.renamed = op.command.renamed  # an old field name is refused with its hint, as by the command
+    return model
 
 
 def _query_param(name: str, info: Any) -> inspect.Parameter:
@@ -107,6 +109,10 @@ def add_route(router: APIRouter, op: Operation) -> None:
                                         annotation=Annotated[body_model, Body()]))
     elif op.http_method == "GET":
         params += [_query_param(n, i) for n, i in op.command.model_fields.items() if n not in op.path_params]
+        # an old name is read only to be refused with a hint naming the new one (by the command model)
+        params += [inspect.Parameter(old, inspect.Parameter.KEYWORD_ONLY, default=None,
+                                     annotation=Annotated[str | None, Query(include_in_schema=False)])
+                   for old in op.command.renamed]
     if op.paged and not op.write:
         params += [
             inspect.Parameter("limit", inspect.Parameter.KEYWORD_ONLY, default=pages.DEFAULT_LIMIT,
