@@ -8,7 +8,7 @@ from typing import Annotated, Any, ClassVar, TypeVar
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, WithJsonSchema, model_validator
 
 from credo.schema.errors import CredoError, InvalidInput
-from credo.schema.facts import object_in
+from credo.schema.literals import object_in
 from credo.schema.time import parse_point
 
 
