@@ -212,3 +212,14 @@ def test_the_cli_writes_typed_literals_and_lists_them_back(cli_env, neo4j_db, te
     refused = run("fact", "add", "Acme", "p_bad", "2019-13", "--date")
     assert refused.returncode != 0 and "object.value" in refused.stderr
     assert entity_names(neo4j_db, tenant) == {"Acme"}
+
+
+@pytest.mark.parametrize("kind,sent,expected", [k for k in KINDS if k[0] in ("text", "float", "year", "month", "day")],
+                         ids=["text", "float", "year", "month", "day"])
+def test_merging_two_versions_of_a_literal_claim_keeps_the_literal(store, neo4j_db, kind, sent, expected):
+    store.define_predicate("noted", cardinality="multi")
+    a = store.add_fact("Acme", "noted", sent, statement=f"Acme noted {kind}")
+    b = store.add_fact("Acme", "noted", sent, valid_from="2022-01-01", statement=f"Acme wrote {kind} down")
+    merged = store.merge_facts([a.fact_id, b.fact_id], statement=f"Acme recorded {kind}")
+    same_value(merged, sent, expected)
+    assert entity_names(neo4j_db, store.tenant) == {"Acme"}
