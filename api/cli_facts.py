@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from datetime import date
 from typing import Any
 
 from credo.api.render import as_of_block, dated_apart, fact_line, facts_block, to_json
 from credo.schema.errors import InvalidInput
-from credo.schema.facts import literal
+from credo.schema.facts import object_in
 
 
 def connected(args: argparse.Namespace) -> Any:
@@ -21,20 +20,13 @@ def connected(args: argparse.Namespace) -> Any:
     return args.store
 
 
-def _object(args: argparse.Namespace, value: str) -> Any:
-    if args.number:
-        try:
-            return float(value) if any(c in value for c in ".eE") else int(value)
-        except ValueError:
-            raise InvalidInput("object", f"--number given but {value!r} is not a number") from None
-    if args.date:
-        try:
-            return date.fromisoformat(value)
-        except ValueError:
-            raise InvalidInput("object", f"--date given but {value!r} is not YYYY-MM-DD") from None
-    if args.text:
-        return literal(value)
-    return value
+def _object(args: argparse.Namespace, value: str | None) -> Any:
+    """The object as typed: --number, --date (YYYY, YYYY-MM or YYYY-MM-DD) and --text make a typed literal, the
+    same `{type, value}` every other surface takes; a bare text names an entity."""
+    if value is None:
+        return None
+    kind = "number" if args.number else "date" if args.date else "string" if args.text else None
+    return value if kind is None else object_in({"type": kind, "value": value})
 
 
 def _scope(pairs: list[str] | None) -> dict[str, str] | None:
@@ -52,7 +44,7 @@ def _scope(pairs: list[str] | None) -> dict[str, str] | None:
 def _typed(p: argparse.ArgumentParser) -> None:
     kind = p.add_mutually_exclusive_group()
     kind.add_argument("--number", action="store_true", help="the object is a number literal")
-    kind.add_argument("--date", action="store_true", help="the object is a date literal (YYYY-MM-DD)")
+    kind.add_argument("--date", action="store_true", help="the object is a date literal (YYYY, YYYY-MM or YYYY-MM-DD)")
     kind.add_argument("--text", action="store_true", help="the object is a text literal, not an entity")
 
 
@@ -95,6 +87,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--undated", action=argparse.BooleanOptionalAction, default=True,
                        help="list facts whose start is unknown under their own heading (default)")
         p.add_argument("--state", action="append", help="states to list (default: served states)")
+        _typed(p)
         p.add_argument("--json", action="store_true")
         p.set_defaults(handler=handler)
     history = sub.add_parser("history", help="every version of a fact")
@@ -168,7 +161,7 @@ def cmd_retract(args: argparse.Namespace) -> int:
 
 def cmd_facts(args: argparse.Namespace) -> int:
     """List facts as of a point."""
-    found = connected(args).facts(args.subject, args.predicate, args.object, valid_at=args.at, known_at=args.known_at,
+    found = connected(args).facts(args.subject, args.predicate, _object(args, args.object), valid_at=args.at, known_at=args.known_at,
                                   scope=_scope(args.scope), include_undated=args.undated, states=args.state)
     return _out(args, found, as_of_block(found))
 

@@ -12,7 +12,7 @@ from credo.schema.receipts import ReadReceipt
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the recall commands to the main parser's sub-parsers."""
     context = subparsers.add_parser("context", help="what is current, historical and open about a question or entity")
-    context.add_argument("question_or_entity", help="an entity name or a question naming entities")
+    context.add_argument("query", help="a question, or an entity's name")
     context.add_argument("--at", dest="valid_at", help="valid time (default now)")
     context.add_argument("--known-at", dest="known_at", help="known time (default: believed now)")
     context.add_argument("--budget", dest="budget_tokens", type=int, help="token budget of the text (4 chars a token)")
@@ -33,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def cmd_context(args: argparse.Namespace) -> int:
     """Print the package's markdown (or JSON)."""
-    package = connected(args).context(args.question_or_entity, valid_at=args.valid_at, known_at=args.known_at,
+    package = connected(args).context(args.query, valid_at=args.valid_at, known_at=args.known_at,
                                       budget_tokens=args.budget_tokens, task=args.task)
     print(to_json(package) if args.json else package.markdown)
     return 0

@@ -38,7 +38,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         return 0
     for hit in found.hits:
         paths = ",".join(f"{p}#{hit.paths[p].rank}" for p in hit.found_by)
-        print(f"{hit.score:.4f}  {hit.kind:<7} {hit.id}  [{paths}]  {hit.text}")
+        marks = f"  ({', '.join(hit.flags)})" if hit.flags else ""
+        print(f"{hit.score:.4f}  {hit.kind:<7} {hit.id}  [{paths}]  {hit.text}{marks}")
     if not found.hits:
         print("no hits")
     return 0

@@ -144,7 +144,8 @@ TOOLS: tuple[ToolSpec, ...] = (
         "valid_at / known_at default to now; no evidence needed."),
     ToolSpec(
         "context", ContextPackage, lambda package: package,
-        "What the store knows about a question or an entity, in three parts - read this before acting. current: "
+        "What the store knows about `query` (a question or an entity's name), in three parts - read this before "
+        "acting. current: "
         "served, valid at `valid_at` and believed at `known_at` (default now), supported; historical: what no "
         "longer applies, each with end_kind, ended_at, superseded_by and reason; open: conflicts, stale items, "
         "hypotheses, candidates, undated facts, each with its cause and what is `unknown` - never treat them as "
@@ -182,7 +183,9 @@ TOOLS: tuple[ToolSpec, ...] = (
         "and summaries, found by full text, by meaning (vectors) and through the entities the question names, "
         "fused by reciprocal rank. Only what may be served comes back: current, valid at `valid_at` (default now) "
         "as believed at `known_at`, within your key's clearance; `scope`, `kinds` (fact / entity / summary or a "
-        "memory kind) and `limit` narrow it. Each hit says which paths found it, with its rank and score. Pass "
+        "memory kind) and `limit` narrow it. Each hit says which paths found it, with its rank and score, and is "
+        "marked hypothesis / candidate / undated / disputed when it is not established knowledge - say so when "
+        "you use it. Nothing found is an answer: meaning alone never returns a fact far from the question. Pass "
         "`task` (your task's label) to record what you were served (`served_to`)."),
     ToolSpec(
         "forget", ForgetResult, lambda found: found,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -20,7 +21,7 @@ from pydantic_core import to_jsonable_python
 from credo.api.problems import error_for
 from credo.schema.cascade import CascadeReport
 from credo.schema.errors import CredoError, DatabaseUnavailable
-from credo.schema.facts import AsOf, Unreadable
+from credo.schema.facts import AsOf, Unreadable, wire_object
 from credo.schema.operations import OPERATIONS, Operation
 from credo.store import Store
 
@@ -72,9 +73,10 @@ class Client:
             return _told(progress, self._call(op, fields))
         fields = {k: v for k, v in fields.items() if k not in _SERVER_SIDE}
         path = op.path
-        for name in op.path_params:
-            path = path.replace("{" + name + "}", quote(str(fields.pop(name)), safe=""))
-        data = to_jsonable_python(fields)
+        for name in op.path_params:  # "/" too is escaped: "CI/CD" reaches /v1/entities/CI%2FCD/relations
+            value = quote(str(fields.pop(name)), safe="")
+            path = re.sub(r"\{" + name + r"(:path)?\}", lambda _: value, path)
+        data = to_jsonable_python(_typed_objects(fields))
         adapter = TypeAdapter(op.returns)
         if op.http_method == "POST":
             answer = self._send("POST", path, json=data).json()
@@ -111,8 +113,19 @@ def _told(progress: Any, report: Any) -> Any:
     return report
 
 
+def _typed_objects(fields: dict[str, Any]) -> dict[str, Any]:
+    """Objects sent so the server reads them with their type: a literal (number, date, `credo.text`) as a typed
+    literal `{type, value}`, in the fields and in each row of a batch (JSON alone would send a date as a name)."""
+    out = dict(fields)
+    if out.get("object") is not None:
+        out["object"] = wire_object(out["object"])
+    if isinstance(out.get("rows"), list):
+        out["rows"] = [_typed_objects(r) if isinstance(r, dict) else r for r in out["rows"]]
+    return out
+
+
 def _query_value(name: str, value: Any) -> Any:
-    if name == "scope" or isinstance(value, dict):
+    if name == "scope" or isinstance(value, dict):  # a scope, or a typed literal object: JSON text
         return json.dumps(value)
     if isinstance(value, bool):
         return "true" if value else "false"

@@ -19,14 +19,16 @@ class RecallMixin:
     _ctx: Context
 
     def context(
-        self, question_or_entity: str, *, valid_at: Any = None, known_at: Any = None,
+        self, query: str | None = None, *, valid_at: Any = None, known_at: Any = None,
         scope: dict[str, str] | None = None, budget_tokens: int | None = None, task: str | None = None,
+        **renamed: Any,
     ) -> ContextPackage:
-        """A context package: current (served, valid, believed, supported), historical (each with when and why it
-        stopped applying), open (each saying what is unknown); `.markdown` fits `budget_tokens`; `task` records a
-        read receipt of the served versions."""
-        cmd = build(r.ContextQuery, question_or_entity=question_or_entity, valid_at=valid_at, known_at=known_at,
-                    scope=scope, budget_tokens=budget_tokens, task=task)
+        """A context package for `query` (a question or an entity's name): current (served, valid, believed,
+        supported), historical (each with when and why it stopped applying), open (each saying what is unknown);
+        `.markdown` fits `budget_tokens`; `task` records a read receipt of the served versions. (`renamed` takes
+        the argument's old name, `question_or_entity`, only to refuse it with a hint.)"""
+        cmd = build(r.ContextQuery, query=query, valid_at=valid_at, known_at=known_at, scope=scope,
+                    budget_tokens=budget_tokens, task=task, **renamed)
         return package_service.context(self._ctx, **fields_of(cmd))
 
     def served_to(self, task: str) -> list[ReadReceipt]:

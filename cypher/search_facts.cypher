@@ -12,6 +12,8 @@
 // $text_index    the full-text index to read: the tenant's own (a partitioned tenant) or the global fact_text
 // $vector        query embedding (384 floats), or null (no vector path)
 // $vector_index  the tenant's own vector index, or '': an exact cosine scan of the tenant's versions instead
+// $vector_floor  the least vector score a candidate needs, on Neo4j's scale ((1 + cosine) / 2): below it a version
+//                is not about the question, so the vector path may find nothing (services/search_rules.py)
 // $cuts          map path -> how many candidates it hands over before filtering ({lexical, vector, graph}; 0 skips
 //                the path: the caller re-runs only a path whose candidates ran out of visible ones, with more)
 // $entity_ids    ids of the entities the query names (graph path: the facts about them, a rarer name weighing
@@ -47,11 +49,13 @@ CALL (valid_at, known_at) {
     AND @believed_at(f, known_at)
     AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
   WITH f, vector.similarity.cosine(f.embedding, $vector) AS score
+  WHERE score >= $vector_floor
   ORDER BY score DESC, f.valid_from DESC, f.version_id LIMIT $cuts.vector
   RETURN f, score, 'vector' AS path
   UNION ALL
   WITH 1 AS go WHERE $vector IS NOT NULL AND rtrim($vector_index) <> '' AND $cuts.vector > 0
   CALL db.index.vector.queryNodes(rtrim($vector_index), $cuts.vector, $vector) YIELD node, score
+  WITH node, score WHERE score >= $vector_floor
   RETURN node AS f, score, 'vector' AS path
   UNION ALL
   WITH 1 AS go WHERE $cuts.graph > 0

@@ -39,11 +39,12 @@ def facts(
     tx: Tx, tenant: str, *, lucene: str | None, vector: list[float] | None, vector_index: str | None,
     text_index: str, entity_ids: list[str], words: list[str], valid_at: datetime, known_at: datetime | None,
     states: list[str], kinds: list[str] | None, scope_key: str | None, levels: list[str] | None, unlabelled: bool, pool: int,
-    need: int, paths: frozenset[str] = frozenset(PATHS), full: int | None = None,
+    need: int, paths: frozenset[str] = frozenset(PATHS), full: int | None = None, vector_floor: float = -1.0,
 ) -> tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str]]:
     """Per path ('lexical', 'vector', 'graph'; only those in `paths` are read), the filtered versions best first
     with the path's score; and the fact ids whose found version rests on premises. Each path's `full` best (default:
-    all `pool`) are read as `Fact`s, the rest as `FoundVersion` keys.
+    all `pool`) are read as `Fact`s, the rest as `FoundVersion` keys; the vector path keeps only candidates whose
+    cosine reaches `vector_floor` (raw cosine, -1 keeps all).
 
     Each path hands over its best candidates (its cut) before the filter runs (so the filter and the state read
     cost a bounded number of rows, however large the tenant); while a path that was cut ran out of visible
@@ -61,6 +62,7 @@ def facts(
         rows = tx.rows(
             SEARCH_FACTS, tenant=tenant, lucene=sized_text(lucene), vector=None if vector is None else Listed(vector),
             vector_index=sized_text(vector_index), text_index=sized_text(text_index), cuts=cuts,
+            vector_floor=float((1.0 + vector_floor) / 2.0),  # Neo4j scores cosine as (1 + cosine) / 2
             entity_ids=sized_list(entity_ids), words=sized_list(words), valid_at=valid_at.isoformat(),
             known_at=(known_at or FAR_FUTURE).isoformat(), states=sized_list(states), any_kind=kinds is None,
             kinds=sized_list(kinds), any_scope=scope_key is None, scope_key=sized_text(scope_key),

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, ClassVar, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, WithJsonSchema, model_validator
 
 from credo.schema.errors import CredoError, InvalidInput
+from credo.schema.literals import object_in
 from credo.schema.time import parse_point
 
 
@@ -38,17 +39,37 @@ Time = Annotated[
 """The one time type: normalised once at the boundary, precision kept, naive datetimes refused."""
 
 Scope = dict[str, str]
-ObjectIn = Annotated[Any, WithJsonSchema({"description": "an entity name (text), a number, or a typed literal "
-                                          "{type, value}", "anyOf": [{"type": "string"}, {"type": "number"},
-                                                                     {"type": "object"}]})]
+LITERAL_SCHEMA = {
+    "type": "object", "required": ["type", "value"],
+    "description": "a typed literal: string (text that names no entity), number, or date (YYYY, YYYY-MM or "
+                   "YYYY-MM-DD, precision kept); {type: entity, value: name} names an entity",
+    "properties": {"type": {"enum": ["string", "number", "date", "entity"]},
+                   "value": {"anyOf": [{"type": "string"}, {"type": "number"}]}},
+}
+ObjectIn = Annotated[Any, BeforeValidator(lambda value: object_in(value)), WithJsonSchema({
+    "description": "an entity name (text), a number, or a typed literal {type, value} (string, number, date)",
+    "anyOf": [{"type": "string"}, {"type": "number"}, LITERAL_SCHEMA]})]
+"""An object as every surface takes it; a typed literal mapping becomes an ObjectValue once, here."""
 States = list[str] | str | None
 Id = Annotated[str, Field(min_length=1, max_length=200)]
 
 
 class Command(BaseModel):
-    """Base of every command: unknown fields are refused, so a typo never passes silently."""
+    """Base of every command: unknown fields are refused, so a typo never passes silently; a field's old name
+    (`renamed`: old -> new, kept for one release) is refused with a hint naming the new one."""
 
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+    renamed: ClassVar[dict[str, str]] = {}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_names(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for old, new in cls.renamed.items():
+                if old in data:
+                    raise InvalidInput(old, f"renamed: pass `{new}` instead (one name per argument; `{old}` is "
+                                            "refused from this release on)")
+        return data
 
 
 C = TypeVar("C", bound=Command)

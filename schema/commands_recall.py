@@ -10,7 +10,8 @@ from credo.schema.command_base import Command, Id, Scope, Time
 class ContextQuery(Command):
     """A context package for a question or an entity: current, historical (why it stopped applying), open."""
 
-    question_or_entity: str = Field(min_length=1, max_length=4096)
+    renamed = {"question_or_entity": "query"}  # the name search takes; the old one is refused with a hint
+    query: str = Field(min_length=1, max_length=4096, description="a question, or an entity's name")
     valid_at: Time | None = None
     known_at: Time | None = None
     scope: Scope | None = None

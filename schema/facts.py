@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-import math
-from datetime import date, datetime
+from datetime import datetime
 from enum import StrEnum
 from functools import cache
 from collections.abc import Iterable
@@ -16,11 +15,20 @@ from credo.schema.cascade import CascadeReport
 from credo.schema.errors import InvalidInput
 from credo.schema.forget import Tombstone
 from credo.schema.lifecycle import State
+from credo.schema.literals import (  # noqa: F401 - re-exported: callers import the object shapes from here too
+    LITERAL_TYPES,
+    ObjectType,
+    ObjectValue,
+    literal,
+    number_of,
+    number_text,
+    object_in,
+    wire_object,
+)
 from credo.schema.names import LITERAL_MAX, check_scope, clean_name, clean_text, normalise_predicate
 from credo.schema.time import Precision, parse_point, render
 
 MemoryKind = Literal["episodic", "semantic", "procedural", "relational"]
-ObjectType = Literal["entity", "string", "number", "date"]
 
 
 class Evidence(StrEnum):
@@ -69,53 +77,6 @@ def scope_key(scope: dict[str, str] | None) -> str:
     if not scope:
         return "{}"
     return json.dumps(dict(sorted((scope or {}).items())), separators=(",", ":"), ensure_ascii=False)
-
-
-class ObjectValue(BaseModel):
-    """The object of a claim: an entity (by id) or a typed literal."""
-
-    model_config = ConfigDict(frozen=True)
-
-    type: ObjectType
-    value: str
-    entity_id: str | None = None
-
-    @property
-    def key(self) -> tuple[str, str]:
-        """Identity used to compare objects (entities by id, literals by type and canonical text)."""
-        return ("entity", self.entity_id or "") if self.type == "entity" else (self.type, self.value)
-
-    def typed(self) -> Any:
-        """The value as a Python object (number, date or text)."""
-        if self.type == "number":
-            number = float(self.value)
-            return int(number) if number.is_integer() else number
-        if self.type == "date":
-            return date.fromisoformat(self.value)
-        return self.value
-
-
-def literal(value: object, field: str = "object") -> ObjectValue:
-    """A typed literal from a Python value (numbers and dates keep their type); an ObjectValue passes through."""
-    if isinstance(value, ObjectValue):
-        return value
-    if isinstance(value, bool):
-        raise InvalidInput(field, "booleans are not literals; state the claim as text")
-    if isinstance(value, int | float):
-        if isinstance(value, float) and not math.isfinite(value):
-            raise InvalidInput(field, "numbers must be finite")
-        return ObjectValue(type="number", value=repr(float(value)) if isinstance(value, float) else str(value))
-    if isinstance(value, datetime):
-        raise InvalidInput(field, "use a date for a date literal; instants belong in valid_from/valid_to")
-    if isinstance(value, date):
-        return ObjectValue(type="date", value=value.isoformat())
-    if isinstance(value, str):
-        if not value.strip():
-            raise InvalidInput(field, "must not be empty")
-        if len(value) > LITERAL_MAX:
-            raise InvalidInput(field, f"must be at most {LITERAL_MAX} characters (got {len(value)})")
-        return ObjectValue(type="string", value=value.strip())
-    raise InvalidInput(field, f"expected an entity name, text, number or date, got {type(value).__name__}")
 
 
 def validated(model: type[BaseModel], fields: dict[str, Any]) -> Any:
@@ -197,6 +158,7 @@ class FactCreate(VersionContent):
     def _object(cls, value: Any) -> Any:
         if value is None:
             raise InvalidInput("object", "name an entity or give a literal (text, number or date)")
+        value = object_in(value)
         if isinstance(value, str) and len(value) > LITERAL_MAX:  # an entity name is held to NAME_MAX when resolved
             raise InvalidInput("object", f"must be at most {LITERAL_MAX} characters (got {len(value)})")
         return value

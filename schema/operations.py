@@ -6,6 +6,7 @@ added here without a route, a tool (or a reason why not), a CLI command (or a re
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,8 +52,9 @@ class Operation:
 
     @property
     def path_params(self) -> list[str]:
-        """The `{name}` placeholders of the path, in order."""
-        return [part[1:-1] for part in self.path.split("/") if part.startswith("{") and part.endswith("}")]
+        """The `{name}` placeholders of the path, in order (`{entity:path}`, which also takes a name containing
+        "/" such as "CI/CD", as `entity`)."""
+        return re.findall(r"\{(\w+)(?::path)?\}", self.path)
 
     def scope_for(self, fields: dict[str, Any]) -> str:
         """The scope this call needs: `task_scope` when it records a read receipt, else `scope`."""
@@ -91,7 +93,7 @@ OPERATIONS: list[Operation] = [
               mcp_reason="why answers an agent's question about a fact's past", cli="history"),
     Operation("chain", "read", c.ChainQuery, "chain", "GET", "/v1/chains", list[Fact],
               mcp_reason="facts_as_of and why cover an agent's reads", cli="chain"),
-    Operation("relations", "read", c.WhoQuery, "relations", "GET", "/v1/entities/{entity}/relations", list[Relation],
+    Operation("relations", "read", c.WhoQuery, "relations", "GET", "/v1/entities/{entity:path}/relations", list[Relation],
               mcp="who", cli="who"),
     Operation("holders", "read", c.HoldersQuery, "holders", "GET", "/v1/holders", list[Fact],
               mcp_reason="who (relations) covers an agent's who-is-who reads", cli_reason=_SDK),
@@ -176,7 +178,7 @@ OPERATIONS: list[Operation] = [
               mcp_reason="deleting the tombstone is an operator's retention decision", cli="forget purge"),
     Operation("verify_forgotten", "read", cf.VerifyForgotten, "verify_forgotten", "GET", "/v1/items/{target_id}/residue",
               ResidueReport, mcp="verify_forgotten", cli="forget verify"),
-    Operation("forget_subject", "forget", cf.ForgetSubject, "forget_subject", "POST", "/v1/entities/{entity}/forget", ForgetJob,
+    Operation("forget_subject", "forget", cf.ForgetSubject, "forget_subject", "POST", "/v1/entities/{entity:path}/forget", ForgetJob,
               write=True, mcp_reason="a batched job an operator runs; agents forget one id with forget",
               cli="forget subject"),
     Operation("forget_tenant", "admin", cf.ForgetTenant, "forget_tenant", "POST", "/v1/tenant/forget", ForgetJob, write=True,
@@ -184,7 +186,7 @@ OPERATIONS: list[Operation] = [
     Operation("forget_resume", "admin", cf.ForgetResume, "forget_resume", "POST", "/v1/tenant/forget/resume", list[ForgetJob],
               write=True, mcp_reason="recovering a crashed job is an operator's act", cli="forget resume"),
     # inspector
-    Operation("entity_versions", "read", ci.EntityVersionsQuery, "entity_versions", "GET", "/v1/entities/{entity}/versions",
+    Operation("entity_versions", "read", ci.EntityVersionsQuery, "entity_versions", "GET", "/v1/entities/{entity:path}/versions",
               list[Fact], mcp_reason="the timeline is for a person; agents read facts_as_of and why", cli="versions"),
     # ledger: the hash-chained audit ledger and the utility ledger (issue 12 items 5-6)
     Operation("audit", "admin", cl.AuditQuery, "audit", "GET", "/v1/audit", AuditPage,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from credo.schema.cascade import Summary
 from credo.schema.entities import Entity
@@ -80,6 +80,38 @@ class SearchHit(BaseModel):
     fact: Fact | None = None
     entity: Entity | None = None
     summary: Summary | None = None
+
+    # what a reader must not take for established knowledge, on each hit (a fact's own marks; entities and
+    # summaries carry none): a hypothesis (a hedged word), a candidate (not admitted), undated (valid since an
+    # unknown time: it may hold at the point) and disputed (a conflicting write awaits a decision)
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def hypothesis(self) -> bool:
+        """The fact is a hypothesis, not confirmed."""
+        return self.fact is not None and self.fact.epistemic == "hypothesis"
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def candidate(self) -> bool:
+        """The fact is a candidate: extracted or proposed, not admitted (served only when `states` asks for it)."""
+        return self.fact is not None and self.fact.state == "candidate"
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def undated(self) -> bool:
+        """The fact's start is unknown: it may hold at the point, nobody knows since when."""
+        return self.fact is not None and self.fact.valid_from is None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def disputed(self) -> bool:
+        """The fact's value is disputed by a conflicting write that awaits a decision."""
+        return self.fact is not None and self.fact.disputed
+
+    @property
+    def flags(self) -> list[str]:
+        """The marks set on this hit, in a fixed order."""
+        return [f for f in ("hypothesis", "candidate", "undated", "disputed") if getattr(self, f)]
 
     @property
     def found_by(self) -> list[str]:

@@ -16,7 +16,7 @@ from credo.schema.names import check_scope
 from credo.schema.time import overlaps, parse_point
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
-from credo.services.versions import carve, next_version, replace, retire
+from credo.services.versions import believed_ids, carve, lost_race, next_version, replace, retire
 
 Decision = Literal["succession", "correction", "reject", "split_scope"]
 DECISIONS = ("succession", "correction", "reject", "split_scope")
@@ -70,42 +70,49 @@ def resolve_conflict(
     if decision == "split_scope" and not check_scope(scope):
         raise InvalidInput("scope", "split_scope needs the challenger's own scope")
 
+    # what the caller can have seen of both sides, read before the write waits for the tenant's clock
+    before = ctx.read(lambda tx: believed_ids(tx, ctx.tenant, _sides(tx, ctx.tenant, conflict_id)))
+
     def work(tx: Tx, known: datetime) -> Fact:
         found = predicate_repo.conflicts(tx, ctx.tenant, conflict_id=conflict_id, open_only=False)
         if not found:
             raise NotFound("conflict", conflict_id)
         if any(c.status != "open" for c in found):
             raise NotCurrent(conflict_id, "this conflict was already resolved")
-        challenger = _current_challenger(tx, ctx.tenant, conflict_id, found[0].challenger.fact_id)
-        established = _current_of(tx, ctx.tenant, [c.established.fact_id for c in found])
-        check_transition(challenger.fact_id, challenger.state, State.REJECTED if decision == "reject" else State.ACTIVE)
-        # closed first, so the versions written below do not carry the dispute
-        predicate_repo.close_conflict(tx, known, conflict_id, decision)
-        closing: list[tuple[Fact, str, str | None]] = [(challenger, EndKind.RESOLUTION.value, decision)]
-        created: list[tuple[Fact, Fact]] = []
-        links: list[tuple[str, str, str, datetime | None]] = []
-        if decision == "reject":
-            result = next_version(challenger, known, state=State.REJECTED.value, end_reason=reason)
-        elif decision == "split_scope":
-            result = _split(tx, ctx, known, challenger, scope or {})
-        elif decision == "correction":
-            # the established value was wrong only where the challenger holds: outside it, it holds (a range write)
-            result = next_version(challenger, known, state=State.ACTIVE.value, verified_at=known)
-            hit, _rest = carve(tx, known, established, challenger.valid_from, challenger.valid_to,
-                               challenger.valid_from_precision, challenger.valid_to_precision,
-                               how=EndKind.CORRECTION.value, why=reason or f"corrected by conflict {conflict_id}")
-            links += [(result.version_id, e.version_id, "correction", None) for e in hit]
-        else:
-            point, precision = at_point
-            ending = _check_succession(point, challenger, established)
-            result = next_version(challenger, known, state=State.ACTIVE.value, valid_from=point,
-                                  valid_from_precision=precision, verified_at=known)
-            for e in ending:
-                ended = next_version(e, known, valid_to=point, valid_to_precision=precision, bounded_by=None)
-                closing.append((e, EndKind.SUCCESSION.value, f"succeeded at {point.isoformat()} (conflict {conflict_id})"))
-                created.append((e, ended))
-                links += [(ended.version_id, e.version_id, "succession", point),
-                          (result.version_id, ended.version_id, "succession", point)]
+        ids = [found[0].challenger.fact_id, *(c.established.fact_id for c in found)]
+        with lost_race(conflict_id, before, lambda: believed_ids(tx, ctx.tenant, ids)):
+            challenger = _current_challenger(tx, ctx.tenant, conflict_id, found[0].challenger.fact_id)
+            established = _current_of(tx, ctx.tenant, [c.established.fact_id for c in found])
+            check_transition(challenger.fact_id, challenger.state,
+                             State.REJECTED if decision == "reject" else State.ACTIVE)
+            # closed first, so the versions written below do not carry the dispute
+            predicate_repo.close_conflict(tx, known, conflict_id, decision)
+            closing: list[tuple[Fact, str, str | None]] = [(challenger, EndKind.RESOLUTION.value, decision)]
+            created: list[tuple[Fact, Fact]] = []
+            links: list[tuple[str, str, str, datetime | None]] = []
+            if decision == "reject":
+                result = next_version(challenger, known, state=State.REJECTED.value, end_reason=reason)
+            elif decision == "split_scope":
+                result = _split(tx, ctx, known, challenger, scope or {})
+            elif decision == "correction":
+                # the established value was wrong only where the challenger holds: outside it, it holds (range write)
+                result = next_version(challenger, known, state=State.ACTIVE.value, verified_at=known)
+                hit, _rest = carve(tx, known, established, challenger.valid_from, challenger.valid_to,
+                                   challenger.valid_from_precision, challenger.valid_to_precision,
+                                   how=EndKind.CORRECTION.value, why=reason or f"corrected by conflict {conflict_id}")
+                links += [(result.version_id, e.version_id, "correction", None) for e in hit]
+            else:
+                point, precision = at_point
+                ending = _check_succession(point, challenger, established)
+                result = next_version(challenger, known, state=State.ACTIVE.value, valid_from=point,
+                                      valid_from_precision=precision, verified_at=known)
+                for e in ending:
+                    ended = next_version(e, known, valid_to=point, valid_to_precision=precision, bounded_by=None)
+                    closing.append((e, EndKind.SUCCESSION.value,
+                                    f"succeeded at {point.isoformat()} (conflict {conflict_id})"))
+                    created.append((e, ended))
+                    links += [(ended.version_id, e.version_id, "succession", point),
+                              (result.version_id, ended.version_id, "succession", point)]
         retire(tx, known, closing)
         replace(tx, known, created + [(challenger, result)])
         links.append((result.version_id, challenger.version_id, "resolution", None))
@@ -115,6 +122,12 @@ def resolve_conflict(
         return result
 
     return ctx.write(work)
+
+
+def _sides(tx: Tx, tenant: str, conflict_id: str) -> list[str]:
+    """The fact ids of a conflict's challenger and established side (none for an unknown conflict)."""
+    found = predicate_repo.conflicts(tx, tenant, conflict_id=conflict_id, open_only=False)
+    return [c.challenger.fact_id for c in found[:1]] + [c.established.fact_id for c in found]
 
 
 def _current_of(tx: Tx, tenant: str, fact_ids: list[str]) -> list[Fact]:

@@ -39,13 +39,13 @@ OPEN_ORDER = ["conflict", "stale", "unsupported", "hypothesis", "candidate", "qu
 
 
 def context(
-    ctx: Context, *, question_or_entity: str, valid_at: Any = None, known_at: Any = None,
+    ctx: Context, *, query: str, valid_at: Any = None, known_at: Any = None,
     scope: dict[str, str] | None = None, budget_tokens: int | None = None, task: str | None = None,
 ) -> ContextPackage:
     """Read the package at (valid_at, known_at), render it within the budget, and record a receipt for `task`."""
-    if not isinstance(question_or_entity, str) or not question_or_entity.strip():
-        raise InvalidInput("question_or_entity", "must be a question or an entity name (non-empty text)")
-    query = question_or_entity.strip()
+    if not isinstance(query, str) or not query.strip():
+        raise InvalidInput("query", "must be a question or an entity name (non-empty text)")
+    query = query.strip()
     task = None if task is None else clean_name(task, "task")
     if budget_tokens is not None and (isinstance(budget_tokens, bool) or budget_tokens < MIN_BUDGET):
         raise InvalidInput("budget_tokens", f"must be at least {MIN_BUDGET} (room for the truncation note)")

@@ -97,3 +97,50 @@ def default_embedder() -> Embedder:
         if _default is None:
             _default = load_embedder(backend_setting())
         return _default
+
+
+class Readiness:
+    """Whether the process's default embedder is ready to serve: `cold` (nobody asked for it yet), `preparing`
+    (loading in the background), `ready` (loaded, and one text embedded so its first run is paid), `failed`."""
+
+    def __init__(self) -> None:
+        self.state = "cold"
+        self.error: str | None = None
+        self.seconds: float | None = None  # how long preparing took
+        self._thread: threading.Thread | None = None
+        self._guard = threading.Lock()
+
+    def start(self) -> None:
+        """Prepare the default embedder in a daemon thread, once per process (later calls do nothing)."""
+        with self._guard:
+            if self._thread is not None:
+                return
+            self.state = "preparing"
+            self._thread = threading.Thread(target=self._prepare, name="credo-embedder", daemon=True)
+            self._thread.start()
+
+    def wait(self, timeout_s: float | None = None) -> str:
+        """Wait for a started preparation to end; the state then."""
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+        return self.state
+
+    def _prepare(self) -> None:
+        import time
+
+        began = time.monotonic()
+        try:
+            model = default_embedder()  # the model's load (and, on ONNX, its export if ./dev did not make it)
+            model.embed(["Credo is ready."])  # the first (slowest) run of the one-text session a query uses
+            model.embed(["Credo is ready.", "It answers at once."])  # and of the batch session writes use
+        except Exception as exc:  # noqa: BLE001 - reported by /health; a request that embeds raises it again
+            log.error("the default embedder could not be prepared: %s", exc)
+            self.error, self.state = str(exc), "failed"
+            return
+        self.seconds = time.monotonic() - began
+        self.state = "ready"
+        log.info("the default embedder is ready (%.1f s)", self.seconds)
+
+
+readiness = Readiness()
+"""The default embedder's readiness in this process (`credo serve` starts preparing it; /health reports it)."""

@@ -111,7 +111,7 @@ def merge_facts(ctx: Context, *, fact_ids: Sequence[str], statement: str) -> Fac
         retire(tx, known, [(f, EndKind.MERGE.value, f"merged into a canonical fact ({len(inputs)} inputs)") for f in inputs])
         data = record_fact.validate(
             subject=first.subject, predicate=first.predicate,
-            object=first.object_name if first.object.type == "entity" else first.object.typed(),
+            object=first.object_name if first.object.type == "entity" else first.object,  # a literal keeps its type
             object_is_entity=first.object.type == "entity", scope=first.scope, kind=first.kind,
             statement=statement.strip(), evidence=shape["evidence"], epistemic=shape["epistemic"],
             valid_from=valid_from, valid_to=valid_to,

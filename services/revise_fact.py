@@ -19,7 +19,8 @@ from credo.schema.time import optional_point, parse_point
 from credo.services import predicates as predicate_service
 from credo.services.context import Context
 from credo.services.versions import create as create_versions
-from credo.services.versions import current_versions, next_version, replace, retire, retire_current, the_current
+from credo.services.versions import (believed_ids, current_versions, lost_race, next_version, replace, retire,
+                                     retire_current, seen, the_current)
 
 CORRECTABLE = {"object", "valid_from", "valid_to", "statement", "scope", "confidence", "sensitivity", "kind", "quote"}
 
@@ -85,9 +86,13 @@ def correct_fact(ctx: Context, *, ref: str, changes: dict[str, Any]) -> Fact:
     if not changes:
         raise InvalidInput("changes", "name at least one field to correct")
 
+    before = seen(ctx, [ref])
+
     def work(tx: Tx, known: datetime) -> Fact:
-        old = the_current(tx, ctx.tenant, ref)
-        newer = check_version(next_version(old, known, verified_at=known, **_changed(tx, ctx, known, old, changes)))
+        with lost_race(ref, before, lambda: believed_ids(tx, ctx.tenant, [ref])):
+            old = the_current(tx, ctx.tenant, ref)
+            newer = check_version(next_version(old, known, verified_at=known,
+                                               **_changed(tx, ctx, known, old, changes)))
         if CLAIM_FIELDS & set(changes):
             _check_no_second_value(tx, ctx, newer)
         retire(tx, known, [(old, EndKind.CORRECTION.value, None)])
@@ -107,12 +112,15 @@ def succeed_fact(ctx: Context, *, ref: str, object: Any, at: Any, fields: dict[s
     if extra:
         raise InvalidInput(extra[0], "is not a field a successor can set")
 
+    before = seen(ctx, [ref])
+
     def work(tx: Tx, known: datetime) -> Fact:
-        old = the_current(tx, ctx.tenant, ref)
-        if old.valid_from is not None and at_point <= old.valid_from:
-            raise InvalidInput("at", f"must be after the fact's valid_from ({old.valid_from.isoformat()})")
-        if old.valid_to is not None and at_point >= old.valid_to:
-            raise InvalidInput("at", f"must be before the fact's valid_to ({old.valid_to.isoformat()})")
+        with lost_race(ref, before, lambda: believed_ids(tx, ctx.tenant, [ref])):
+            old = the_current(tx, ctx.tenant, ref)
+            if old.valid_from is not None and at_point <= old.valid_from:
+                raise InvalidInput("at", f"must be after the fact's valid_from ({old.valid_from.isoformat()})")
+            if old.valid_to is not None and at_point >= old.valid_to:
+                raise InvalidInput("at", f"must be before the fact's valid_to ({old.valid_to.isoformat()})")
         value, name = resolve_object(tx, ctx, known, object)
         ended = next_version(old, known, valid_to=at_point, valid_to_precision=at_precision, bounded_by=None)
         successor = next_version(
@@ -161,14 +169,17 @@ def end_fact(ctx: Context, *, ref: str, at: Any) -> Fact:
     """The claim stopped holding at valid time `at` (no successor)."""
     at_point, at_precision = parse_point(at, "at")
 
+    before = seen(ctx, [ref])
+
     def work(tx: Tx, known: datetime) -> Fact:
-        old = the_current(tx, ctx.tenant, ref)
-        if old.valid_from is not None and at_point <= old.valid_from:
-            raise InvalidInput("at", f"must be after the fact's valid_from ({old.valid_from.isoformat()})")
-        if old.valid_to is not None and at_point >= old.valid_to:
-            # ending at or after the current end would serve the claim where it did not hold (a widening)
-            raise InvalidInput("at", f"must be before the fact's valid_to ({old.valid_to.isoformat()}); ending a "
-                                     "fact never extends it")
+        with lost_race(ref, before, lambda: believed_ids(tx, ctx.tenant, [ref])):
+            old = the_current(tx, ctx.tenant, ref)
+            if old.valid_from is not None and at_point <= old.valid_from:
+                raise InvalidInput("at", f"must be after the fact's valid_from ({old.valid_from.isoformat()})")
+            if old.valid_to is not None and at_point >= old.valid_to:
+                # ending at or after the current end would serve the claim where it did not hold (a widening)
+                raise InvalidInput("at", f"must be before the fact's valid_to ({old.valid_to.isoformat()}); ending "
+                                         "a fact never extends it")
         ended = next_version(old, known, valid_to=at_point, valid_to_precision=at_precision, bounded_by=None)
         retire(tx, known, [(old, EndKind.END.value, f"ended at {at_point.isoformat()}")])
         replace(tx, known, [(old, ended)])

@@ -126,7 +126,8 @@ def search(
         # the vector path after the embedding; only its `full` best are read as whole versions
         return ctx.read(lambda tx: search_repo.facts(
             tx, ctx.tenant, lucene=None, vector=vector, vector_index=names.result()[0], text_index="fact_text",
-            entity_ids=[], words=[], paths=frozenset({"vector"}), full=full, **fact_args))
+            entity_ids=[], words=[], paths=frozenset({"vector"}), full=full, vector_floor=rules.vector_floor(text),
+            **fact_args))
 
     by_path: dict[str, list[tuple[Fact | FoundVersion, float]]] = {}
     premised: set[str] = set()

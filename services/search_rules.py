@@ -8,6 +8,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 RRF_K = 60  # the constant of Cormack et al. (2009); ranks beyond ~k add little
+# The vector path's similarity floor (raw cosine of all-MiniLM-L6-v2 unit vectors; Neo4j scores (1 + cosine) / 2),
+# by how many words the query has: below it a fact is not "about" the query, so nothing found is a possible answer.
+# Measured by bench/bench_similarity.py (bench/RESULTS.md): one word scores a fact about it 0.31-0.69 and its best
+# unrelated fact 0.12-0.32; two words 0.25-0.79 and 0.13-0.32; a longer question scores the fact that answers it in
+# other words as low as 0.14 ("something to keep me awake" -> "Maria drinks an Americano, no sugar"), inside the
+# range of unrelated facts (best 0.10-0.37), so its floor only drops what no question of the cases reached.
+VECTOR_FLOORS = {1: 0.30, 2: 0.25}  # words in the query -> floor
+VECTOR_FLOOR = 0.10  # three words or more
 MAX_TERMS = 32  # Lucene clauses per field, well under its 1024 limit
 HIT_KINDS = ("fact", "entity", "summary")
 # the lexical path's rankings of entities and summaries, fused apart from its ranking of facts (one list per index)
@@ -22,6 +30,11 @@ _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 def words(text: str) -> list[str]:
     """The query's distinct lower-case words, in order (at most MAX_TERMS)."""
     return list(dict.fromkeys(w.casefold() for w in _WORD.findall(text)))[:MAX_TERMS]
+
+
+def vector_floor(text: str) -> float:
+    """The least cosine a fact needs to be found by the vector path for this query (VECTOR_FLOORS)."""
+    return VECTOR_FLOORS.get(len(words(text)), VECTOR_FLOOR)
 
 
 def predicate_words(text: str) -> list[str]:

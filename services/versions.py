@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -9,10 +11,10 @@ from typing import Any
 from credo.graph import facts as fact_repo
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
-from credo.schema.errors import InvalidInput, NotFound
+from credo.schema.errors import InvalidInput, NotCurrent, NotFound
 from credo.schema.facts import Fact
 from credo.schema.names import check_ref
-from credo.services.context import UnforeseenStatements, vectors
+from credo.services.context import Context, UnforeseenStatements, vectors
 from credo.services.temporal_rules import split_outside
 
 
@@ -119,9 +121,42 @@ def current_versions(tx: Tx, tenant: str, ref: str) -> list[Fact]:
     return [v for v in versions if v.known_to is None]
 
 
+def believed_ids(tx: Tx, tenant: str, refs: Iterable[str]) -> frozenset[str]:
+    """The version ids believed now of these facts (fact or version ids; an unknown one adds none)."""
+    found: set[str] = set()
+    for ref in refs:
+        try:
+            found |= {v.version_id for v in current_versions(tx, tenant, ref) if v.known_to is None}
+        except NotFound:
+            pass
+    return frozenset(found)
+
+
+def seen(ctx: Context, refs: Iterable[str]) -> frozenset[str]:
+    """What the caller can have seen of these facts: their believed version ids, read before the write's
+    transaction waits for the tenant's clock (a concurrent write may land meanwhile; `lost_race` tells)."""
+    refs = list(refs)
+    return ctx.read(lambda tx: believed_ids(tx, ctx.tenant, refs))
+
+
+@contextmanager
+def lost_race(ref: str, before: frozenset[str], now: Callable[[], frozenset[str]]) -> Iterator[None]:
+    """Checks of a write against the versions it found: a refusal is the caller's input at fault only when those
+    are the versions it could have seen (`before`); when a concurrent write changed them while this one waited,
+    the caller lost a race and is told so (NotCurrent, 409 not_current: re-read, then decide again), never that
+    its input was invalid."""
+    try:
+        yield
+    except InvalidInput as refused:
+        if now() != before:
+            raise NotCurrent(ref, f"a concurrent write changed it while this one waited; re-read it and decide again "
+                                  f"(against the new state: {refused.field}: {refused.rule})") from refused
+        raise
+
+
 def the_current(tx: Tx, tenant: str, ref: str) -> Fact:
     """The single version believed now for `ref`; a clear error if there is none, or several."""
-    from credo.schema.errors import NotCurrent, TransitionRefused
+    from credo.schema.errors import TransitionRefused
     from credo.schema.lifecycle import State
 
     found = current_versions(tx, tenant, ref)

@@ -143,13 +143,13 @@ def timeline_view(store: Any, entity: str, *, valid_at: str | None,
     return TimelineView(entity=entity, entity_id=versions[0].subject_id if versions else None, valid_at=at, known_at=known, rectangles=rects, as_of=list(answer)), pictures
 
 
-@router.get("/entities/{entity}.json", response_model=TimelineView)
+@router.get("/entities/{entity:path}.json", response_model=TimelineView)  # a name may hold "/" (CI/CD)
 def timeline_json(request: Request, entity: str, valid_at: str | None = None, known_at: str | None = None) -> TimelineView:
     """The timeline as JSON: rectangles (SVG units) and the as-of answer."""
     return timeline_view(store_of(request), entity, valid_at=valid_at, known_at=known_at)[0]
 
 
-@router.get("/entities/{entity}", response_class=HTMLResponse)
+@router.get("/entities/{entity:path}", response_class=HTMLResponse)
 def timeline_page(request: Request, entity: str, valid_at: str | None = None, known_at: str | None = None) -> Response:
     """An entity's timeline, with valid_at / known_at inputs and the as-of answer beside it."""
     drawn: list[tuple[str, str]] = []
@@ -213,26 +213,30 @@ def queues_page(request: Request) -> Response:
 
 
 # -- context ---------------------------------------------------------------------------------------------
-def context_view(store: Any, q: str | None, *, valid_at: str | None, budget: str | None) -> ContextPackage | None:
-    """The three-part context package an agent would receive for the question (no read receipt is recorded)."""
-    if not q:
+def context_view(store: Any, query: str | None, *, valid_at: str | None, budget: str | None,
+                 q: str | None = None) -> ContextPackage | None:
+    """The three-part context package an agent would receive for the query (no read receipt is recorded)."""
+    if q is not None:  # the page's old parameter, refused as every surface refuses an old name
+        raise InvalidInput("q", "renamed: pass `query` instead (the name search and context take)")
+    if not query:
         return None
     tokens = int(budget) if budget and budget.isdigit() else None
-    return store.context(q, valid_at=valid_at or None, budget_tokens=tokens)
+    return store.context(query, valid_at=valid_at or None, budget_tokens=tokens)
 
 
 @router.get("/context.json", response_model=ContextPackage)
-def context_json(request: Request, q: str, valid_at: str | None = None, budget: str | None = None) -> ContextPackage:
+def context_json(request: Request, query: str | None = None, valid_at: str | None = None, budget: str | None = None,
+                 q: str | None = None) -> ContextPackage:
     """The context package as JSON."""
-    view = context_view(store_of(request), q, valid_at=valid_at, budget=budget)
+    view = context_view(store_of(request), query, valid_at=valid_at, budget=budget, q=q)
     if view is None:
-        raise InvalidInput("q", "must be a question or an entity's name")
+        raise InvalidInput("query", "must be a question or an entity's name")
     return view
 
 
 @router.get("/context", response_class=HTMLResponse)
-def context_page(request: Request, q: str | None = None, valid_at: str | None = None,
-                 budget: str | None = None) -> Response:
+def context_page(request: Request, query: str | None = None, valid_at: str | None = None,
+                 budget: str | None = None, q: str | None = None) -> Response:
     """Type a question; see current / historical / open and the package's rendering for a prompt."""
-    return _page(request, "context.html", lambda s: context_view(s, q, valid_at=valid_at, budget=budget),
-                 q=q or "", valid_at=valid_at or "", budget=budget or "")
+    return _page(request, "context.html", lambda s: context_view(s, query, valid_at=valid_at, budget=budget, q=q),
+                 query=query or "", valid_at=valid_at or "", budget=budget or "")

@@ -18,7 +18,7 @@ import logging
 import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -121,11 +121,24 @@ def _configured_extractor(settings: Settings, closers: list) -> Any:
 
 
 class Health(BaseModel):
-    """The service answers and its database does."""
+    """The service answers and its database does; whether its embedder is ready (a write or search that embeds
+    waits for it while it is `preparing`)."""
 
     status: str
     database: str
     auth: bool
+    embedder: Literal["ready", "preparing", "off", "failed"]
+
+
+def embedder_state(choice: Any) -> str:
+    """The /health word for the app's embedder: off (none), the default's readiness, or ready (one handed in)."""
+    if choice is None:
+        return "off"
+    if choice != "default":
+        return "ready"
+    from credo.services.embeddings import readiness
+
+    return "preparing" if readiness.state in ("cold", "preparing") else readiness.state
 
 
 def _problem_response(problem: Problem, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -239,6 +252,10 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runtime.open()
+        if runtime.embedder == "default":  # loaded in the background: the server answers at once, and the first
+            from credo.services.embeddings import readiness  # request that embeds does not pay for the model
+
+            readiness.start()
         if not runtime.auth:
             log.warning("CREDO_AUTH=off: EVERY REQUEST ACTS IN TENANT %r WITHOUT A KEY. Local development only; "
                         "never expose this server.", runtime.settings.tenant)
@@ -248,6 +265,10 @@ def create_app(
                     await stack.enter_async_context(ctx)
                 yield
         finally:
+            if runtime.embedder == "default":  # a process that exits while a thread loads native code aborts
+                from credo.services.embeddings import readiness
+
+                readiness.wait()
             runtime.close()
 
     app = FastAPI(title="Credo", version="0.1.0", lifespan=lifespan,
@@ -260,10 +281,10 @@ def create_app(
 
     @app.get("/health", response_model=Health, tags=["health"], responses=problem_responses(503))
     def health() -> Health:
-        """The service answers; the database check runs a one-row query."""
+        """The service answers; the database check runs a one-row query; `embedder` says whether it is ready."""
         assert runtime.db is not None
         runtime.db.server_info()
-        return Health(status="ok", database="up", auth=runtime.auth)
+        return Health(status="ok", database="up", auth=runtime.auth, embedder=embedder_state(runtime.embedder))
 
     add_routes(app.router)
     install_pages(app)

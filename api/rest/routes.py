@@ -43,7 +43,9 @@ def _body_model(op: Operation) -> type[BaseModel] | None:
               if name not in op.path_params}
     if not fields:
         return None
-    return create_model(f"{op.command.__name__}Body", __base__=Command, __doc__=op.command.__doc__, **fields)
+    model = create_model(f"{op.command.__name__}Body", __base__=Command, __doc__=op.command.__doc__, **fields)
+    model.renamed = op.command.renamed  # an old field name is refused with its hint, as by the command
+    return model
 
 
 def _query_param(name: str, info: Any) -> inspect.Parameter:
@@ -54,7 +56,9 @@ def _query_param(name: str, info: Any) -> inspect.Parameter:
     else:
         kind = str | None
     default = info.default if info.annotation in (bool, int) else None
-    description = "JSON object, e.g. {\"env\": \"production\"}" if name == "scope" else (info.description or None)
+    description = {"scope": "JSON object, e.g. {\"env\": \"production\"}",
+                   "object": "an entity name, or a typed literal as JSON, e.g. {\"type\": \"date\", \"value\": "
+                             "\"2019-04-01\"} (string, number or date)"}.get(name, info.description or None)
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
                              annotation=Annotated[kind, Query(description=description)])
 
@@ -66,6 +70,11 @@ def _from_query(op: Operation, given: dict[str, Any]) -> dict[str, Any]:
             fields["scope"] = json.loads(fields["scope"])
         except ValueError:
             raise InvalidInput("scope", "must be a JSON object of text values") from None
+    if isinstance(fields.get("object"), str) and fields["object"].lstrip().startswith("{"):
+        try:  # a typed literal, e.g. {"type": "date", "value": "2019-04-01"}; other text names an entity
+            fields["object"] = json.loads(fields["object"])
+        except ValueError:
+            raise InvalidInput("object", "a typed literal is JSON text {\"type\": ..., \"value\": ...}") from None
     return fields
 
 
@@ -114,6 +123,10 @@ def add_route(router: APIRouter, op: Operation) -> None:
                                         annotation=Annotated[body_model, Body()]))
     elif op.http_method == "GET":
         params += [_query_param(n, i) for n, i in op.command.model_fields.items() if n not in op.path_params]
+        # an old name is read only to be refused with a hint naming the new one (by the command model)
+        params += [inspect.Parameter(old, inspect.Parameter.KEYWORD_ONLY, default=None,
+                                     annotation=Annotated[str | None, Query(include_in_schema=False)])
+                   for old in op.command.renamed]
     if op.paged and not op.write:
         params += [
             inspect.Parameter("limit", inspect.Parameter.KEYWORD_ONLY, default=pages.DEFAULT_LIMIT,

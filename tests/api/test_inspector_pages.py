@@ -157,10 +157,10 @@ def test_context_page_shows_current_historical_and_the_prompt_rendering(api, ten
     alice = a_store.add_fact("Acme", "owned_by", "Alice", valid_from="2024-01-01")
     a_store.succeed_fact(alice.fact_id, object="Bob", at="2024-06-01")
     login(api, tenant_a)
-    package = api.get("/ui/context.json", params={"q": "Acme"}).json()
+    package = api.get("/ui/context.json", params={"query": "Acme"}).json()
     assert [i["fact"]["object_name"] for i in package["current"]] == ["Bob"]
     assert "Alice" in {i["fact"]["object_name"] for i in package["historical"]}
-    page = html.unescape(api.get("/ui/context", params={"q": "Acme"}).text)
+    page = html.unescape(api.get("/ui/context", params={"query": "Acme"}).text)
     assert package["markdown"].strip() and package["markdown"].strip().splitlines()[0] in page
     assert 'class="ctx-historical"' in page
 

@@ -53,12 +53,12 @@ def test_another_tenants_task_and_fact_answer_404_over_rest(api, tenant_a, tenan
     made = api.post("/v1/facts", headers=tenant_a.headers,
                     json={"subject": "Acme", "predicate": "owned_by", "object": "Alice", "valid_from": "2024-01-01"})
     fact_id = made.json()["result"]["fact_id"]
-    got = api.get("/v1/context", headers=tenant_a.headers, params={"question_or_entity": "Acme", "task": "t-1"})
+    got = api.get("/v1/context", headers=tenant_a.headers, params={"query": "Acme", "task": "t-1"})
     assert got.status_code == 200 and [i["statement"] for i in got.json()["current"]]
     assert api.get("/v1/tasks/t-1/receipts", headers=tenant_a.headers).status_code == 200
     assert api.get("/v1/tasks/t-1/receipts", headers=tenant_b.headers).status_code == 404
     assert api.get(f"/v1/facts/{fact_id}/tasks", headers=tenant_b.headers).status_code == 404
-    bad = api.get("/v1/context", headers=tenant_a.headers, params={"question_or_entity": "Acme", "budget_tokens": 3})
+    bad = api.get("/v1/context", headers=tenant_a.headers, params={"query": "Acme", "budget_tokens": 3})
     assert bad.status_code == 422
 
 
@@ -70,7 +70,7 @@ def test_an_agent_reads_the_context_package_as_an_mcp_tool(store, clock):
 
     async def scenario():
         async with McpClient(server) as client:
-            return await client.call_tool("context", {"question_or_entity": "Acme account", "task": "agent-1",
+            return await client.call_tool("context", {"query": "Acme account", "task": "agent-1",
                                                       "valid_at": "2024-02-01"})
 
     result = anyio.run(scenario)

@@ -142,7 +142,7 @@ def test_rest_refuses_a_key_without_the_operations_scope_and_writes_nothing(api,
 def test_rest_a_read_recording_a_receipt_needs_the_write_scope(api, neo4j_db, name):
     reader = new_tenant(neo4j_db, scopes=("read",))
     seeded(neo4j_db, reader.name)
-    path, word = f"/v1/{name}", "query" if name == "search" else "question_or_entity"
+    path, word = f"/v1/{name}", "query"
     assert api.get(path, params={word: "Acme account"}, headers=reader.headers).status_code == 200
     before = footprint(neo4j_db, reader.name)
     refused = api.get(path, params={word: "Acme account", "task": "t1"}, headers=reader.headers)

@@ -105,3 +105,32 @@ def test_credo_search_with_a_task_prints_its_receipt(store, cli_env):
     assert done.returncode == 0, done.stderr
     [receipt] = store.served_to("cli-task")
     assert json.loads(done.stdout)["receipt_id"] == receipt.receipt_id
+
+
+def test_search_hits_carry_their_marks_over_rest_mcp_and_the_client(api, neo4j_db, tenant_a, live_server):
+    # given an established value disputed by a later write, and an undated fact
+    store = Store(neo4j_db, tenant=tenant_a.name, embedder=None, _owns_db=False)
+    store.add_fact("Vault", "owned_by", "Alice", valid_from="2024-01-01", statement="The Vault is owned by Alice")
+    store.add_fact("Vault", "owned_by", "Bob", valid_from="2024-03-01", statement="The Vault is owned by Bob")
+    store.add_fact("Vault", "hosted_in", "Oslo", object_is_entity=False, statement="The Vault is hosted in Oslo")
+    wanted = {"The Vault is owned by Alice": {"hypothesis": False, "candidate": False, "undated": False,
+                                              "disputed": True},
+              "The Vault is hosted in Oslo": {"hypothesis": False, "candidate": False, "undated": True,
+                                              "disputed": False}}
+
+    def marks(hit: dict) -> dict:
+        return {k: hit[k] for k in ("hypothesis", "candidate", "undated", "disputed")}
+
+    rest = api.get("/v1/search", params={"query": "Vault", "kinds": ["fact"]}, headers=tenant_a.headers).json()
+    assert {h["text"]: marks(h) for h in rest["hits"]} == wanted
+    server = build_server(store.for_principal, principal=store.principal)
+
+    async def over_mcp():
+        async with McpClient(server) as client:
+            return await client.call_tool("search", {"query": "Vault", "kinds": ["fact"]})
+
+    found = anyio.run(over_mcp)
+    assert {h["text"]: marks(h) for h in found.structured_content["hits"]} == wanted
+    with credo.Client(live_server.url, tenant_a.key) as client:
+        hits = client.search("Vault", kinds=["fact"]).hits
+    assert {h.text: marks(h.model_dump()) for h in hits} == wanted
