@@ -18,6 +18,7 @@ from credo.schema.errors import (
     CsrfRefused,
     DatabaseUnavailable,
     EvidenceRefused,
+    Forbidden,
     InvalidInput,
     MigrationError,
     NotCurrent,
@@ -45,6 +46,7 @@ class ProblemKind:
 PROBLEMS: dict[type[CredoError], ProblemKind] = {
     CsrfRefused: ProblemKind(403, "csrf_refused", "The form's CSRF token is missing or wrong"),
     Unauthenticated: ProblemKind(401, "unauthenticated", "Missing, unknown or revoked API key"),
+    Forbidden: ProblemKind(403, "forbidden", "The key may not do this"),
     NotFound: ProblemKind(404, "not_found", "No such object in this tenant"),
     EvidenceRefused: ProblemKind(422, "evidence_refused", "The write gate refused the evidence"),
     InvalidInput: ProblemKind(422, "invalid_input", "A value broke a rule"),

@@ -6,6 +6,8 @@
 // probe among the tenant's own vectors (its partition index, or an exact scan of its versions); ledger events about
 // the forgotten ids whose detail holds a text. The :ForgetProbe node that holds the probe until purge is not read
 // here (no index covers it).
+// clearance: not applied: forgetting reaches every copy of its target's content, whatever the clearance; the target
+//   itself was checked first (graph/clearance.py: content above the caller's clearance answers NotFound)
 // $tenant       tenant id
 // $fact_ids     forgotten fact ids (may be empty)
 // $source_ids   forgotten source ids a summary trace may name (may be empty)

@@ -14,6 +14,7 @@
     ├── TransitionRefused        the lifecycle table does not allow this state change     (accept the refusal)
     ├── UpstreamFailed           the LLM endpoint failed or answered nonsense          (wait, then retry)
     ├── Unauthenticated          no API key, an unknown one or a revoked one                (present a key)
+    ├── Forbidden                the key lacks the scope, or the content is above its clearance  (use another key)
     └── CsrfRefused              a page's form came without its session's CSRF token      (reload the page)
 
 Every constructor takes the identifying data, so messages are uniform and callers can inspect it.
@@ -107,6 +108,17 @@ class Unauthenticated(CredoError):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class Forbidden(CredoError):
+    """The caller may not do this: its key lacks the scope, or what it asks for is above its clearance."""
+
+    def __init__(self, scope_or_field: str, reason: str) -> None:
+        super().__init__(f"{scope_or_field}: {reason}")
+        self.scope_or_field = scope_or_field
+        self.field = scope_or_field
+        self.reason = reason
+        self.rule = reason
 
 
 class TransitionRefused(CredoError):

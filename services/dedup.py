@@ -96,6 +96,9 @@ def settle(tx: Tx, tenant: str, known: datetime, joins: list[Join], fresh: list[
         for data, alias in j.rows:
             if alias is not None:
                 newer = absorb(newer, data, alias)
+            if data.sensitivity is not None and data.sensitivity != newer.sensitivity:
+                # restated under another label: a new version carries it (the last restatement's label wins)
+                newer = newer.model_copy(update={"sensitivity": data.sensitivity})
         had = {independence_key(s) for s in backing.get(old.version_id, [])}
         now = had | {independence_key(described[r[0]]) for r in j.sources if r[0] in described}
         added = next((d.confidence for d, _ in j.rows if d.confidence is not None), None)
@@ -111,7 +114,9 @@ def settle(tx: Tx, tenant: str, known: datetime, joins: list[Join], fresh: list[
             continue
         if old.state != State.REINFORCED:
             check_transition(old.fact_id, old.state, State.REINFORCED)
-        why = "joined by a near-duplicate statement" if newer.aliases != old.aliases else "reinforced by a restatement"
+        why = ("joined by a near-duplicate statement" if newer.aliases != old.aliases
+               else "relabelled by a restatement" if newer.sensitivity != old.sensitivity
+               else "reinforced by a restatement")
         newer = next_version(newer, known, state=State.REINFORCED.value, verified_at=known)
         pairs.append((old, newer))
         retire(tx, known, [(old, EndKind.STATE_CHANGE.value, why)])
