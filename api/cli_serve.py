@@ -11,6 +11,7 @@ from credo.graph.db import Database
 from credo.graph.migrate import migrate
 from credo.graph.provision import resolve_connection
 from credo.schema.errors import ConfigError
+from credo.schema.search import check_clearance
 from credo.services import api_keys
 
 
@@ -24,7 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     keys = sub.add_parser("keys", help="API keys of the service").add_subparsers(dest="keys_command", required=True)
     create = keys.add_parser("create", help="create a key for --tenant (the secret is printed once)")
     create.add_argument("--name", default=None)
-    create.add_argument("--clearance", default="internal")
+    create.add_argument("--clearance", default="internal",
+                        help="what the key may read: public, internal, confidential, secret or all (default internal)")
     create.add_argument("--json", action="store_true")
     create.set_defaults(handler=cmd_keys_create)
     listing = keys.add_parser("list", help="keys (never their secrets), of --tenant or --all tenants")
@@ -48,6 +50,7 @@ def _database(args: argparse.Namespace, *, start: bool = True) -> Database:
 
 def cmd_keys_create(args: argparse.Namespace) -> int:
     """Create a key and print its secret once."""
+    check_clearance(args.clearance)  # refused before the database is reached
     db = _database(args)
     try:
         made = api_keys.create_key(db, tenant=args.settings.tenant, clearance=args.clearance, name=args.name)

@@ -15,6 +15,7 @@ from credo.graph import api_keys as key_repo
 from credo.graph.db import Database
 from credo.schema.api_keys import ApiKey, NewApiKey, Principal
 from credo.schema.errors import InvalidInput, NotFound, Unauthenticated
+from credo.schema.search import check_clearance
 
 PREFIX = "credo"
 
@@ -24,9 +25,11 @@ def _digest(secret: str) -> str:
 
 
 def create_key(db: Database, *, tenant: str, clearance: str = "internal", name: str | None = None) -> NewApiKey:
-    """A new key for `tenant`; the returned secret is the only copy."""
+    """A new key for `tenant`; the returned secret is the only copy. An unknown clearance is refused (InvalidInput
+    naming `clearance` and listing the valid ones): a key's clearance bounds every read it makes."""
     if not tenant or not tenant.strip():
         raise InvalidInput("tenant", "must not be empty")
+    clearance = check_clearance(clearance)
     key_id = secrets.token_hex(8)
     secret = secrets.token_urlsafe(32)
     key = key_repo.create(db, key_id=key_id, hash=_digest(secret), tenant=tenant.strip(), clearance=clearance,
