@@ -138,6 +138,20 @@ def test_re_adding_a_served_fact_under_another_label_writes_a_version_with_the_n
     assert same.version_id == again.version_id and same.state == "reinforced"
 
 
+def test_a_near_duplicate_joined_under_another_label_carries_the_new_label(store):
+    import credo
+
+    # given a semantic claim with a text object, served as public
+    first = store.add_fact("Door", "policy", credo.text("opens at nine"), statement="The door opens at nine.",
+                           sensitivity="public")
+    # when the same statement in other punctuation and case joins it, labelled confidential
+    joined = store.add_fact("Door", "policy", credo.text("opens at nine"), statement="the door opens at nine",
+                            sensitivity="confidential")
+    # then the joined version carries the new label
+    assert joined.fact_id == first.fact_id and joined.sensitivity == "confidential"
+    assert store.for_tenant(store.tenant, clearance="public").facts("Door") == []
+
+
 def test_a_restatement_of_a_hidden_fact_is_a_claim_of_the_callers_own(store):
     # given a secret fact
     secret = store.add_fact("Vault", "holds", "Gold", valid_from="2024-01-01", sensitivity="secret")
