@@ -51,7 +51,7 @@ def labelled(clearance: str, rows: Sequence[FactCreate]) -> list[FactCreate]:
 
 def named(clearance: str, fact: Fact, *, fallback: str) -> tuple[str, str]:
     """(identifier, "fact <id> holds <object>") for a refusal that names another fact, or (`fallback`, "a fact above
-    your clearance holds another value") when the caller may not see it: a refusal never carries its content."""
+    your clearance holds a value") when the caller may not see it: a refusal never carries its content."""
     if can_see(check_clearance(clearance), fact.sensitivity):
         return fact.fact_id, f"fact {fact.fact_id} holds {fact.object_name!r}"
     return fallback, "a fact above your clearance holds a value"
@@ -75,7 +75,7 @@ def everything(ctx: Context, act: str) -> None:
 def withheld(tx: Tx, tenant: str, report: CascadeReport | None) -> CascadeReport | None:
     """The report as the caller may read it: a flagged fact or summary above its clearance is counted in
     `withheld`, not named; a cause whose premise is above it names the premise by id only."""
-    if report is None or "*" in tx.levels or not (report.facts or report.summaries or report.restored):
+    if report is None or clearance_repo.EVERY in tx.levels or not (report.facts or report.summaries or report.restored):
         return report
     seen = clearance_repo.visible_versions(
         tx, tenant, [v for f in report.facts for v in (f.version_id, f.cause.premise_version_id) if v],
