@@ -7,11 +7,11 @@ queries answer the questions a write asks before acting on an id or naming a ver
 from __future__ import annotations
 
 from credo.cypher import load
-from credo.graph.db import EVERY_LEVEL, Tx
+from credo.graph.db import SEES_ALL, Tx
 
 READ_HIDDEN_CONTENT = load("read_hidden_content")
 READ_VISIBLE_VERSIONS = load("read_visible_versions")
-EVERY = EVERY_LEVEL[0]  # the $levels entry of a caller cleared for all
+EVERY = SEES_ALL[0]  # the $levels entry of a caller cleared for all
 
 
 def hidden(tx: Tx, tenant: str, ref: str, *, current_only: bool = False) -> bool:

@@ -86,7 +86,7 @@ def _quiet(params: dict[str, Any]) -> dict[str, Any]:
 
 # `$levels` of a transaction nobody bound to a caller (migrations, key look-ups, tests): every label
 # (schema/search.py `query_levels("all")`, spelled here because graph/ imports no schema rule)
-EVERY_LEVEL = ["*", "*"]
+SEES_ALL = ["*", "*"]
 
 
 class Tx:
@@ -101,7 +101,7 @@ class Tx:
                  levels: list[str] | None = None) -> None:
         self._tx = tx
         self.statements = 0  # queries run so far (a result prefetched by one statement is valid until the next)
-        self.levels: list[str] = list(levels or EVERY_LEVEL)
+        self.levels: list[str] = list(levels or SEES_ALL)
 
     def parameters(self, query: Query, params: dict[str, Any]) -> dict[str, Any]:
         """What a query is sent: the caller's parameters, and `levels` when its header declares it."""

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from credo.graph import ledger, search_partition
-from credo.graph.db import EVERY_LEVEL, Database, Tx
+from credo.graph.db import SEES_ALL, Database, Tx
 from credo.schema.search import query_levels
 from credo.services.governance import FULL, Governance
 
@@ -132,7 +132,7 @@ class Context:
             result = work(tx, known)
             # every write that stopped believing something re-checks what rested on it, before commit; truth
             # maintenance sees every version whatever the caller's clearance, and its report is then cut to it
-            levels, tx.levels = tx.levels, list(EVERY_LEVEL)
+            levels, tx.levels = tx.levels, list(SEES_ALL)
             report = cascade(tx, self.tenant, known, defer=True)  # its flags may travel with the closing rows
             ledger.finish(tx, self.tenant, known)
             report = completed(tx, report)
