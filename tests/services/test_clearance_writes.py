@@ -223,3 +223,17 @@ def test_a_key_with_an_unknown_clearance_is_never_made(neo4j_db, tenant):
     assert refused.value.field == "clearance" and "public" in refused.value.rule and "all" in refused.value.rule
     assert api_keys.list_keys(neo4j_db, tenant=tenant) == []
     assert api_keys.create_key(neo4j_db, tenant=tenant, clearance=" Secret ").key.clearance == "secret"
+
+
+def test_a_summary_whose_input_became_secret_is_not_rebuilt_by_a_public_caller(store):
+    # given a public summary of a public fact, and the fact corrected into a secret one
+    fact = store.add_fact("Door", "opens", "Friday", valid_from="2024-01-01", sensitivity="public")
+    summary = store.add_summary("when the door opens", derived_from=[fact.fact_id])
+    store.correct_fact(fact.fact_id, sensitivity="secret", statement="the vault door opens on Friday")
+    public = store.for_tenant(store.tenant, clearance="public")
+    # when a public caller rebuilds it, then it answers like a missing summary, and the summary is as it was
+    with pytest.raises(NotFound):
+        public.rebuild(summary.summary_id, summarizer=ListSummarizer())
+    assert store.summary(summary.summary_id).version_id == summary.version_id
+    # while a caller cleared for it rebuilds it from the input as it is now
+    assert "vault" in store.rebuild(summary.summary_id, summarizer=ListSummarizer()).text
