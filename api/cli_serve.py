@@ -10,6 +10,7 @@ import sys
 from credo.bootstrap import open_database
 from credo.graph.db import Database
 from credo.schema.errors import ConfigError
+from credo.schema.search import check_clearance
 from credo.services import api_keys
 
 
@@ -24,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     create = keys.add_parser("create", help="create a key for --tenant (the secret is printed once)")
     create.add_argument("--name", default=None)
     create.add_argument("--clearance", default="internal",
-                        help="public, internal, confidential, secret or all: the sensitivity its reads may see")
+                        help="what the key may read: public, internal, confidential, secret or all (default internal)")
     create.add_argument("--scope", action="append", default=None, metavar="SCOPE",
                         help="read, write, curate, forget, admin, or a preset: reader, agent (read+write, the "
                              "default), curator (read, write, curate, forget), operator (all); repeat or comma-separate")
@@ -45,6 +46,7 @@ def _database(args: argparse.Namespace, *, start: bool = True) -> Database:
 
 def cmd_keys_create(args: argparse.Namespace) -> int:
     """Create a key and print its secret once."""
+    check_clearance(args.clearance)  # refused before the database is reached
     db = _database(args)
     try:
         made = api_keys.create_key(db, tenant=args.settings.tenant, clearance=args.clearance, name=args.name,

@@ -41,7 +41,7 @@ def profiled_rows(self: Tx, query, **params):
     """Tx.rows with each statement PROFILEd (rows as Tx.rows returns them)."""
     self.statements += 1
     t0 = time.perf_counter()
-    result = self._tx.run(("PROFILE " if PROFILE[0] else "") + query.text, params)
+    result = self._tx.run(("PROFILE " if PROFILE[0] else "") + query.text, self.parameters(query, params))
     found = [dict(zip(record.keys(), record.values())) for record in result]
     summary = result.consume()
     elapsed = time.perf_counter() - t0

@@ -17,6 +17,7 @@ from credo.schema.errors import (
     CredoError,
     DatabaseUnavailable,
     EvidenceRefused,
+    Forbidden,
     InvalidInput,
     MigrationError,
     NotFound,
@@ -37,7 +38,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "AsOf", "Client", "ConfigError", "ConflictError", "CredoError", "DatabaseUnavailable", "EvidenceRefused", "Fact",
-    "InvalidInput", "MigrationError", "NotFound", "ObjectValue", "ProvisioningError", "Settings", "Store",
+    "Forbidden", "InvalidInput", "MigrationError", "NotFound", "ObjectValue", "ProvisioningError", "Settings", "Store",
     "TransitionRefused", "connect", "text",
 ]
 

@@ -9,13 +9,15 @@
 // $ended_by  how they ended
 // $reason    why (or null)
 // $known_at  disputed is reported as believed at this known time (far future = now)
+// $levels    sensitivity labels the writer may see: a version above them is neither closed nor returned (the caller
+//            answers NotFound, services/versions.py), nor a dispute by a challenger above them reported
 // returns: (plain values only: no node, relationship or path)
 //          one row: facts (each closed version as believed before this write, oldest belief first), and the walk's
 //          first step from every version of the fact: dependents, expanded, summarized, given (as
 //          read_dependents_level returns them)
 CALL () {
   MATCH (f:Fact {fact_id: $fact_id})
-  WHERE f.tenant = $tenant AND f.known_to IS NULL
+  WHERE f.tenant = $tenant AND f.known_to IS NULL AND @visible(f, $levels)
   WITH f, f {.*, embedding: null, flag: @flag_at(f, $known_at), disputed: @disputed_at(f, $known_at)} AS fact
   SET f.known_to = $known, f.ended_by = $ended_by, f.end_reason = $reason
   WITH f, fact

@@ -1,4 +1,5 @@
 // The crypto-erasure keys that sealed the content of the given facts (every version) and sources.
+// clearance: not applied: crypto-erasure bookkeeping (key ids), no content
 // $tenant      tenant id
 // $fact_ids    fact ids
 // $source_ids  source ids

@@ -1,11 +1,14 @@
 // The sources of several versions as believed at a known point: each with the verbatim quote and the message
-// pointer (source id, session, generation, index), for the items of a context package.
+// pointer (source id, session, generation, index), for the items of a context package (versions the caller may
+// see).
 // $version_ids  the versions
 // $known_at     known-time point (ISO 8601 text with offset; far future = believed now)
+// $levels      sensitivity labels the caller may see (Tx.rows supplies them from its clearance)
 // returns: version_id, sources (list of {source_id, kind, quote, session_id, generation, index, author, origin, at})
 WITH datetime($known_at) AS known_at
 UNWIND $version_ids AS version_id
 MATCH (f:Fact {version_id: version_id})
+WHERE @visible(f, $levels)
 CALL (f, known_at) {
   OPTIONAL MATCH (f)-[r:SOURCED_FROM]->(s:Source)
   WHERE @believed_at(r, known_at)

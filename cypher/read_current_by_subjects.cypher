@@ -1,4 +1,6 @@
 // Versions believed now for (subject, predicate) pairs: the input of conflict and range checks.
+// clearance: not applied: the conflict rule sees every believed version (a write may not change established
+//   knowledge it cannot see); a refusal names a hidden fact by nothing (services/clearance.py `named`)
 // $tenant  tenant id
 // $rows    list of {subject_ids, predicate}
 // returns: predicate, subject_ids, facts (instants as ISO 8601 text)

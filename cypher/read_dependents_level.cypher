@@ -9,6 +9,8 @@
 // (The levels are cypher/fragments/walk_levels.cypher, shared with close_current_versions.cypher.)
 // Also which of the expanded facts current summaries derive from, and (with $with_given) the given facts' current
 // versions.
+// clearance: not applied: truth maintenance judges every version, whatever the writer's clearance; nothing it reads
+//   is served (a write's report is cut to the writer's clearance: services/clearance.py)
 // $tenant      tenant id
 // $fact_ids    fact ids to walk back from (the changed facts, or the next frontier)
 // $with_given  whether to return the given facts' current versions
@@ -16,10 +18,11 @@
 // $done        fact ids earlier calls expanded that a later level could meet again (not expanded again)
 // returns: (plain values only: no node, relationship or path)
 //          dependents (one list per dependent, not a map: [fact_id, version_id, state, valid_from, valid_to (epoch
-//          microseconds or null), premises (list of [justification, premise fact id])]),
+//          microseconds or null), premises (list of [justification, premise fact id]), sensitivity]),
 //          expanded (the level-one fact ids, whose versions' dependents are level two),
 //          summarized (those of the given and level-one fact ids that a current summary derives from),
-//          given (list of {fact_id, version_id, state, statement, valid_from, valid_to}, empty unless $with_given)
+//          given (list of {fact_id, version_id, state, statement, valid_from, valid_to, sensitivity}, empty unless
+//          $with_given)
 CALL () {
   UNWIND $fact_ids AS id
   MATCH (v:Fact {fact_id: id})

@@ -1,5 +1,7 @@
 // Premises whose valid time has ended by a point while a served current dependent still rests on them: what
 // `maintain` hands to the cascade.
+// clearance: not applied: truth maintenance judges every version, whatever the writer's clearance; nothing it reads
+//   is served (a write's report is cut to the writer's clearance: services/clearance.py)
 // $tenant  tenant id
 // $at      the point (now)
 // $states  the served states

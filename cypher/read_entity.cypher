@@ -1,8 +1,10 @@
 // Find one entity by normalised name or alias (following the chain of merges believed at a known time) and every id
-// merged into it then: the same known time always resolves a name the same way, whatever is merged later.
+// merged into it then: the same known time always resolves a name the same way, whatever is merged later. An entity
+// the caller may see no fact about (its own or a merged id's) is not found, exactly like a name no entity has.
 // $tenant    tenant id
 // $norm      normalised name
 // $known_at  known-time point (ISO 8601 text with offset; far future = believed now)
+// $levels    sensitivity labels the caller may see (Tx.rows supplies them from its clearance)
 // returns: entity_id, name, kind, aliases (display data, as believed now), ids
 WITH datetime($known_at) AS known_at
 // the (tenant, norm) key, not the tenant's index: the planner otherwise scans the tenant's entities
@@ -14,5 +16,6 @@ WHERE e IS NOT NULL
 @merged_into(e, known_at)
 WITH known_at, coalesce(keep, e) AS c
 @merged_from(c, known_at)
-RETURN c.entity_id AS entity_id, c.name AS name, c.kind AS kind, c.aliases AS aliases,
-       [c.entity_id] + collect(DISTINCT other.entity_id) AS ids
+WITH c, [c.entity_id] + collect(DISTINCT other.entity_id) AS ids
+WHERE @visible_entity(ids, $levels)
+RETURN c.entity_id AS entity_id, c.name AS name, c.kind AS kind, c.aliases AS aliases, ids

@@ -1,4 +1,6 @@
 // An entity and every entity merged into it (at any known time): the names forgetting an entity must remove.
+// clearance: not applied: forgetting reaches every copy of its target's content, whatever the clearance; the target
+//   itself was checked first (graph/clearance.py: content above the caller's clearance answers NotFound)
 // $tenant     tenant id
 // $entity_id  entity id
 // returns: entity_ids

@@ -1,5 +1,7 @@
 // The names and aliases of entities about to be forgotten, so their copies (summaries, receipts' questions, ledger
 // details) are scrubbed before the names go.
+// clearance: not applied: forgetting reaches every name its targets leave behind, whatever the caller's
+//   clearance; the targets themselves were checked first (graph/clearance.py)
 // $tenant      tenant id
 // $entity_ids  entity ids
 // returns: names (every name and alias, not yet forgotten)

@@ -1,4 +1,6 @@
 // Places that still hold an entity's names: its node, aliases, and facts about it not yet forgotten.
+// clearance: not applied: forgetting reaches every copy of its target's content, whatever the clearance; the target
+//   itself was checked first (graph/clearance.py: content above the caller's clearance answers NotFound)
 // $tenant      tenant id
 // $entity_ids  entity ids
 // returns: place, ref, detail

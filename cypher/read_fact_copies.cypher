@@ -10,6 +10,8 @@
 // remembered facts name is left by design; the sources the facts cite that were not forgotten (left by design: their
 // text stays until they are forgotten themselves); the stored probes of the targets, if they hold content in clear
 // (probes stored before they were sealed).
+// clearance: not applied: forgetting reaches every copy of its target's content, whatever the clearance; the target
+//   itself was checked first (graph/clearance.py: content above the caller's clearance answers NotFound)
 // $tenant       tenant id
 // $fact_ids     forgotten fact ids (may be empty)
 // $source_ids   forgotten source ids a summary trace may name (may be empty)

@@ -10,6 +10,7 @@
 // $states         states to return
 // $include_undated  also return versions whose valid_from is unknown
 // $any_valid      ignore valid time (history reads)
+// $levels         sensitivity labels the caller may see (Tx.rows supplies them from its clearance)
 // returns: (plain values only) fact (instants as ISO 8601 text)
 // the points travel as text: the driver's pure-Python datetime packing cost more than the query
 WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
@@ -22,6 +23,7 @@ WHERE f.subject_id IN $entity_ids AND f.tenant = $tenant
   AND ($scope_key IS NULL OR f.scope_key = $scope_key)
   AND @believed_at(f, known_at)
   AND @state_at(f, known_at) IN $states
+  AND @visible(f, $levels)
   AND ($any_valid
        OR (f.valid_from IS NOT NULL AND f.valid_from <= valid_at AND (f.valid_to IS NULL OR f.valid_to > valid_at))
        OR ($include_undated AND f.valid_from IS NULL AND (f.valid_to IS NULL OR f.valid_to > valid_at)))

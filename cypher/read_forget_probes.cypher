@@ -1,5 +1,7 @@
 // The content of facts about to be forgotten (every version), read before it is removed so the residue checks can
 // search the indexes with it; it is held until purge (in memory and in a :ForgetProbe node, save_forget_probe).
+// clearance: not applied: forgetting reaches every copy of its target's content, whatever the clearance; the target
+//   itself was checked first (graph/clearance.py: content above the caller's clearance answers NotFound)
 // $tenant    tenant id
 // $fact_ids  fact ids
 // returns: fact_id, statements, quotes, literals (literal object texts), embeddings, versions (current version ids

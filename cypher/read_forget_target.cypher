@@ -1,4 +1,6 @@
 // What an id names in a tenant (a fact, a fact version, a source, an entity or a summary) and whether it is forgotten.
+// clearance: not applied: what an id names, for forgetting; services/forget.py then answers NotFound for content
+//   above the caller's clearance (read_hidden_content)
 // $tenant  tenant id
 // $id      the id
 // returns: kind, fact_id, forgotten, tombstones (list of {at, by, reason} of the forgetting; empty when not forgotten)

@@ -1,5 +1,6 @@
 // How many remembered (not forgotten) nodes still hold content sealed under each key: a fact key's users are the
 // versions about its subject entity sealed with it, a source key's user is the source itself.
+// clearance: not applied: crypto-erasure bookkeeping (which versions need a key), no content
 // $tenant  tenant id
 // $rows    list of {key_id, kind ('entity' or 'source'), id (entity id or source id)}
 // returns: key_id, users

@@ -1,4 +1,6 @@
 // Read memories with their utility ledger: per fact id of the given kinds (with a believed version, or any with
+// clearance: not applied: the utility ledger's counters and tiers (no content); utility() answers NotFound for a
+//   fact the caller may not see first
 // $believed false), its latest version's kind, state and confidence, its first known time, and its :Usage if it
 // has one, with its recall outcomes.
 // $tenant    tenant id

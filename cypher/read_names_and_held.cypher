@@ -2,6 +2,8 @@
 // clock, so no other write can create these names meanwhile): each name resolved as resolve_entities.cypher
 // resolves it (normalised name or alias, the merges believed now, every id merged into it), and the slim input of
 // the conflict rule for each ask, as read_held_by_subjects.cypher reads it, for the asks whose subject exists.
+// clearance: not applied: the conflict rule sees every believed version (a write may not change established
+//   knowledge it cannot see); a restatement of a hidden version is written as a claim of its own
 // $tenant  tenant id
 // $names   list of normalised names (asks refer to them by position)
 // $asks    list of {subject_at, predicate, object_at (position of an entity object's name, or null), object_type,

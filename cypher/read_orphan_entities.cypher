@@ -2,6 +2,8 @@
 // names, through merges (the rule of README "Forgetting": an entity named only by forgotten facts is forgotten with
 // them; one that another remembered fact names stays). Every member of such an entity's merge family is returned,
 // with its names, so their copies are scrubbed before the names go.
+// clearance: not applied: forgetting reaches every name its targets leave behind, whatever the caller's
+//   clearance; the targets themselves were checked first (graph/clearance.py)
 // $tenant    tenant id
 // $fact_ids  the facts being forgotten in this write (their versions may not be marked yet)
 // returns: entity_id, names (its name and aliases)

@@ -1,5 +1,6 @@
 // How many of a tenant's fact versions there are and how many carry its search partition's label (a check that
 // every version joined the partition).
+// clearance: not applied: search partition bookkeeping (labels), no content
 // $tenant  tenant id
 // returns: versions, labelled
 MATCH (p:SearchPartition {tenant: $tenant})

@@ -1,17 +1,20 @@
-// The read receipts of one task, oldest first, each with the versions it served in rank order.
+// The read receipts of one task, oldest first, each with the versions it served in rank order: only versions the
+// caller may see, and no receipt that served versions of which it may see none.
 // $tenant   tenant id
 // $task     the task label
+// $levels   sensitivity labels the caller may see (Tx.rows supplies them from its clearance)
 // returns: receipt (map of the receipt's properties, instants as ISO 8601 text), facts (served versions, instants
 //          as ISO 8601 text, in rank order); no row when the task has no receipt in this tenant
 MATCH (r:ReadReceipt {tenant: $tenant, task: $task})
 CALL (r) {
   OPTIONAL MATCH (r)-[s:SERVED]->(f:Fact)
   WITH s, f ORDER BY s.rank
-  RETURN collect(f {.*, embedding: null,
+  RETURN count(f) AS served, collect(CASE WHEN @visible(f, $levels) THEN f {.*, embedding: null,
                     valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
                     known_from: toString(f.known_from), known_to: toString(f.known_to),
-                    verified_at: toString(f.verified_at), disputed: false}) AS facts
+                    verified_at: toString(f.verified_at), disputed: false} END) AS facts
 }
+WITH r, facts WHERE served = 0 OR size(facts) > 0
 RETURN r {.receipt_id, .task, .operation, .query, valid_at: toString(r.valid_at), known_at: toString(r.known_at),
           at: toString(r.at)} AS receipt, facts
 ORDER BY r.at, r.receipt_id

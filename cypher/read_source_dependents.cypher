@@ -1,4 +1,6 @@
 // The facts a source is evidence for (believed versions citing it), each saying whether another live source backs it.
+// clearance: not applied: forgetting reaches every copy of its target's content, whatever the clearance; the target
+//   itself was checked first (graph/clearance.py: content above the caller's clearance answers NotFound)
 // $tenant     tenant id
 // $source_id  source id
 // returns: fact_id, backed (another believed SOURCED_FROM / ACCEPTED_IN edge to a source not forgotten)

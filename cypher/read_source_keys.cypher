@@ -1,5 +1,6 @@
 // Who or what each version was stated by: the sources of its believed SOURCED_FROM edges, with the fields that tell
 // independent sources apart (a person or a document counts once however often it restates a claim).
+// clearance: not applied: who stated a claim, for counting independent sources at write; nothing is served
 // $version_ids  version ids
 // returns: version_id, sources (list of {source_id, kind, author, uri, title, span}; span: where the edge's quote
 //          sits in the source, null when it has none)

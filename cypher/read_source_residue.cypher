@@ -1,4 +1,6 @@
 // Places inside the graph that still hold a source's content: its properties and the quotes of edges citing it.
+// clearance: not applied: forgetting reaches every copy of its target's content, whatever the clearance; the target
+//   itself was checked first (graph/clearance.py: content above the caller's clearance answers NotFound)
 // $tenant      tenant id
 // $source_ids  source ids
 // returns: place, ref, detail

@@ -1,6 +1,7 @@
 // Migration 0007: pairs of versions written the old way for a state change (the cascade's stale flag, a
 // re-verification that held, a reinforcement): the successor b began when a ended, a ended as a state change for
 // one of those reasons, and b says exactly what a says (only state, stale cause and verification time differ).
+// clearance: not applied: a migration over every version
 // $reasons  the end reasons of the old state-change writes
 // $content  the property names that must be equal (what a claim says)
 // $limit    at most this many pairs

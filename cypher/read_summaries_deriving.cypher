@@ -1,4 +1,6 @@
 // Current summaries whose trace names any version of the given facts or summaries, or the given sources.
+// clearance: not applied: truth maintenance judges every version, whatever the writer's clearance; nothing it reads
+//   is served (a write's report is cut to the writer's clearance: services/clearance.py)
 // $tenant       tenant id
 // $fact_ids     fact ids
 // $summary_ids  summary ids

@@ -1,5 +1,7 @@
 // Summary versions (digests and extraction episodes) that derive from the given facts' versions or sources, or
 // whose text contains one of the given texts: the places a forgotten content may have been copied to.
+// clearance: not applied: forgetting reaches every copy of its target's content, whatever the clearance; the target
+//   itself was checked first (graph/clearance.py: content above the caller's clearance answers NotFound)
 // $tenant      tenant id
 // $fact_ids    fact ids whose versions a trace may name
 // $source_ids  source ids a trace may name

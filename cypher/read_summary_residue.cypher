@@ -1,4 +1,6 @@
 // Places that still hold a summary's text: any version not marked, or a current version still served.
+// clearance: not applied: forgetting reaches every copy of its target's content, whatever the clearance; the target
+//   itself was checked first (graph/clearance.py: content above the caller's clearance answers NotFound)
 // $tenant       tenant id
 // $summary_ids  summary ids
 // $removed     the content-free text a scrubbed summary version holds

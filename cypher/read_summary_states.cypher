@@ -1,4 +1,6 @@
 // The current version of each summary with its state (for the transition check) and every version id.
+// clearance: not applied: forgetting reaches every copy of its target's content, whatever the clearance; the target
+//   itself was checked first (graph/clearance.py: content above the caller's clearance answers NotFound)
 // $tenant       tenant id
 // $summary_ids  summary ids
 // returns: summary_id, state (of the current version, null when none), versions

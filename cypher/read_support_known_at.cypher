@@ -1,5 +1,8 @@
 // The read-time support view of facts at a known time: every version of the given facts believed then, with its
 // state and valid interval and the premises of its DEPENDS_ON edges believed then (no other fact fields).
+// clearance: not applied: truth maintenance judges every version, whatever the writer's clearance; nothing it reads
+//   is served (a write's report is cut to the writer's clearance: services/clearance.py); support is the same for
+//   every caller
 // $tenant    tenant id
 // $fact_ids  fact ids
 // $known_at  known-time point (far future = believed now)

@@ -1,12 +1,15 @@
-// The read receipts that served a fact (any of its versions) or one version, oldest first, with only those versions.
+// The read receipts that served a fact (any of its versions) or one version, oldest first, with only those versions
+// (only those the caller may see).
 // $tenant   tenant id
 // $ref      a fact id or a version id
+// $levels   sensitivity labels the caller may see (Tx.rows supplies them from its clearance)
 // returns: receipt (map, instants as ISO 8601 text), facts (the served versions of the ref, instants as ISO text)
 CALL () {
   MATCH (f:Fact {fact_id: $ref}) WHERE f.tenant = $tenant RETURN f
   UNION
   MATCH (f:Fact {version_id: $ref}) WHERE f.tenant = $tenant RETURN f
 }
+WITH f WHERE @visible(f, $levels)
 MATCH (r:ReadReceipt)-[s:SERVED]->(f)
 WITH r, collect(f {.*, embedding: null,
                    valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),

@@ -1,4 +1,6 @@
 // The next batch of a tenant's not yet forgotten ids of one kind (fact, source, summary or entity).
+// clearance: not applied: forgetting reaches every copy of its target's content, whatever the clearance; the target
+//   itself was checked first (graph/clearance.py: content above the caller's clearance answers NotFound)
 // $tenant  tenant id
 // $kind    'fact' | 'source' | 'summary' | 'entity'
 // $limit   batch size

@@ -1,4 +1,6 @@
 // Places in a whole tenant that still hold content after a tenant-wide forget (counts per kind).
+// clearance: not applied: forgetting reaches every copy of its target's content, whatever the clearance; the target
+//   itself was checked first (graph/clearance.py: content above the caller's clearance answers NotFound)
 // $tenant  tenant id
 // $removed     the content-free text a scrubbed summary version holds
 // returns: place, ref, detail

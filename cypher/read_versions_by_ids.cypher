@@ -1,10 +1,12 @@
-// Fact versions by their version ids (the versions a bulk write reinforces), disputed as believed now.
+// Fact versions by their version ids (the versions a bulk write reinforces), disputed as believed now; only those the
+// caller may see.
 // $tenant       tenant id
 // $version_ids  version ids
+// $levels   sensitivity labels the caller may see (Tx.rows supplies them from its clearance)
 // returns: (plain values only) fact (instants as ISO 8601 text), one row per version found
 UNWIND $version_ids AS version_id
 MATCH (f:Fact {version_id: version_id})
-WHERE f.tenant = $tenant
+WHERE f.tenant = $tenant AND @visible(f, $levels)
 RETURN f {.*, embedding: null, flag: @flag_at(f, null),
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),

@@ -27,9 +27,8 @@
 // $kinds         memory kinds to serve
 // $any_scope     whether every scope is served ($scope_key is then '')
 // $scope_key     canonical scope text to serve
-// $any_level     whether the caller may see every sensitivity label ($levels is then [''])
-// $levels        lower-case sensitivity labels the caller may see
-// $unlabelled    whether the caller may see versions without a sensitivity
+// $levels        sensitivity labels the caller may see (Tx.rows supplies them from its clearance: one type and
+//                size bucket for every clearance)
 // $pool          how many candidates each path keeps after filtering
 // $full          map path -> how many of its best visible candidates carry the full version (the ranks fusion can
 //                serve); the rest carry their keys only
@@ -84,7 +83,7 @@ WITH f, score, path, valid_at, known_at, state,
      AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
      AND ($any_kind OR f.kind IN $kinds)
      AND ($any_scope OR f.scope_key = rtrim($scope_key))
-     AND ($any_level OR (f.sensitivity IS NULL AND $unlabelled) OR toLower(f.sensitivity) IN $levels) AS visible
+     AND @visible(f, $levels) AS visible
 ORDER BY score DESC, f.valid_from DESC, f.version_id
 // collect() drops the nulls: only visible candidates are ranked, while count(*) says how many the path produced
 WITH path, count(*) AS raw, collect(CASE WHEN visible THEN {f: f, score: score, state: state} END)[0..$pool] AS top,

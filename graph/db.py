@@ -84,13 +84,32 @@ def _quiet(params: dict[str, Any]) -> dict[str, Any]:
     return {k: Listed(v) if type(v) is list and len(v) > 8 else v for k, v in params.items()}
 
 
+# `$levels` of a transaction nobody bound to a caller (migrations, key look-ups, tests): every label
+# (schema/search.py `query_levels("all")`, spelled here because graph/ imports no schema rule)
+SEES_ALL = ["*", "*"]
+
+
 class Tx:
     """A transaction handed to repository functions; runs `Query` objects only (for a read, each query may be an
-    auto-commit query of one session)."""
+    auto-commit query of one session).
 
-    def __init__(self, tx: neo4j.Transaction | neo4j.ManagedTransaction | neo4j.Session) -> None:
+    `levels` is the caller's clearance as the `$levels` of every query whose header declares it (the sensitivity
+    labels it may be served, cypher/fragments/visible.cypher): `Tx.rows` supplies it, so no repository function
+    can forget it or pass another. `services.context.Context` binds it to the store's clearance."""
+
+    def __init__(self, tx: neo4j.Transaction | neo4j.ManagedTransaction | neo4j.Session,
+                 levels: list[str] | None = None) -> None:
         self._tx = tx
         self.statements = 0  # queries run so far (a result prefetched by one statement is valid until the next)
+        self.levels: list[str] = list(levels or SEES_ALL)
+
+    def parameters(self, query: Query, params: dict[str, Any]) -> dict[str, Any]:
+        """What a query is sent: the caller's parameters, and `levels` when its header declares it."""
+        declared = getattr(query, "declared", ())  # a raw test query (only a text) declares nothing
+        if "levels" in params:
+            raise ValueError(f"{getattr(query, 'name', 'a query')}: $levels comes from the caller's clearance "
+                             "(Tx.levels), never from an argument")
+        return {**params, "levels": self.levels} if "levels" in declared else params
 
     def rows(self, query: Query, **params: Any) -> list[dict[str, Any]]:
         """Run a query and return its records as plain dicts (as `Record.data()` gives them; a record of plain
@@ -98,6 +117,7 @@ class Tx:
         content opened when a cipher is set)."""
         found = []
         self.statements += 1
+        params = self.parameters(query, params)
         result = self._tx.run(getattr(query, "body", query.text), _quiet(params))  # a raw test query: only a text
         # its header says it returns no node, relationship or path at any depth: records as given (a raw test query
         # with only a text has no `plain`)

@@ -40,6 +40,7 @@ class Dependent(NamedTuple):
     valid_to: datetime | None
     justifications: dict[str, frozenset[str]]
     known_to: None = None
+    sensitivity: str | None = None  # its label: whether a stale cause may quote a premise's content to its readers
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def _level(row: dict[str, Any] | None, fact_ids: list[str], with_given: bool) ->
     if row is None:
         return Level([], set(fact_ids), set(), {})
     found = []
-    for fact_id, version_id, state, valid_from, valid_to, premises in row["dependents"]:
+    for fact_id, version_id, state, valid_from, valid_to, premises, sensitivity in row["dependents"]:
         if len(premises) == 1:  # most dependents rest on one premise
             [(justification, premise)] = premises
             justifications = {justification: frozenset((premise,))}
@@ -93,7 +94,7 @@ def _level(row: dict[str, Any] | None, fact_ids: list[str], with_given: bool) ->
                 groups.setdefault(justification, []).append(premise)
             justifications = {j: frozenset(p) for j, p in groups.items()}
         found.append(Dependent(fact_id, version_id, state, "", _epoch(valid_from), _epoch(valid_to),
-                               justifications))
+                               justifications, None, sensitivity))
     given: dict[str, list[Dependent]] = {fid: [] for fid in fact_ids} if with_given else {}
     for g in row["given"]:
         given.setdefault(g["fact_id"], []).append(_dependent(g, {}))
@@ -121,16 +122,20 @@ def _dependent(d: dict[str, Any], justifications: dict[str, frozenset[str]]) -> 
         fact_id=d["fact_id"], version_id=d["version_id"], state=d["state"], statement=d.get("statement") or "",
         valid_from=instant(d["valid_from"]) if d["valid_from"] else None,
         valid_to=instant(d["valid_to"]) if d["valid_to"] else None,
-        justifications=justifications,
+        justifications=justifications, sensitivity=d.get("sensitivity"),
     )
 
 
-def facts_known_at(tx: Tx, tenant: str, fact_ids: list[str], known_at: datetime | None = None) -> dict[str, list[Fact]]:
-    """Versions of each fact believed at known_at (None = now), as believed then (later closings unseen)."""
+def facts_known_at(tx: Tx, tenant: str, fact_ids: list[str], known_at: datetime | None = None, *,
+                   visible_only: bool = False) -> dict[str, list[Fact]]:
+    """Versions of each fact believed at known_at (None = now), as believed then (later closings unseen): every
+    version, for truth maintenance, or only those the caller may see (`visible_only`: a write naming them)."""
     found: dict[str, list[Fact]] = {fid: [] for fid in fact_ids}
     if not fact_ids:
         return found
     for row in tx.rows(READ_FACTS_KNOWN_AT, tenant=tenant, fact_ids=sorted(set(fact_ids)), known_at=known_at or FAR_FUTURE):
+        if visible_only and not row["visible"]:
+            continue
         fact = fact_from_row(row["fact"])
         if known_at is not None and fact.known_to is not None:
             fact = fact.model_copy(update={"known_to": None, "ended_by": None, "end_reason": None})

@@ -31,6 +31,7 @@ READ_FACTS_BY_SUBJECT_NAME = load("read_facts_by_subject_name")
 READ_FACTS_BY_OBJECT_NAME = load("read_facts_by_object_name")
 READ_NEIGHBOURS = load("read_neighbours")
 READ_RELATIONS = load("read_relations")
+READ_ENTITY_VERSIONS = load("read_entity_versions")
 CARRY_VERSION_EDGES = load("carry_version_edges")
 
 
@@ -123,6 +124,11 @@ def versions_of(tx: Tx, tenant: str, fact_id: str, known_at: datetime | None = N
     """Every version of a fact, oldest belief first (disputed as believed at known_at, default now)."""
     rows = tx.rows(READ_FACT_VERSIONS, tenant=tenant, fact_id=fact_id, known_at=known_at or FAR_FUTURE)
     return [fact_from_row(r["fact"]) for r in rows]
+
+
+def entity_versions(tx: Tx, tenant: str, entity_ids: list[str]) -> list[Fact]:
+    """Every version (any state, any known time) of every fact about the entity's ids as subject, unsorted."""
+    return [fact_from_row(r["fact"]) for r in tx.rows(READ_ENTITY_VERSIONS, tenant=tenant, entity_ids=entity_ids)]
 
 
 def current_for(tx: Tx, tenant: str, keys: list[tuple[list[str], str]]) -> list[list[Fact]]:

@@ -30,11 +30,18 @@ class SourceEdge:
 
 @dataclass
 class PremiseEdge:
-    """A DEPENDS_ON edge: its justification, the premise version it names, and the premise versions believed then."""
+    """A DEPENDS_ON edge: its justification, the premise version it names (None when it is above the caller's
+    clearance: withheld), and the premise versions believed then (a withheld one holds only its state and intervals,
+    enough to say whether it is believed)."""
 
     justification: str
-    premise: Fact
+    premise: Fact | None
     believed: list[Fact] = field(default_factory=list)
+
+    @property
+    def withheld(self) -> bool:
+        """Whether the premise is above the caller's clearance."""
+        return self.premise is None
 
 
 @dataclass
@@ -56,14 +63,28 @@ def of_version(tx: Tx, version_id: str, known_at: datetime, *, any_time: bool = 
     row = tx.one(READ_VERSION_PROVENANCE, version_id=version_id, known_at=known_at, any_time=any_time)
     if row is None:
         return Provenance([], [], [])
-    premises = readable([PremiseEdge(p["justification"], fact_from_row(p["premise"]),
-                                     readable([fact_from_row(b) for b in p["believed"]], "why"))
-                         for p in row["premises"]], "why", lambda edge: edge.premise)
+    premises = [PremiseEdge(p["justification"], None if p["withheld"] else fact_from_row(p["premise"]),
+                            _believed(p["believed"])) for p in row["premises"]]
+    kept = {id(e) for e in readable([e for e in premises if not e.withheld], "why", lambda edge: edge.premise)}
+    premises = [e for e in premises if e.withheld or id(e) in kept]
     return Provenance([_edge(s) for s in row["sources"]], [_edge(a) for a in row["accepted"]], premises)
 
 
-def supersession(tx: Tx, version_id: str, known_at: datetime) -> list[tuple[str, int, str, datetime | None, Fact]]:
-    """(direction, hops, kind, at, other version) along SUPERSEDES paths known at the point."""
+def _believed(rows: list[dict[str, Any]]) -> list[Fact]:
+    """Premise versions believed at a point; a withheld one is a Fact holding only its state and both intervals."""
+    found = [fact_from_row(b) for b in rows if not b.get("withheld")]
+    slim = [Fact.model_construct(state=b["state"], **{k: native(b[k]) for k in
+                                                      ("known_from", "known_to", "valid_from", "valid_to")})
+            for b in rows if b.get("withheld")]
+    return list(readable(found, "why")) + slim
+
+
+def supersession(tx: Tx, version_id: str, known_at: datetime
+                 ) -> list[tuple[str, int, str, datetime | None, Fact | None]]:
+    """(direction, hops, kind, at, other version) along SUPERSEDES paths known at the point; the other version is
+    None when it is above the caller's clearance (withheld)."""
     rows = tx.rows(READ_SUPERSESSION, version_id=version_id, known_at=known_at)
-    return readable([(r["direction"], r["hops"], r["kind"], native(r["at"]), fact_from_row(r["fact"])) for r in rows],
-                    "why", lambda item: item[4])
+    found = [(r["direction"], r["hops"], r["kind"], native(r["at"]), None if r["withheld"] else fact_from_row(r["fact"]))
+             for r in rows]
+    kept = {id(i) for i in readable([i for i in found if i[4] is not None], "why", lambda item: item[4])}
+    return [i for i in found if i[4] is None or id(i) in kept]

@@ -38,7 +38,7 @@ FIRST_CUT = {"lexical": 50, "vector": 80, "graph": 50}
 def facts(
     tx: Tx, tenant: str, *, lucene: str | None, vector: list[float] | None, vector_index: str | None,
     text_index: str, entity_ids: list[str], words: list[str], valid_at: datetime, known_at: datetime | None,
-    states: list[str], kinds: list[str] | None, scope_key: str | None, levels: list[str] | None, unlabelled: bool, pool: int,
+    states: list[str], kinds: list[str] | None, scope_key: str | None, pool: int,
     need: int, paths: frozenset[str] = frozenset(PATHS), full: int | None = None, vector_floor: float = -1.0,
 ) -> tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str]]:
     """Per path ('lexical', 'vector', 'graph'; only those in `paths` are read), the filtered versions best first
@@ -66,7 +66,7 @@ def facts(
             entity_ids=sized_list(entity_ids), words=sized_list(words), valid_at=valid_at.isoformat(),
             known_at=(known_at or FAR_FUTURE).isoformat(), states=sized_list(states), any_kind=kinds is None,
             kinds=sized_list(kinds), any_scope=scope_key is None, scope_key=sized_text(scope_key),
-            any_level=levels is None, levels=sized_list(levels), unlabelled=unlabelled, pool=pool,
+            pool=pool,
             full={p: pool if full is None else full for p in PATHS},
         )
         # every path hands over at most its cut: one that did may have more visible ones behind the cut; only such
@@ -123,7 +123,7 @@ def wider(cut: int, visible: int, need: int) -> int:
 
 def entities_and_summaries(
     tx: Tx, tenant: str, *, entity_lucene: str | None, summary_lucene: str | None, known_at: datetime | None,
-    states: list[str], levels: list[str] | None, unlabelled: bool, pool: int,
+    states: list[str], pool: int,
 ) -> tuple[list[tuple[Entity, str, float]], list[tuple[Summary, float]]]:
     """In one round trip: (entity with merged ids, normalised name, score) of the tenant's canonical entities
     matching `entity_lucene`, and (summary, score) of its summaries matching `summary_lucene` (filtered by state,
@@ -132,8 +132,7 @@ def entities_and_summaries(
         return [], []
     rows = tx.rows(SEARCH_ENTITIES_SUMMARIES, tenant=tenant, entity_lucene=sized_text(entity_lucene),
                    summary_lucene=sized_text(summary_lucene), known_at=(known_at or FAR_FUTURE).isoformat(),
-                   states=sized_list(states), any_level=levels is None, levels=sized_list(levels),
-                   unlabelled=unlabelled, pool=pool)
+                   states=sized_list(states), pool=pool)
     found = [(Entity(entity_id=e["entity_id"], name=e["name"], kind=e["kind"], aliases=e["aliases"] or [],
                      ids=e["ids"]), e["norm"], float(r["score"])) for r in rows if (e := r["entity"]) is not None]
     summaries = [(summary_from_row(r["summary"], r["trace"]), float(r["score"])) for r in rows

@@ -24,7 +24,8 @@ class PremiseRef(BaseModel):
 
 
 class Justification(BaseModel):
-    """A set of premises that together support a fact (premises ANDed; a fact's justifications ORed)."""
+    """A set of premises that together support a fact (premises ANDed; a fact's justifications ORed); a premise above
+    the caller's clearance is counted in `withheld`, not listed."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -33,6 +34,7 @@ class Justification(BaseModel):
     premises: list[PremiseRef]
     known_from: datetime
     holds: bool = False
+    withheld: int = 0  # premises above the caller's clearance: not listed (no statement), counted in `holds`
 
 
 class StaleCause(BaseModel):
@@ -47,9 +49,19 @@ class StaleCause(BaseModel):
     at: datetime
     old_content: str | None = None
     new_content: str | None = None
+    withheld: bool = False  # the premise is more sensitive than the dependent (or the reader): no content named
+
+    def without_content(self) -> StaleCause:
+        """This cause naming the premise by id only (its statement and old/new content left out)."""
+        return self.model_copy(update={"premise_statement": "", "old_content": None, "new_content": None,
+                                       "withheld": True})
 
     def text(self) -> str:
         """One readable line for the stale version and for `stale()`."""
+        if self.withheld:
+            what = "was corrected" if self.change == "correction" else f"stopped being believed: {self.change}"
+            return (f"premise {self.premise_fact_id} (content withheld: above this fact's sensitivity) {what} "
+                    f"at {self.at.isoformat()}")
         if self.old_content is not None:
             return (f"premise corrected: {self.old_content!r} → {self.new_content!r} "
                     f"(premise {self.premise_fact_id}, at {self.at.isoformat()})")
@@ -92,6 +104,7 @@ class CascadeReport(BaseModel):
     facts: list[FlaggedFact] = Field(default_factory=list)
     summaries: list[FlaggedSummary] = Field(default_factory=list)
     restored: list[FlaggedSummary] = Field(default_factory=list)
+    withheld: int = 0  # flagged or restored items above the writer's clearance: counted, not named
 
     @property
     def flagged_ids(self) -> set[str]:

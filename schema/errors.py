@@ -14,7 +14,7 @@
     ├── TransitionRefused        the lifecycle table does not allow this state change     (accept the refusal)
     ├── UpstreamFailed           the LLM endpoint failed or answered nonsense          (wait, then retry)
     ├── Unauthenticated          no API key, an unknown one or a revoked one                (present a key)
-    ├── Forbidden                the key lacks the operation's scope (or the clearance)  (use a key that has it)
+    ├── Forbidden                the key lacks the scope, or the content is above its clearance  (use another key)
     └── CsrfRefused              a page's form came without its session's CSRF token      (reload the page)
 
 Every constructor takes the identifying data, so messages are uniform and callers can inspect it.

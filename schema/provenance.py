@@ -45,13 +45,15 @@ class WhyPremise(BaseModel):
 
 
 class WhyJustification(BaseModel):
-    """A set of premises that together support the fact (premises are ANDed)."""
+    """A set of premises that together support the fact (premises are ANDed); `withheld` counts the premises above
+    the caller's clearance, not listed (no statement) but counted in `holds`."""
 
     model_config = ConfigDict(frozen=True)
 
     justification_id: str
     holds: bool
     premises: list[WhyPremise]
+    withheld: int = 0
 
 
 class WhyLink(BaseModel):
@@ -79,6 +81,9 @@ class WhyTree(BaseModel):
     justifications: list[WhyJustification] = Field(default_factory=list)
     supersedes: list[WhyLink] = Field(default_factory=list)
     superseded_by: list[WhyLink] = Field(default_factory=list)
+    # versions of the chain above the caller's clearance, not listed (no statement): how many on each side
+    supersedes_withheld: int = 0
+    superseded_by_withheld: int = 0
 
     def json_dict(self) -> dict[str, Any]:
         """The tree as JSON-ready data."""
@@ -106,9 +111,19 @@ class WhyTree(BaseModel):
             lines.append(f"  justification {j.justification_id}: {'holds' if j.holds else 'does not hold'}")
             lines += [f"    - {p.statement} [{p.fact_id} {p.state}{'' if p.believed_now else ', not believed now'}]"
                       for p in j.premises]
+            if j.withheld:
+                lines.append(f"    - {_withheld(j.withheld, 'premise')}")
         lines += [f"  supersedes ({l.kind}): {l.statement} [{l.version_id}]" for l in self.supersedes]
+        if self.supersedes_withheld:
+            lines.append(f"  supersedes: {_withheld(self.supersedes_withheld, 'version')}")
         lines += [f"  superseded by ({l.kind}): {l.statement} [{l.version_id}]" for l in self.superseded_by]
+        if self.superseded_by_withheld:
+            lines.append(f"  superseded by: {_withheld(self.superseded_by_withheld, 'version')}")
         return "\n".join(lines)
+
+
+def _withheld(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' if count > 1 else ''} withheld (above your clearance)"
 
 
 def _source_line(s: WhySource) -> str:

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from credo.schema.cascade import Summary
 from credo.schema.entities import Entity
+from credo.schema.errors import InvalidInput
 from credo.schema.facts import Fact
 
 # The one sensitivity ordering, least restricted first. A clearance sees its own level and every level below it.
@@ -18,6 +19,27 @@ UNLABELLED = "internal"
 # The clearance that sees everything, unknown labels included (the embedded Python API, and CREDO_AUTH=off).
 CLEARANCE_ALL = "all"
 CLEARANCES: tuple[str, ...] = (*SENSITIVITY_ORDER, CLEARANCE_ALL)
+
+
+# The `$levels` entry that sees every label (clearance `all`): cypher/fragments/visible.cypher tests for it.
+EVERY_LEVEL = "*"
+
+
+def check_clearance(clearance: object, field: str = "clearance") -> str:
+    """A clearance as stored and compared (trimmed, lower-case); InvalidInput naming `field` for anything else."""
+    level = clearance.strip().lower() if isinstance(clearance, str) else None
+    if level not in CLEARANCES:
+        raise InvalidInput(field, f"unknown clearance {clearance!r}; clearances are {list(CLEARANCES)}")
+    return level
+
+
+def query_levels(clearance: str) -> list[str]:
+    """The `$levels` parameter every read query gets from its caller's clearance (graph/db.py `Tx.rows`): the labels
+    it sees, or [EVERY_LEVEL] for `all`; always two entries or more, so every clearance sends the same parameter
+    type and size bucket (Neo4j plans a query once per bucket: one plan whatever the key)."""
+    labels = visible_levels(check_clearance(clearance))
+    found = [EVERY_LEVEL] if labels is None else labels
+    return found * 2 if len(found) == 1 else found
 
 
 def visible_levels(clearance: str) -> list[str] | None:
@@ -35,6 +57,23 @@ def can_see(clearance: str, sensitivity: str | None) -> bool:
     levels = visible_levels(clearance)
     label = (sensitivity or UNLABELLED).strip().lower()
     return levels is None or label in levels
+
+
+def least_clearance(sensitivity: str | None) -> str:
+    """The least clearance that sees a version of this label: its readers may see what this clearance sees, no more
+    (a stale cause quotes a premise to a dependent's readers only if this clearance sees the premise)."""
+    label = (sensitivity or UNLABELLED).strip().lower()
+    return label if label in SENSITIVITY_ORDER else CLEARANCE_ALL
+
+
+def most_sensitive(labels: list[str | None]) -> str | None:
+    """The most sensitive of some labels as written (None = unlabelled, ranked as UNLABELLED; a label outside the
+    order ranks above every level): what a version derived from them all (a merge) carries."""
+    def rank(label: str | None) -> int:
+        level = (label or UNLABELLED).strip().lower()
+        return SENSITIVITY_ORDER.index(level) if level in SENSITIVITY_ORDER else len(SENSITIVITY_ORDER)
+
+    return max(labels, key=rank) if labels else None
 
 
 SearchPath = Literal["lexical", "vector", "graph"]

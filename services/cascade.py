@@ -23,6 +23,7 @@ from credo.graph.db import Tx
 from credo.schema.cascade import CascadeReport, FlaggedFact, FlaggedSummary, StaleCause, Summary
 from credo.schema.facts import EndKind, Fact
 from credo.schema.lifecycle import State, check_transition, is_served
+from credo.schema.search import can_see, least_clearance
 from credo.services.tms_rules import (Frontier, believed_now, fact_hash, revision, select_stale, text_hash,
                                       trace_breaks)
 from credo.services.flags import flag_states
@@ -49,9 +50,9 @@ def cascade(tx: Tx, tenant: str, known: datetime, *, defer: bool = False) -> Cas
     for fact, how, _why in retired:
         first.setdefault(fact.fact_id, (fact, how))
     changed = sorted(first)
-    revised = _revisions(tx, tenant, first)
+    revised, relabelled = _revisions(tx, tenant, first)
     region, summarized, given = _walk(tx, tenant, changed)
-    moves, pending = _losses(tx, tenant, known, changed, first, region, given, revised)
+    moves, pending = _losses(tx, tenant, known, changed, first, region, given, revised, relabelled)
     touched = changed + [old.fact_id for old, _, _, _ in pending] + [f.fact_id for f, _, _ in changes(tx).facts]
     changes(tx).facts.clear()
     # the walk already saw which facts summaries derive from: no re-check query when none does
@@ -107,20 +108,23 @@ def _flagged(pending: Pending, texts: dict[str, str]) -> list[FlaggedFact]:
                         cause=cause, path=list(path), depth=depth) for old, cause, path, depth in pending]
 
 
-def _revisions(tx: Tx, tenant: str, first: dict[str, tuple[Fact, str]]) -> dict[str, tuple[str, str]]:
+def _revisions(tx: Tx, tenant: str, first: dict[str, tuple[Fact, str]]
+               ) -> tuple[dict[str, tuple[str, str]], dict[str, str | None]]:
     """(old, new) content of each fact this write corrected to say something else: still believed, but what its
-    dependents rested on is gone (a correction of valid time alone is re-checked by the support rule instead)."""
+    dependents rested on is gone (a correction of valid time alone is re-checked by the support rule instead); and
+    the new version's sensitivity label of each."""
     corrected = sorted(fid for fid, (_fact, how) in first.items() if how == EndKind.CORRECTION.value)
     if not corrected:
-        return {}
-    found = {}
+        return {}, {}
+    found, labels = {}, {}
     for fid, versions in dep_repo.facts_known_at(tx, tenant, corrected).items():
         for new in versions:
             change = revision(first[fid][0], new)
             if change is not None:
                 found[fid] = change
+                labels[fid] = new.sensitivity
                 break
-    return found
+    return found, labels
 
 
 def _walk(tx: Tx, tenant: str, changed: list[str]) -> tuple[Region, set[str], dict[str, list[Dependent]]]:
@@ -160,7 +164,7 @@ def _walk(tx: Tx, tenant: str, changed: list[str]) -> tuple[Region, set[str], di
 
 def _losses(
     tx: Tx, tenant: str, known: datetime, changed: list[str], first: dict[str, tuple[Fact, str]], region: Region,
-    given: dict[str, list[Dependent]], revised: dict[str, tuple[str, str]],
+    given: dict[str, list[Dependent]], revised: dict[str, tuple[str, str]], relabelled: dict[str, str | None],
 ) -> tuple[list[tuple[Dependent, str, str | None]], Pending]:
     """Every served dependent that lost all support: its move to stale (with the cause text) and its cause, path
     and depth for the report."""
@@ -175,19 +179,23 @@ def _losses(
     served = {fid for fid, (versions, _alts) in region.items() if believed_now(versions, known)}  # type: ignore[arg-type]
     losses = select_stale(changed=set(changed), justifications=justifications, believed_outside=believed_outside,
                           served=served, revised=set(revised))
-    causes: dict[str, StaleCause] = {}
-    texts: dict[str, str] = {}  # each cause's line, once per root
+    causes: dict[str, tuple[StaleCause, tuple[str | None, ...]]] = {}  # each root's cause and its premise's labels
+    texts: dict[tuple[str, bool], str] = {}  # each cause's line, once per root (with or without its content)
     moves: list[tuple[Dependent, str, str | None]] = []
     pending: list[tuple[Dependent, StaleCause, tuple[str, ...], int]] = []
     for loss in losses:
         root = loss.path[0]
-        cause = causes.get(root) or causes.setdefault(root, _cause(loss.path, first, region, outside_versions, known,
-                                                                                 revised))
-        # the cause line once per root (the state change holds it); each flag names it and its own path
-        line = texts.get(root) or texts.setdefault(root, cause.text())
+        cause, labels = causes.get(root) or causes.setdefault(root, _cause(
+            loss.path, first, region, outside_versions, known, revised, relabelled))
         for old in region[loss.fact_id][0]:
             if not is_served(old.state):
                 continue
+            # the cause line once per root (the state change holds it); each flag names it and its own path. It
+            # quotes the premise only if every reader of the dependent may see the premise (DESIGN §8: a stale
+            # public rule never shows a secret premise's old and new content)
+            quoted = all(can_see(least_clearance(old.sensitivity), label) for label in labels)
+            line = texts.get((root, quoted)) or texts.setdefault(
+                (root, quoted), (cause if quoted else cause.without_content()).text())
             moves.append((old, State.STALE.value, line))
             pending.append((old, cause, loss.path, loss.depth))
     return moves, pending
@@ -195,24 +203,28 @@ def _losses(
 
 def _cause(
     path: tuple[str, ...], first: dict[str, tuple[Fact, str]], region: Region, outside: dict[str, list[Any]],
-    known: datetime, revised: dict[str, tuple[str, str]],
-) -> StaleCause:
+    known: datetime, revised: dict[str, tuple[str, str]], relabelled: dict[str, str | None],
+) -> tuple[StaleCause, tuple[str | None, ...]]:
     """Which premise changed, how, and when: the root of the shortest path (or a premise no longer believed);
-    for a content correction, its old and new content."""
+    for a content correction, its old and new content. Beside it, the sensitivity labels of the premise versions
+    whose content the cause names."""
     root = path[0]
     if root in first:
         fact, how = first[root]
         old, new = revised.get(root, (None, None))
+        labels = (fact.sensitivity, relabelled[root]) if root in relabelled else (fact.sensitivity,)
         return StaleCause(premise_fact_id=root, premise_version_id=fact.version_id, premise_statement=fact.statement,
-                          change=how, at=known, old_content=old, new_content=new)
+                          change=how, at=known, old_content=old, new_content=new), labels
     for premises in region.get(root, ([], []))[1]:
         for premise in sorted(premises):
             versions = outside.get(premise) or []
             if premise not in region and not believed_now(versions, known):
                 ref = versions[0] if versions else None
                 return StaleCause(premise_fact_id=premise, premise_version_id=ref.version_id if ref else "",
-                                  premise_statement=ref.statement if ref else "", change="not believed", at=known)
-    return StaleCause(premise_fact_id=root, premise_version_id="", premise_statement="", change="unsupported", at=known)
+                                  premise_statement=ref.statement if ref else "", change="not believed",
+                                  at=known), (ref.sensitivity,) if ref else ()
+    return StaleCause(premise_fact_id=root, premise_version_id="", premise_statement="", change="unsupported",
+                      at=known), ()
 
 
 def trace_state(tx: Tx, tenant: str, summaries: list[Summary]) -> dict[str, list[str]]:

@@ -15,6 +15,7 @@ from credo.schema.lifecycle import State, check_transition
 from credo.schema.names import check_scope
 from credo.schema.time import overlaps, parse_point
 from credo.services import predicates as predicate_service
+from credo.services.clearance import named
 from credo.services.context import Context
 from credo.services.versions import believed_ids, carve, lost_race, next_version, replace, retire
 
@@ -171,10 +172,10 @@ def _split(tx: Tx, ctx: Context, known: datetime, challenger: Fact, scope: dict[
     """The challenger's version in `scope`, after the conflict rule against what that scope holds."""
     outcome = predicate_service.decide_in_slot(tx, ctx.tenant, challenger, scope=scope)
     if outcome.outcome in ("conflict", "duplicate"):
-        other = outcome.against[0]
-        what = "already holds this value" if outcome.outcome == "duplicate" else f"holds {other.object_name!r}"
-        raise ConflictError(other.fact_id, f"scope {scope} {what} over the challenger's valid time (fact "
-                                           f"{other.fact_id}); resolve or end it first, or reject the challenger")
+        ref, holds = named(ctx.clearance, outcome.against[0], fallback=challenger.fact_id)
+        what = "(the same value)" if outcome.outcome == "duplicate" else "(another value)"
+        raise ConflictError(ref, f"in scope {scope}, {holds} {what} over the challenger's valid time; resolve or end "
+                                 "it first, or reject the challenger")
     update: dict[str, Any] = {}
     if outcome.outcome == "bound":
         update = {"valid_to": outcome.bound_to, "valid_to_precision": outcome.bounded_by.valid_from_precision,

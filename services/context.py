@@ -8,9 +8,10 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from credo.graph import ledger, search_partition
-from credo.graph.db import Database, Tx
+from credo.graph.db import SEES_ALL, Database, Tx
 from credo.schema.api_keys import ALL_SCOPES
 from credo.schema.errors import Forbidden
+from credo.schema.search import query_levels
 from credo.services.governance import FULL, Governance
 
 if TYPE_CHECKING:
@@ -90,7 +91,9 @@ class Context:
     keys: "KeyStore | None" = None  # the key store outside the graph (crypto keys; forget probes' keys), if any
 
     def bind(self, tx: Tx) -> Tx:
-        """Give a transaction this store's cipher (every row it returns is opened, every seal uses it)."""
+        """Give a transaction this store's clearance (the `$levels` of every query declaring it: what the caller may
+        be served, written, revised or forgotten) and cipher (every row it returns is opened, every seal uses it)."""
+        tx.levels = query_levels(self.clearance)
         if self.cipher is not None:
             setattr(tx, "credo_cipher", self.cipher)
             setattr(tx, "credo_tenant", self.tenant)
@@ -128,6 +131,7 @@ class Context:
 
         def run(tx: Tx) -> T:
             from credo.services.cascade import cascade, completed
+            from credo.services.clearance import withheld
 
             setattr(tx, "credo_vectors", plan)
             self.bind(tx)
@@ -135,10 +139,14 @@ class Context:
             # now is read after the clock lock is held, so no commit can land at a known time a reader already used
             known = ledger.begin(tx, self.tenant, self.now(), sealing=sealing, opening=self.cipher is not None)
             result = work(tx, known)
-            # every write that stopped believing something re-checks what rested on it, before commit
+            # every write that stopped believing something re-checks what rested on it, before commit; truth
+            # maintenance sees every version whatever the caller's clearance, and its report is then cut to it
+            levels, tx.levels = tx.levels, list(SEES_ALL)
             report = cascade(tx, self.tenant, known, defer=True)  # its flags may travel with the closing rows
             ledger.finish(tx, self.tenant, known)
             report = completed(tx, report)
+            tx.levels = levels
+            report = withheld(tx, self.tenant, report)
             created[0] = search_partition.created(tx)
             return with_report(result, report)
 
@@ -155,7 +163,5 @@ class Context:
         return done
 
     def read(self, work: Callable[[Tx], T]) -> T:
-        """Run `work(tx)` in a read transaction."""
-        if self.cipher is None:
-            return self.db.read(work)
+        """Run `work(tx)` in a read transaction bound to this store's clearance and cipher."""
         return self.db.read(lambda tx: work(self.bind(tx)))

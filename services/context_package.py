@@ -4,8 +4,8 @@ For an entity the package is built from the as-of reads of the facts about it (a
 question, from the entities the question names (the longest word runs that name an entity or an alias); a question
 naming none is answered from the best fact hits of the hybrid search (services/search.py): the package of their
 subjects and objects (search matches any word, so beside named entities its loose hits would only add noise). Only
-what the caller's clearance may see is placed (schema/search.py `can_see`). Each version is placed by
-`context_rules.place`; the rendering for a prompt is `context_rules.render`. Given a `task`, the served versions are recorded as a read receipt (services/receipts.py) in one write after the read.
+what the caller's clearance may see is placed (its reads filter it: cypher/fragments/visible.cypher). Each version
+is placed by `context_rules.place`; the rendering for a prompt is `context_rules.render`. Given a `task`, the served versions are recorded as a read receipt (services/receipts.py) in one write after the read.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from credo.schema.errors import InvalidInput
 from credo.schema.facts import Fact, scope_key
 from credo.schema.lifecycle import State, is_served
 from credo.schema.names import check_scope, clean_name
-from credo.schema.search import can_see
 from credo.services import context_rules as rules
 from credo.services import receipts
 from credo.services import search as search_service
@@ -53,7 +52,7 @@ def context(
     valid, known = points(ctx, valid_at, known_at)
     named = ctx.read(lambda tx: named_entities(tx, ctx.tenant, query, known))
     found = [] if named else _searched(ctx, query, valid_at=valid_at, known_at=known_at, scope=scope)
-    package = ctx.read(lambda tx: _package(tx, ctx.tenant, query, valid, known, scope, named, found, ctx.clearance))
+    package = ctx.read(lambda tx: _package(tx, ctx.tenant, query, valid, known, scope, named, found))
     text, count, truncated, omitted = rules.render(package, budget_tokens)
     package = package.model_copy(update={"markdown": text, "tokens": count, "budget_tokens": budget_tokens,
                                           "truncated": truncated, "omitted": omitted})
@@ -81,7 +80,7 @@ def _searched(ctx: Context, query: str, *, valid_at: Any, known_at: Any, scope: 
 
 
 def _package(tx: Tx, tenant: str, query: str, valid: datetime, known: datetime | None,
-             scope: dict[str, str] | None, named: list[Entity], searched: list[str], clearance: str) -> ContextPackage:
+             scope: dict[str, str] | None, named: list[Entity], searched: list[str]) -> ContextPackage:
     entities = list(named)
     for entity_id in searched:
         entity = entity_repo.by_id(tx, tenant, entity_id)
@@ -97,8 +96,8 @@ def _package(tx: Tx, tenant: str, query: str, valid: datetime, known: datetime |
         for f in [*fact_repo.as_of(tx, tenant, subject_ids=ids, **point),
                   *fact_repo.as_of(tx, tenant, object_ids=ids, **point),
                   *context_reads.closed(tx, tenant, ids, known, list(rules.CLOSED_KINDS))]:
-            # filters before placing: scope, and what the caller's clearance may see (DESIGN §8)
-            if (scope is None or f.scope == scope) and can_see(clearance, f.sensitivity):
+            # filters before placing: scope (the reads already kept what the caller's clearance may see, DESIGN §8)
+            if scope is None or f.scope == scope:
                 found.setdefault(f.version_id, f)
     facts = list(found.values())
     supported = _supported(tx, tenant, facts, valid, known)

@@ -118,6 +118,9 @@ def settle(tx: Tx, tenant: str, known: datetime, joins: list[Join], fresh: list[
                 voice = found[ref[0]]
             if opens:
                 opened = found[ref[0]]
+            if data.sensitivity is not None and data.sensitivity != newer.sensitivity:
+                # restated under another label: a new version carries it (the last restatement's label wins)
+                newer = newer.model_copy(update={"sensitivity": data.sensitivity})
         had = {independence_key(s) for s in backing.get(old.version_id, [])}
         now = had | {independence_key(described[r[0]]) for r in j.sources if r[0] in described}
         added = next((d.confidence for d, _, _ in j.rows if d.confidence is not None), None)
@@ -180,7 +183,9 @@ def _step(old: Fact, newer: Fact, voice: Source | None) -> str:
         return f"evidence {old.evidence.value} -> {newer.evidence.value}: stated{where}"
     if old.epistemic != newer.epistemic:
         return f"a hypothesis: the first person to vouch for it hedged{where}"
-    return "joined by a near-duplicate statement" if newer.aliases != old.aliases else "reinforced by a restatement"
+    if newer.aliases != old.aliases:
+        return "joined by a near-duplicate statement"
+    return "relabelled by a restatement" if newer.sensitivity != old.sensitivity else "reinforced by a restatement"
 
 
 def _plain_voice(tx: Tx, tenant: str, backing: list[dict[str, Any]], row: dict[str, Any]) -> bool:

@@ -16,6 +16,7 @@ from credo.schema.lifecycle import SERVED, SERVED_VALUES
 from credo.schema.names import clean_name
 from credo.schema.time import overlaps
 from credo.services import predicates as predicate_service
+from credo.services.clearance import check_target
 from credo.services.context import Context
 
 
@@ -60,6 +61,9 @@ def merge_entities(ctx: Context, *, keep: str, other: str) -> Entity:
 
     def work(tx: Tx, known: datetime) -> Entity:
         kept, merged = _find(tx, ctx.tenant, keep, "keep"), _find(tx, ctx.tenant, other, "other")
+        # a merge changes how every fact about both reads: each must be within the caller's clearance
+        check_target(tx, ctx.tenant, kept.entity_id, "entity", name=keep)
+        check_target(tx, ctx.tenant, merged.entity_id, "entity", name=other)
         if kept.entity_id == merged.entity_id:
             raise InvalidInput("other", f"{other!r} already resolves to {kept.name!r}")
         defined = predicate_service.registry(tx, ctx.tenant)
@@ -92,6 +96,7 @@ def unmerge_entities(ctx: Context, *, other: str) -> Entity:
         entity = entity_repo.own(tx, ctx.tenant, other)
         if entity is None:
             raise NotFound("entity", other)
+        check_target(tx, ctx.tenant, entity.entity_id, "entity", name=other)
         keeper = entity_repo.unmerge(tx, known, entity.entity_id)
         if keeper is None:
             raise InvalidInput("other", f"{other!r} is not merged into another entity")

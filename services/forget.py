@@ -16,6 +16,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from credo.graph import clearance as clearance_repo
 from credo.graph import facts as fact_repo
 from credo.graph import forget as repo
 from credo.graph import ledger
@@ -39,8 +40,13 @@ FORGOTTEN = State.FORGOTTEN.value
 
 
 def kind_of(ctx: Context, target_id: str) -> dict[str, Any]:
-    """What the id names in this tenant; NotFound otherwise (another tenant's ids too)."""
-    found = ctx.read(lambda tx: repo.target(tx, ctx.tenant, target_id))
+    """What the id names in this tenant; NotFound otherwise (another tenant's ids too, and an id whose content is
+    above the caller's clearance: a forget reaches all of it, services/clearance.py)."""
+    def work(tx: Tx) -> dict[str, Any] | None:
+        found = repo.target(tx, ctx.tenant, target_id)
+        return None if found is None or clearance_repo.hidden(tx, ctx.tenant, target_id) else found
+
+    found = ctx.read(work)
     if found is None:
         raise NotFound("forget target", target_id)
     return found

@@ -20,6 +20,7 @@ from credo.graph.ledger import new_id
 from credo.schema.errors import NotFound
 from credo.schema.forget import ForgetJob, ResidueReport
 from credo.services import crypto_erase, forget_seal
+from credo.services.clearance import check_target, everything
 from credo.services.context import Context
 from credo.services.forget import (_forget_summaries, capture, forget_facts, probe_sealer, reach_entities,
                                    rebuild_after, scrub_copies)
@@ -198,6 +199,8 @@ def forget_subject(ctx: Context, *, entity_id: str | None = None, entity: str | 
         entity_id = found.entity_id
     elif ctx.read(lambda tx: repo.target(tx, ctx.tenant, entity_id)) is None:
         raise NotFound("entity", entity_id)
+    # it reaches every fact naming the entity: one above the caller's clearance makes it as if missing
+    ctx.read(lambda tx: check_target(tx, ctx.tenant, entity_id, "entity"))
     job = start(ctx, scope="subject", target=entity_id, reason=reason, actor=actor, batch_size=batch_size)
     probe = (probes or {}).setdefault(entity_id, Probe(ids=[entity_id], kind="entity"))
     job, forgotten = run(ctx, job, progress=progress, probe=probe)
@@ -207,10 +210,12 @@ def forget_subject(ctx: Context, *, entity_id: str | None = None, entity: str | 
 def forget_tenant(ctx: Context, *, reason: str, actor: str, batch_size: int = 500,
                   progress: Progress = _quiet) -> ForgetJob:
     """Forget everything the tenant holds, in batches; a crashed run resumes on the next call."""
+    everything(ctx, "forget the tenant")
     job = start(ctx, scope="tenant", target=None, reason=reason, actor=actor, batch_size=batch_size)
     return run(ctx, job, progress=progress)[0]
 
 
 def resume(ctx: Context, *, progress: Progress = _quiet) -> list[ForgetJob]:
     """Finish every forget job of the tenant that a crash left running."""
+    everything(ctx, "resume forget jobs")
     return [run(ctx, job, progress=progress)[0] for job in ctx.read(lambda tx: repo.jobs(tx, ctx.tenant))]

@@ -49,7 +49,7 @@ def link_many(
 ) -> list[str]:
     """Several justifications in one batch: premises resolved with one read, edges drawn with one write."""
     fact_refs = sorted({r for _d, refs in items for r in refs if r.startswith("f_")})
-    current = dep_repo.facts_known_at(tx, ctx.tenant, fact_refs)
+    current = dep_repo.facts_known_at(tx, ctx.tenant, fact_refs, visible_only=True)  # a hidden one: NotFound
     resolved: dict[str, Fact] = {}
     for ref in fact_refs:
         versions = current.get(ref) or []
@@ -114,15 +114,19 @@ def justifications(ctx: Context, *, fact_id: str, known_at: Any = None) -> list[
             grouped.setdefault(edge["justification"], []).append(edge)
         found = []
         for jid, group in grouped.items():
-            refs = []
+            refs, withheld = [], []
             for edge in group:
                 versions = premises.get(edge["fact_id"], [])
-                refs.append(PremiseRef(fact_id=edge["fact_id"], version_id=edge["version_id"], statement=edge["statement"] or "",
+                if edge["withheld"]:  # above the caller's clearance: counted (and in `holds`), never listed
+                    withheld.append(believed_now(versions, point))
+                    continue
+                refs.append(PremiseRef(fact_id=edge["fact_id"], version_id=edge["version_id"],
+                                       statement=edge["statement"] or "",
                                        state=versions[0].state if versions else None,
                                        believed_now=believed_now(versions, point)))
-            found.append(Justification(justification_id=jid, fact_id=fact_id, premises=refs,
+            found.append(Justification(justification_id=jid, fact_id=fact_id, premises=refs, withheld=len(withheld),
                                        known_from=min(e["known_from"] for e in group),
-                                       holds=all(r.believed_now for r in refs)))
+                                       holds=all(r.believed_now for r in refs) and all(withheld)))
         return sorted(found, key=lambda j: (j.known_from, j.justification_id))
 
     return ctx.read(work)

@@ -15,6 +15,7 @@ from credo.schema.lifecycle import SERVED, State
 from credo.schema.names import check_ref, clean_text
 from credo.schema.time import render
 from credo.services import record_fact
+from credo.schema.search import most_sensitive
 from credo.services.context import Context
 from credo.services.versions import retire, the_current
 
@@ -115,6 +116,8 @@ def merge_facts(ctx: Context, *, fact_ids: Sequence[str], statement: str) -> Fac
             object_is_entity=first.object.type == "entity", scope=first.scope, kind=first.kind,
             statement=statement.strip(), evidence=shape["evidence"], epistemic=shape["epistemic"],
             valid_from=valid_from, valid_to=valid_to,
+            # it carries every input's sources and quotes: as sensitive as the most sensitive input
+            sensitivity=most_sensitive([f.sensitivity for f in inputs]),
         )
         # written as is: no duplicate detection, so a third fact covering the claim is never reinforced and
         # returned in place of the merge with its own, possibly stronger, evidence (§3)

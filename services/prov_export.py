@@ -115,6 +115,7 @@ def export_prov(ctx: Context, *, fact_id: str, known_at: Any = None) -> dict[str
         if not versions:
             raise NotFound("fact", fact_id if known is None else f"{fact_id} as known at {known.isoformat()}")
         doc = _Doc(known)
+        withheld = 0  # premises and predecessors above the caller's clearance
         for v in versions:
             vid = doc.version(v)
             edges = _edges(tx, v, known)
@@ -125,14 +126,21 @@ def export_prov(ctx: Context, *, fact_id: str, known_at: Any = None) -> dict[str
                 doc.relation("wasDerivedFrom", {"prov:generatedEntity": vid, "prov:usedEntity": doc.source(e.source),
                                                 "credo:role": "acceptance"})
             for p in edges.premises:
+                if p.premise is None:  # above the caller's clearance: counted, never exported
+                    withheld += 1
+                    continue
                 doc.relation("wasDerivedFrom", {"prov:generatedEntity": vid, "prov:usedEntity": doc.version(p.premise),
                                                 "credo:justification": p.justification})
             chain = provenance_repo.supersession(tx, v.version_id, known or FAR_FUTURE)
             for direction, _hops, kind, _at, other in chain:
-                if direction == "supersedes" and _hops == 1:
+                if direction == "supersedes" and _hops == 1 and other is None:
+                    withheld += 1
+                elif direction == "supersedes" and _hops == 1:
                     doc.relation("wasDerivedFrom", {"prov:generatedEntity": vid, "prov:usedEntity": doc.version(other),
                                                     "prov:type": {"$": "prov:Revision", "type": "prov:QUALIFIED_NAME"},
                                                     "credo:kind": kind})
+        if withheld:
+            doc.data["entity"][f"credo:{versions[0].fact_id}"]["credo:withheld"] = withheld
         return doc.data
 
     return ctx.read(work)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from credo.graph import clearance as clearance_repo
 from credo.graph import entities as entity_repo
 from credo.graph import facts as fact_repo
 from credo.graph import ledger
@@ -24,6 +25,7 @@ from credo.schema.names import clean_name, visible
 from credo.schema.time import parse_point
 from credo.services import dedup
 from credo.services import predicates as predicate_service
+from credo.services.clearance import labelled
 from credo.services.context import Context
 from credo.services.flags import flag_states
 from credo.services.justify import check_premises
@@ -46,6 +48,7 @@ class _Planned:
     against: list[Any]
     alias: str | None = None  # the statement a near-duplicate joins its canonical fact with
     source_of: str | None = None  # set when it restates a version planned by this batch (that version's id)
+    own: Fact | None = None  # the version it would be as a claim of its own (a restatement of a hidden version)
 
 
 def object_of(data: FactCreate) -> ObjectValue | str:
@@ -88,6 +91,7 @@ def record(
     (extraction candidates; the rule runs at admission) and for merges (which must not be folded into, or borrow
     the evidence of, a third fact)."""
     apply_rules = apply_rules and ctx.governance.conflict_rule
+    batch = labelled(ctx.clearance, batch)  # what the caller may label (services/clearance.py)
     state_value = str(state)
     if state_value not in STATE_VALUES:
         raise ValueError(f"unknown lifecycle state {state_value!r}")
@@ -138,7 +142,7 @@ def record(
             fact = fact.model_copy(update={"state": State.CONFLICTED.value})
         elif decision.outcome == "duplicate":
             planned.append(_Planned(data, planned_facts.get(decision.against[0].version_id), "duplicate",
-                                    decision.against))
+                                    decision.against, own=fact))
             continue
         planned.append(_Planned(data, fact, decision.outcome, decision.against))
         if fact.state in (State.ACTIVE, State.REINFORCED):
@@ -148,8 +152,15 @@ def record(
 
     # a restated stored version is read whole only now, to reinforce it (a flag) or write its joined copy
     restated = ("duplicate", "alias")
-    stored = fact_repo.versions_by_ids(tx, ctx.tenant, [p.against[0].version_id for p in planned
-                                                        if p.outcome in restated and p.fact is None])
+    targets = [p.against[0].version_id for p in planned if p.outcome in restated and p.fact is None]
+    stored = fact_repo.versions_by_ids(tx, ctx.tenant, targets)  # only those the caller may see
+    hidden = set(targets) - set(stored)
+    hidden -= clearance_repo.visible_versions(tx, ctx.tenant, sorted(hidden)) if hidden else set()
+    for p in planned:
+        # an exact restatement of a version above the caller's clearance is a claim of its own for the caller: it
+        # never joins (and so never reads, returns or relabels) what the caller may not see
+        if p.outcome == "duplicate" and p.fact is None and p.against[0].version_id in hidden:
+            p.fact, p.outcome, p.against = p.own, "admit", []
     fresh = {p.fact.version_id: p for p in planned if p.outcome not in restated}
     joins: dict[str, dedup.Join] = {}
     for i, p in enumerate(planned):

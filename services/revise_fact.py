@@ -17,6 +17,7 @@ from credo.schema.lifecycle import SERVED, State
 from credo.schema.names import check_ref, clean_name, clean_text
 from credo.schema.time import optional_point, parse_point
 from credo.services import predicates as predicate_service
+from credo.services.clearance import label, named
 from credo.services.context import Context
 from credo.services.versions import create as create_versions
 from credo.services.versions import (believed_ids, current_versions, lost_race, next_version, replace, retire,
@@ -57,6 +58,8 @@ def _changed(tx: Tx, ctx: Context, known: datetime, old: Fact, changes: dict[str
     for name in ("statement", "scope", "confidence", "sensitivity", "kind", "quote"):
         if name in changes:
             update[name] = changes[name]
+    if "sensitivity" in changes:  # never above the caller's clearance (services/clearance.py)
+        update["sensitivity"] = label(ctx.clearance, changes["sensitivity"])
     check_interval(update.get("valid_from", old.valid_from), update.get("valid_to", old.valid_to))
     return update
 
@@ -76,9 +79,9 @@ def _check_no_second_value(tx: Tx, ctx: Context, newer: Fact) -> None:
     if decision.outcome in ("admit", "duplicate"):
         return
     other = decision.against[0] if decision.against else decision.bounded_by
-    raise ConflictError(other.fact_id, f"correcting {newer.fact_id} would serve {newer.object_name!r} over a valid "
-                                       f"time where fact {other.fact_id} holds {other.object_name!r}; resolve or end "
-                                       f"{other.fact_id} first")
+    ref, holds = named(ctx.clearance, other, fallback=newer.fact_id)
+    raise ConflictError(ref, f"correcting {newer.fact_id} would serve {newer.object_name!r} over a valid time where "
+                             f"{holds}; resolve or end it first")
 
 
 def correct_fact(ctx: Context, *, ref: str, changes: dict[str, Any]) -> Fact:
@@ -111,6 +114,8 @@ def succeed_fact(ctx: Context, *, ref: str, object: Any, at: Any, fields: dict[s
     extra = sorted(set(fields) - {"statement", "scope", "confidence", "sensitivity", "kind", "quote"})
     if extra:
         raise InvalidInput(extra[0], "is not a field a successor can set")
+    if "sensitivity" in fields:  # never above the caller's clearance (services/clearance.py)
+        fields = {**fields, "sensitivity": label(ctx.clearance, fields["sensitivity"])}
 
     before = seen(ctx, [ref])
 
@@ -151,9 +156,9 @@ def _in_slot(tx: Tx, ctx: Context, successor: Fact) -> tuple[Fact, list[tuple[st
     the same value already held there refuses the succession (ConflictError naming that fact)."""
     decision = predicate_service.decide_in_slot(tx, ctx.tenant, successor)
     if decision.outcome == "duplicate":
-        other = decision.against[0]
-        raise ConflictError(other.fact_id, f"fact {other.fact_id} already holds {other.object_name!r} there; end "
-                                           f"{successor.subject}'s fact instead of succeeding it")
+        ref, holds = named(ctx.clearance, decision.against[0], fallback=successor.fact_id)
+        raise ConflictError(ref, f"{holds} there already (the same value); end {successor.subject}'s fact instead "
+                                 "of succeeding it")
     if decision.outcome == "bound":
         return successor.model_copy(update={
             "valid_to": decision.bound_to, "valid_to_precision": decision.bounded_by.valid_from_precision,

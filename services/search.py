@@ -2,8 +2,9 @@
 
 Three paths find candidates — full text (Lucene), the vector index (the query's embedding) and the graph
 neighbourhood of the entities the query names — and reciprocal-rank fusion (`search_rules.fuse`) orders them.
-Filters come before ranking (DESIGN §8): tenant, clearance vs `sensitivity`, scope, served states, validity on
-both axes are applied inside each path's query, so a filtered-out version never takes a slot of the top `limit`.
+Filters come before ranking (DESIGN §8): tenant, clearance vs `sensitivity` (the caller's, from its Context: every
+query's `$levels`), scope, served states, validity on both axes are applied inside each path's query, so a
+filtered-out version never takes a slot of the top `limit`.
 
 Tenant isolation at the index level: Neo4j 5.26's full-text and vector indexes are global. The full-text indexes
 also index `tenant`, and every Lucene query requires the tenant's phrase, so Lucene intersects with the tenant's
@@ -31,8 +32,7 @@ from credo.schema.errors import InvalidInput
 from credo.schema.facts import Fact, scope_key
 from credo.schema.lifecycle import State
 from credo.schema.names import check_scope, clean_name
-from credo.schema.search import (CLEARANCES, UNLABELLED, FoundVersion, PathScore, SearchHit, SearchResult,
-                                 visible_levels)
+from credo.schema.search import FoundVersion, PathScore, SearchHit, SearchResult
 from credo.services import receipts
 from credo.services import search_rules as rules
 from credo.services.context import Context
@@ -48,7 +48,7 @@ PATHS = ("lexical", "vector", "graph")
 
 def search(
     ctx: Context, *, query: str, valid_at: Any = None, known_at: Any = None, scope: dict[str, str] | None = None,
-    kinds: Any = None, states: Any = None, limit: int = 10, clearance: str | None = None,
+    kinds: Any = None, states: Any = None, limit: int = 10,
     paths: frozenset[str] | None = None, task: str | None = None,
 ) -> SearchResult:
     """The `limit` best hits for `query` among what the caller may be served at (valid_at, known_at); `paths`
@@ -64,11 +64,6 @@ def search(
         hit_kinds, memory_kinds = rules.split_kinds(kinds)
     except ValueError as exc:
         raise InvalidInput("kinds", f"{exc}; kinds are {list(rules.HIT_KINDS + rules.MEMORY_KINDS)}") from None
-    level = (clearance or ctx.clearance).strip().lower()
-    if level not in CLEARANCES:
-        raise InvalidInput("clearance", f"unknown clearance {level!r}; clearances are {list(CLEARANCES)}")
-    levels = visible_levels(level)
-    unlabelled = levels is None or UNLABELLED in levels
     scope = None if scope is None else check_scope(scope)
     valid, known = points(ctx, valid_at, known_at)
     wanted = states_filter(states) if ctx.governance.served_filter else [s.value for s in State]
@@ -83,8 +78,7 @@ def search(
     summary_q = rules.lucene(text, SUMMARY_FIELDS, ctx.tenant) if with_summaries else None
 
     fact_args = dict(valid_at=valid, known_at=known, states=wanted, kinds=memory_kinds,
-                     scope_key=None if scope is None else scope_key(scope), levels=levels, unlabelled=unlabelled,
-                     pool=pool, need=limit)
+                     scope_key=None if scope is None else scope_key(scope), pool=pool, need=limit)
     with_vector = "fact" in hit_kinds and "vector" in use and ctx.embedder is not None
     names: Future[tuple[str | None, str | None]] = Future()  # the tenant's own index names, once looked up
     if cached[0] is not None and cached[1] is not None:  # the vector path need not wait for the other thread
@@ -100,7 +94,7 @@ def search(
             names.set_result((index, text_index))
         entities, summaries = search_repo.entities_and_summaries(
             tx, ctx.tenant, entity_lucene=rules.lucene(text, ENTITY_FIELDS, ctx.tenant), summary_lucene=summary_q,
-            known_at=known, states=wanted, levels=levels, unlabelled=unlabelled, pool=pool)
+            known_at=known, states=wanted, pool=pool)
         by_path: dict[str, list[tuple[Fact, float]]] = {}
         premised: set[str] = set()
         if "fact" in hit_kinds:

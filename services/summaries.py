@@ -14,6 +14,7 @@ from credo.schema.cascade import Summary, SummaryInput, TraceItem
 from credo.schema.errors import InvalidInput, NotFound, RaceLost
 from credo.schema.lifecycle import SERVED_VALUES, State, is_served
 from credo.services.cascade import set_state, trace_state
+from credo.services.clearance import check_target
 from credo.services.context import Context
 from credo.services.read_facts import states_filter
 from credo.services.summarizers import Summarizer
@@ -164,6 +165,10 @@ def _unserved(ctx: Context, current: Summary, refs: list[str], reason: str) -> S
 
 def _with_breaks(tx: Tx, tenant: str, summary_id: str) -> tuple[Summary, list[str]]:
     current = _current(tx, tenant, summary_id)
+    # a rebuild reads every input as it is now: one now above the caller's clearance makes the summary as if missing
+    # to it (rebuilding without that input would change the summary for everyone on a partial view)
+    for ref in dict.fromkeys(t.ref_id for t in current.trace):
+        check_target(tx, tenant, ref, "summary", name=summary_id, current_only=True)
     return current, trace_state(tx, tenant, [current])[summary_id]
 
 

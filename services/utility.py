@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from credo.graph import ledger
+from credo.graph import receipts as receipt_repo
 from credo.graph import usage as usage_repo
 from credo.graph.db import Tx
 from credo.schema.errors import NotFound
@@ -37,7 +38,7 @@ def feedback(ctx: Context, *, receipt_id: str, fact_id: str, outcome: str, reaso
 
     def work(tx: Tx, known: datetime) -> None:
         found = usage_repo.recall(tx, ctx.tenant, receipt_id, fact_id)
-        if found is None:
+        if found is None or not receipt_repo.fact_exists(tx, ctx.tenant, fact_id):  # not one it may see: as missing
             raise NotFound("recall", f"{receipt_id}/{fact_id}")
         old, utility = found
         detail = {"receipt_id": receipt_id, "from": old, "to": outcome, "reason": reason}
@@ -51,7 +52,12 @@ def feedback(ctx: Context, *, receipt_id: str, fact_id: str, outcome: str, reaso
 
 def memory(ctx: Context, *, fact_id: str) -> MemoryUsage:
     """One memory's tier, use counts and net utility (tier working until the first sweep places it)."""
-    found = ctx.read(lambda tx: usage_repo.memories(tx, ctx.tenant, sorted(KINDS), fact_id))
+    def work(tx: Tx) -> list[MemoryUsage]:
+        # a fact of which the caller may see no version answers as a missing one
+        return usage_repo.memories(tx, ctx.tenant, sorted(KINDS), fact_id) if receipt_repo.fact_exists(
+            tx, ctx.tenant, fact_id) else []
+
+    found = ctx.read(work)
     if not found:
         raise NotFound("memory", fact_id)
     return found[0]

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from credo.graph import clearance as clearance_repo
 from credo.graph import facts as fact_repo
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
@@ -108,17 +109,21 @@ def changes(tx: Tx) -> Changes:
 
 
 def current_versions(tx: Tx, tenant: str, ref: str) -> list[Fact]:
-    """Versions believed now for a fact id, or the one version a version id names (refused if not current)."""
+    """Versions believed now for a fact id, or the one version a version id names (refused if not current); a
+    fact or version above the caller's clearance is NotFound, exactly like a missing id."""
     ref = check_ref(ref)
     if ref.startswith("v_"):
         found = fact_repo.version(tx, tenant, ref)
         if found is None:
             raise NotFound("fact version", ref)
         return [found]
-    versions = fact_repo.versions_of(tx, tenant, ref)
+    versions = fact_repo.versions_of(tx, tenant, ref)  # only those the caller may see
     if not versions:
         raise NotFound("fact", ref)
-    return [v for v in versions if v.known_to is None]
+    current = [v for v in versions if v.known_to is None]
+    if not current and clearance_repo.hidden(tx, tenant, ref, current_only=True):
+        raise NotFound("fact", ref)  # what it says now is above the caller's clearance: as if it did not exist
+    return current
 
 
 def believed_ids(tx: Tx, tenant: str, refs: Iterable[str]) -> frozenset[str]:

@@ -81,9 +81,14 @@ def why(ctx: Context, *, fact_id: str, known_at: Any = None) -> WhyTree:
         point = known or FAR_FUTURE
         edges = provenance_repo.of_version(tx, fact.version_id, point)
         groups: dict[str, list[WhyPremise]] = {}
+        withheld: dict[str, list[bool]] = {}  # per justification, whether each withheld premise is believed now
         for p in edges.premises:
             held = believed_at(p.believed, known, now)
             served = held is not None and believed_now([held], now)  # the cascade's own rule, so both agree
+            if p.premise is None:  # above the caller's clearance: counted (and in `holds`), never shown
+                groups.setdefault(p.justification, [])
+                withheld.setdefault(p.justification, []).append(served)
+                continue
             groups.setdefault(p.justification, []).append(WhyPremise(
                 fact_id=p.premise.fact_id, version_id=p.premise.version_id, statement=p.premise.statement,
                 state=held.state if held else "not believed",
@@ -93,10 +98,13 @@ def why(ctx: Context, *, fact_id: str, known_at: Any = None) -> WhyTree:
             fact=fact, evidence=fact.evidence.value, epistemic=fact.epistemic.value,
             sources=[_source(e) for e in edges.sources],
             accepted_in=_source(edges.accepted[-1]) if edges.accepted else None,
-            justifications=[WhyJustification(justification_id=j, holds=all(p.believed_now for p in ps), premises=ps)
-                            for j, ps in groups.items()],
-            supersedes=[_link(k, at, f) for d, _h, k, at, f in chain if d == "supersedes"],
-            superseded_by=[_link(k, at, f) for d, _h, k, at, f in chain if d == "superseded_by"],
+            justifications=[WhyJustification(
+                justification_id=j, premises=ps, withheld=len(withheld.get(j, [])),
+                holds=all(p.believed_now for p in ps) and all(withheld.get(j, []))) for j, ps in groups.items()],
+            supersedes=[_link(k, at, f) for d, _h, k, at, f in chain if d == "supersedes" and f is not None],
+            superseded_by=[_link(k, at, f) for d, _h, k, at, f in chain if d == "superseded_by" and f is not None],
+            supersedes_withheld=sum(1 for d, *_r, f in chain if d == "supersedes" and f is None),
+            superseded_by_withheld=sum(1 for d, *_r, f in chain if d == "superseded_by" and f is None),
         )
 
     return ctx.read(work)

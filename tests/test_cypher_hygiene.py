@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
+from importlib import resources
 
 import pytest
 
 from credo import cypher
-from credo.cypher import LOADED, used_parameters
+from credo.cypher import LOADED, strip_comments, used_parameters
 
 
 def _import_everything() -> None:
@@ -45,3 +47,23 @@ def test_query_file_is_named_verb_noun(name):
 def test_migrations_are_numbered_without_gaps():
     versions = [v for v, _, _ in cypher.migrations()]
     assert versions == list(range(1, len(versions) + 1))
+
+
+_WRITES = re.compile(r"\b(CREATE|MERGE|SET|DELETE|REMOVE)\b")
+_CONTENT = re.compile(r":(Fact|Summary|Entity)\b")
+_VISIBILITY = re.compile(r"@visible(_summary|_entity)?\(")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_read_of_facts_summaries_or_entities_applies_the_clearance_rule_or_says_why_not(name):
+    # the one clearance rule is cypher/fragments/visible.cypher (and its summary and entity forms), its $levels
+    # supplied by Tx.rows from the caller's clearance; a read that must see everything says why in its header
+    query = LOADED.get(name) or cypher.load(name)
+    raw = resources.files(cypher).joinpath(f"{name}.cypher").read_text(encoding="utf-8")
+    body = strip_comments(query.text)
+    if _WRITES.search(body) or not _CONTENT.search(body):
+        return
+    applies = _VISIBILITY.search(strip_comments(raw)) is not None
+    says_why = re.search(r"^//\s*clearance:\s*not applied:\s*\S", raw, re.MULTILINE) is not None
+    assert applies or says_why, f"{name}: apply @visible(...) or say '// clearance: not applied: <why>' in the header"
+    assert not (applies and says_why), f"{name}: applies the clearance rule, yet says it does not"

@@ -5,7 +5,8 @@
 // The caller binds `met` (version ids the walk already projected: not projected again) and `done` (fact ids whose
 // versions it already expanded: not expanded again). A relationship chain is walked only when a degree check says
 // the edges are there (a leaf has no dependents, most versions no summary and no flag); each dependent is projected
-// once, as ids and ints (its valid bounds in epoch microseconds), no map and no text built per row.
+// once, as ids and ints (its valid bounds in epoch microseconds) and its sensitivity label (a stale cause quotes a
+// premise's content only where every reader of the dependent may see it), no map and no text built per row.
 CALL (VERSION) {
   UNWIND VERSION AS v
   WITH v WHERE COUNT { (v)<-[:DEPENDS_ON]-() } > 0
@@ -35,7 +36,7 @@ CALL (first, second, met) {
   RETURN collect([
     dep.fact_id, dep.version_id, @state_at(dep, null), dep.valid_from.epochSeconds * 1000000 + dep.valid_from.microsecond,
     dep.valid_to.epochSeconds * 1000000 + dep.valid_to.microsecond,
-    [(dep)-[j:DEPENDS_ON WHERE j.known_to IS NULL]->(p) | [j.justification, p.fact_id]]
+    [(dep)-[j:DEPENDS_ON WHERE j.known_to IS NULL]->(p) | [j.justification, p.fact_id]], dep.sensitivity
   ]) AS dependents
 }
 CALL (VERSION, middle) {
@@ -50,5 +51,6 @@ CALL (VERSION) {
   WITH f
   WHERE f.known_to IS NULL
   RETURN collect({fact_id: f.fact_id, version_id: f.version_id, state: @state_at(f, null), statement: f.statement,
-                  valid_from: toString(f.valid_from), valid_to: toString(f.valid_to)}) AS given
+                  valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
+                  sensitivity: f.sensitivity}) AS given
 }

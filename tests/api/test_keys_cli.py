@@ -36,3 +36,14 @@ def test_a_created_key_authenticates_lists_without_its_secret_and_stops_working_
         credo(cli_env, "keys", "revoke", made["key_id"])
         assert api.get("/v1/stale", headers={"X-API-Key": made["secret"]}).status_code == 401
     assert "revoked" in credo(cli_env, "keys", "list")
+
+
+def test_a_key_with_an_unknown_clearance_is_refused_in_one_line(cli_env, neo4j_db, tenant):
+    # when a key is asked for with a clearance that does not exist
+    done = subprocess.run([CREDO, "keys", "create", "--clearance", "topsecret"], env=cli_env, capture_output=True,
+                          text=True, timeout=120)
+    # then one line names the field and the valid clearances, the command fails, and no key was made
+    assert done.returncode == 1 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "clearance" in done.stderr and "confidential" in done.stderr
+    assert "topsecret" not in credo(cli_env, "keys", "list", "--json")

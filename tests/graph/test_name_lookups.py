@@ -3,6 +3,8 @@ the tenant holds (a scan of the tenant's entities per name made ingest quadratic
 
 from __future__ import annotations
 
+import pytest
+
 from datetime import datetime, timezone
 
 from credo.graph.context_reads import READ_ENTITIES_BY_NORMS
@@ -66,20 +68,22 @@ def test_a_batch_read_of_names_and_held_versions_seeks_each_name_and_subject_ins
     assert hits <= PER_NAME * len(names), hits
 
 
-def test_reading_by_name_seeks_the_name_instead_of_scanning_the_tenant(neo4j_db, tenant, clock):
+@pytest.mark.parametrize("levels", [["*", "*"], ["public", "internal"]], ids=["clearance all", "clearance internal"])
+def test_reading_by_name_seeks_the_name_instead_of_scanning_the_tenant(neo4j_db, tenant, clock, levels):
     # given a tenant that already holds 600 entities
     _tenant_with_entities(neo4j_db, tenant, clock, 600)
     point = {"tenant": tenant, "valid_at": AT, "known_at": FAR, "states": list(SERVED_VALUES),
-             "include_undated": True, "any_valid": False, "predicate": "knows", "scope_key": None}
+             "include_undated": True, "any_valid": False, "predicate": "knows", "scope_key": None, "levels": levels}
     # when one name is read by each query that resolves a name
     reads = {
-        "read_entity": (READ_ENTITY, {"tenant": tenant, "norm": "person 7", "known_at": FAR}),
-        "read_entities_by_norms": (READ_ENTITIES_BY_NORMS, {"tenant": tenant, "norms": ["person 7"]}),
+        "read_entity": (READ_ENTITY, {"tenant": tenant, "norm": "person 7", "known_at": FAR, "levels": levels}),
+        "read_entities_by_norms": (READ_ENTITIES_BY_NORMS, {"tenant": tenant, "norms": ["person 7"],
+                                                            "levels": levels}),
         "facts by subject": (READ_FACTS_BY_SUBJECT_NAME, {**point, "norm": "person 7", "object_norm": "friend 7",
                                                           "object_value": None}),
         "facts by object": (READ_FACTS_BY_OBJECT_NAME, {**point, "norm": "friend 7"}),
         "relations": (READ_RELATIONS, {"tenant": tenant, "norm": "person 7", "valid_at": AT, "known_at": FAR,
-                                       "states": list(SERVED_VALUES)}),
+                                       "states": list(SERVED_VALUES), "levels": levels}),
     }
     costs = {name: _profiled_hits(neo4j_db, query.text, **params) for name, (query, params) in reads.items()}
     # then none of them costs more than a few index seeks and the one fact's properties

@@ -52,7 +52,8 @@ def signatures(monkeypatch) -> dict[str, set[tuple]]:
     def spy(self, query, **params):
         if query in (search_repo.SEARCH_FACTS, search_repo.SEARCH_ENTITIES_SUMMARIES):
             kind = query.name + ("/vector" if params.get("cuts", {}).get("vector") else "")
-            seen.setdefault(kind, set()).add(tuple(sorted((k, cypher_type(v)) for k, v in params.items())))
+            sent = self.parameters(query, params)  # as sent: the caller's clearance ($levels) included
+            seen.setdefault(kind, set()).add(tuple(sorted((k, cypher_type(v)) for k, v in sent.items())))
         return rows(self, query, **params)
 
     monkeypatch.setattr(graph_db.Tx, "rows", spy)

@@ -1,0 +1,16 @@
+// Every version, in every state and at every known time, of every fact that has a version whose subject is one of
+// an entity's ids: the rectangles of the entity's timeline; only versions the caller may see.
+// $tenant      tenant id
+// $entity_ids  the entity and every id merged into it
+// $levels      sensitivity labels the caller may see (Tx.rows supplies them from its clearance)
+// returns: (plain values only) fact (instants as ISO 8601 text), one row per version
+MATCH (about:Fact)
+USING INDEX about:Fact(subject_id)
+WHERE about.subject_id IN $entity_ids AND about.tenant = $tenant
+WITH DISTINCT about.fact_id AS fact_id
+MATCH (f:Fact {fact_id: fact_id})
+WHERE f.tenant = $tenant AND @visible(f, $levels)
+RETURN f {.*, embedding: null, flag: @flag_at(f, null),
+          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
+          known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
+          disputed: @disputed_at(f, null)} AS fact

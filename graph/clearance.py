@@ -1,0 +1,35 @@
+"""What the caller's clearance hides, for the acts that change content and for a write's answer.
+
+Reads filter inside their own queries (cypher/fragments/visible.cypher, `$levels` from `Tx.levels`); these two
+queries answer the questions a write asks before acting on an id or naming a version in its answer.
+"""
+
+from __future__ import annotations
+
+from credo.cypher import load
+from credo.graph.db import SEES_ALL, Tx
+
+READ_HIDDEN_CONTENT = load("read_hidden_content")
+READ_VISIBLE_VERSIONS = load("read_visible_versions")
+EVERY = SEES_ALL[0]  # the $levels entry of a caller cleared for all
+
+
+def hidden(tx: Tx, tenant: str, ref: str, *, current_only: bool = False) -> bool:
+    """Whether `ref` (a fact, version, source, entity or summary id) names content above the caller's clearance
+    (facts: with `current_only`, only versions believed now count). A caller cleared for all asks nothing."""
+    if EVERY in tx.levels:
+        return False
+    row = tx.one(READ_HIDDEN_CONTENT, tenant=tenant, id=ref, current_only=current_only)
+    return bool(row and row["hidden"])
+
+
+def visible_versions(tx: Tx, tenant: str, fact_version_ids: list[str], summary_version_ids: list[str] = ()) -> set[str]:
+    """The fact and summary version ids among those given that the caller may see (all of them, without a query, for
+    a caller cleared for all)."""
+    if EVERY in tx.levels:
+        return set(fact_version_ids) | set(summary_version_ids)
+    if not fact_version_ids and not summary_version_ids:
+        return set()
+    rows = tx.rows(READ_VISIBLE_VERSIONS, tenant=tenant, fact_version_ids=sorted(set(fact_version_ids)),
+                   summary_version_ids=sorted(set(summary_version_ids)))
+    return {r["version_id"] for r in rows}

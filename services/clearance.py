@@ -1,0 +1,90 @@
+"""A caller's clearance on the write side: what a write may label, act on, and name in its answer.
+
+Reads enforce clearance inside their queries (cypher/fragments/visible.cypher, its `$levels` supplied by `Tx.rows`
+from the store's Context). Writes run their look-ups through the same queries, so a revision, a curation or a
+forget of an id above the caller's clearance finds nothing and answers NotFound exactly like a missing id; the
+steps here cover what a look-up cannot:
+
+- `label`: the sensitivity a write records. A label above the caller's clearance is refused (Forbidden, naming
+  `sensitivity`); an unlabelled write by a caller cleared below `internal` (the level unlabelled versions count as)
+  is labelled with the caller's clearance, so it can read what it wrote.
+- `check_target`: an id whose content is above the caller's clearance (any version of a fact, a source evidencing
+  one, an entity one is about, a summary) answers NotFound, for acts that reach all of it (forget, purge, merges).
+- `withheld`: a write's cascade report names only what the caller may see; the rest is counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from credo.graph import clearance as clearance_repo
+from credo.graph.db import Tx
+from credo.schema.cascade import CascadeReport
+from credo.schema.errors import Forbidden, NotFound
+from credo.schema.facts import Fact, FactCreate
+from credo.schema.search import CLEARANCE_ALL, UNLABELLED, can_see, check_clearance
+
+if TYPE_CHECKING:
+    from credo.services.context import Context
+
+
+def label(clearance: str, sensitivity: str | None) -> str | None:
+    """The sensitivity a write by a caller of `clearance` records for `sensitivity` (None = unlabelled); Forbidden
+    when it is above the caller's clearance (pure rule)."""
+    level = check_clearance(clearance)
+    if sensitivity is None:
+        return None if can_see(level, UNLABELLED) else level
+    if not can_see(level, sensitivity):
+        raise Forbidden("sensitivity", f"{sensitivity!r} is above your clearance {level!r}; a key cleared for it "
+                                       "must write it")
+    return sensitivity
+
+
+def labelled(clearance: str, rows: Sequence[FactCreate]) -> list[FactCreate]:
+    """The rows a write by a caller of `clearance` records, each with the label `label` gives it."""
+    if check_clearance(clearance) == CLEARANCE_ALL:
+        return list(rows)
+    return [r if (given := label(clearance, r.sensitivity)) == r.sensitivity
+            else r.model_copy(update={"sensitivity": given}) for r in rows]
+
+
+def named(clearance: str, fact: Fact, *, fallback: str) -> tuple[str, str]:
+    """(identifier, "fact <id> holds <object>") for a refusal that names another fact, or (`fallback`, "a fact above
+    your clearance holds a value") when the caller may not see it: a refusal never carries its content."""
+    if can_see(check_clearance(clearance), fact.sensitivity):
+        return fact.fact_id, f"fact {fact.fact_id} holds {fact.object_name!r}"
+    return fallback, "a fact above your clearance holds a value"
+
+
+def check_target(tx: Tx, tenant: str, ref: str, kind: str, *, name: str | None = None,
+                 current_only: bool = False) -> None:
+    """NotFound(kind, name or ref), exactly as for a missing id or name, when `ref` names content above the
+    caller's clearance."""
+    if clearance_repo.hidden(tx, tenant, ref, current_only=current_only):
+        raise NotFound(kind, name or ref)
+
+
+def everything(ctx: Context, act: str) -> None:
+    """Forbidden unless the caller is cleared for every label: for acts that reach the whole tenant."""
+    if check_clearance(ctx.clearance) != CLEARANCE_ALL:
+        raise Forbidden("clearance", f"to {act} a key must be cleared for every label ('all'), not "
+                                     f"{ctx.clearance!r}: it reaches content above your clearance")
+
+
+def withheld(tx: Tx, tenant: str, report: CascadeReport | None) -> CascadeReport | None:
+    """The report as the caller may read it: a flagged fact or summary above its clearance is counted in
+    `withheld`, not named; a cause whose premise is above it names the premise by id only."""
+    if report is None or clearance_repo.EVERY in tx.levels or not (report.facts or report.summaries or report.restored):
+        return report
+    seen = clearance_repo.visible_versions(
+        tx, tenant, [v for f in report.facts for v in (f.version_id, f.cause.premise_version_id) if v],
+        [s.version_id for s in report.summaries + report.restored])
+    facts = [f if f.cause.premise_version_id in seen else f.model_copy(update={"cause": f.cause.without_content()})
+             for f in report.facts if f.version_id in seen]
+    summaries = [s for s in report.summaries if s.version_id in seen]
+    restored = [s for s in report.restored if s.version_id in seen]
+    hidden = (len(report.facts) - len(facts)) + (len(report.summaries) - len(summaries)) + (
+        len(report.restored) - len(restored))
+    return report.model_copy(update={"facts": facts, "summaries": summaries, "restored": restored,
+                                     "withheld": report.withheld + hidden})
