@@ -1,0 +1,210 @@
+"""A key's clearance bounds every read on every surface: keys of each clearance against every read route of the
+registry, every MCP read tool and every inspector page and JSON twin, over one tenant holding facts, premises,
+summaries, conflicts, entities and read receipts of each sensitivity — no text above the clearance anywhere, and pages
+that add up to the whole listing."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client import Client
+
+from credo.api.mcp_server import TOOLS, build_server
+from credo.schema.api_keys import Principal
+from credo.schema.operations import OPERATIONS, Operation
+from credo.schema.search import SENSITIVITY_ORDER
+from credo.services import api_keys
+from credo.store import Store
+
+# one marker word per sensitivity: every text written at that level carries it, nothing else does
+MARKERS = {"public": "Apple", "internal": "Birch", "confidential": "Cedar", "secret": "Dahlia"}
+CLEARANCES = ["public", "internal", "confidential", "secret", "all"]
+
+
+def hidden_from(clearance: str) -> list[str]:
+    """The markers of the levels above `clearance`."""
+    if clearance == "all":
+        return []
+    allowed = SENSITIVITY_ORDER[: SENSITIVITY_ORDER.index(clearance) + 1]
+    return [m for level, m in MARKERS.items() if level not in allowed]
+
+
+@dataclass
+class World:
+    """The tenant's contents, by level."""
+
+    tenant: str
+    facts: dict[str, str] = field(default_factory=dict)  # level -> fact id
+    dependents: dict[str, str] = field(default_factory=dict)  # level of the premise -> a public dependent's id
+    summaries: dict[str, str] = field(default_factory=dict)
+    conflicts: list[str] = field(default_factory=list)
+
+    def ids(self) -> list[str]:
+        return [*self.facts.values(), *self.dependents.values()]
+
+
+@pytest.fixture(scope="module")
+def world(neo4j_db) -> World:
+    import uuid
+
+    tenant = f"t_{uuid.uuid4().hex[:12]}"
+    store = Store(neo4j_db, tenant=tenant, embedder=None, _owns_db=False)
+    store.define_predicate("owned_by", cardinality="single")
+    made = World(tenant=tenant)
+    for level, m in MARKERS.items():
+        fact = store.add_fact(f"Project {m}", "owned_by", f"Owner {m}", valid_from="2024-01-01", sensitivity=level,
+                              statement=f"Project {m} is owned by Owner {m}, codeword {m}fox")
+        made.facts[level] = fact.fact_id
+        # a public rule resting on this level's fact: its why must not show the premise's words
+        dependent = store.add_fact("Release policy", "requires", f"approval {level}", valid_from="2024-01-01",
+                                   sensitivity="public", object_is_entity=False,
+                                   statement=f"Releases require approval (rule {level})", depends_on=[fact.fact_id])
+        made.dependents[level] = dependent.fact_id
+        made.summaries[level] = store.add_summary(f"Summary about Project {m}: {m}fox",
+                                                  derived_from=[fact.fact_id]).summary_id
+        rival = store.add_fact(f"Project {m}", "owned_by", f"Rival {m}", valid_from="2024-06-01", sensitivity=level,
+                               statement=f"Project {m} is owned by Rival {m}")
+        assert rival.state == "conflicted"
+        store.context(f"Project {m}", task=f"task {level}")  # a read receipt that served this level's versions
+    made.conflicts = [c.conflict_id for c in store.conflicts()]
+    return made
+
+
+def _keys(neo4j_db, tenant: str) -> dict[str, str]:
+    return {c: api_keys.create_key(neo4j_db, tenant=tenant, clearance=c, scopes=["operator"]).secret
+            for c in CLEARANCES}
+
+
+@pytest.fixture(scope="module")
+def keys(neo4j_db, world) -> dict[str, str]:
+    return _keys(neo4j_db, world.tenant)
+
+
+# -- how each read of the registry is called: every read operation must be listed (a new one fails here) -------
+def _calls(w: World) -> dict[str, list[tuple[dict[str, str], dict[str, Any]]]]:
+    """operation -> [(path parameters, query parameters)]"""
+    projects = [f"Project {m}" for m in MARKERS.values()]
+    owners = [f"Owner {m}" for m in MARKERS.values()]
+    by_fact = [({"fact_id": i}, {}) for i in w.ids()]
+    return {
+        "facts": [({}, {}), *[({}, {"subject": p}) for p in projects], ({}, {"states": ["conflicted", "active"]})],
+        "history": by_fact, "why": by_fact, "export_prov": by_fact, "justifications": by_fact,
+        "tasks_served": by_fact, "utility": by_fact,
+        "chain": [({}, {"subject": p, "predicate": "owned_by"}) for p in projects],
+        "relations": [({"entity": n}, {}) for n in projects + owners],
+        "entity_versions": [({"entity": n}, {}) for n in projects + owners],
+        "holders": [({}, {"predicate": "owned_by", "object": o}) for o in owners],
+        "path": [({}, {"a": p, "b": o}) for p, o in zip(projects, owners)],
+        "predicates": [({}, {})],
+        "conflicts": [({}, {}), ({}, {"include_resolved": "true"})],
+        "summaries": [({}, {}), ({}, {"states": ["active", "stale"]})],
+        "summary": [({"summary_id": s}, {}) for s in w.summaries.values()],
+        "stale": [({}, {})],
+        "search": [({}, {"query": q}) for q in ["codeword", "Project owned by", *projects]],
+        "context": [({}, {"query": q}) for q in ["Who owns the projects?", *projects]],
+        "served_to": [({"task": f"task {level}"}, {}) for level in MARKERS],
+        "verify_forgotten": [({"target_id": i}, {}) for i in w.ids()[:2]],
+        "audit": [({}, {})], "verify_ledger": [({}, {})],
+    }
+
+
+READS = [op for op in OPERATIONS if op.http_method == "GET"]
+
+
+def test_every_read_of_the_registry_is_in_the_matrix(world):
+    assert {op.name for op in READS} - set(_calls(world)) == set()
+
+
+def _url(op: Operation, params: dict[str, str]) -> str:
+    return re.sub(r"\{(\w+)\}", lambda m: params[m.group(1)], op.path)
+
+
+def _leaks(answer: Any, clearance: str) -> list[str]:
+    """The markers above `clearance` in an answer (JSON text or data), leaving out only the caller's own words echoed
+    back: the `query` it sent (and a context package's heading, which repeats it), and the `detail` of a 404 that names
+    what it asked for."""
+    data = json.loads(answer) if isinstance(answer, str) else answer
+    if isinstance(data, dict):
+        heading = f"# Context: {data.get('query')}\n"
+        data = {k: v.replace(heading, "", 1) if k == "markdown" and isinstance(v, str) else v
+                for k, v in data.items() if k != "query" and not (k == "detail" and data.get("status") == 404)}
+    text = json.dumps(data, ensure_ascii=False).lower()
+    return [m for m in hidden_from(clearance) if m.lower() in text]
+
+
+@pytest.mark.parametrize("clearance", CLEARANCES)
+@pytest.mark.parametrize("op", READS, ids=[op.name for op in READS])
+def test_rest_reads_never_serve_text_above_the_keys_clearance(api, world, keys, op, clearance):
+    headers = {"X-API-Key": keys[clearance]}
+    for path_params, query in _calls(world)[op.name]:
+        answer = api.get(_url(op, path_params), params=query, headers=headers)
+        assert answer.status_code in (200, 404), (op.name, path_params, query, answer.text)
+        assert _leaks(answer.text, clearance) == [], (op.name, path_params, query, answer.text[:400])
+        if op.paged and answer.status_code == 200:  # counts and pages consistent: limit 1 pages add up to the list
+            whole = answer.json()["items"]
+            paged, cursor = [], None
+            for _ in range(len(whole) + 2):
+                page = api.get(_url(op, path_params), params={**query, "limit": 1,
+                                                              **({"cursor": cursor} if cursor else {})},
+                               headers=headers).json()
+                paged += page["items"]
+                cursor = page["next_cursor"]
+                if not cursor:
+                    break
+            assert paged == whole, (op.name, query)
+
+
+@pytest.mark.parametrize("clearance", CLEARANCES)
+def test_a_fact_above_the_clearance_answers_exactly_like_a_missing_id(api, world, keys, clearance):
+    headers = {"X-API-Key": keys[clearance]}
+    hidden_levels = [lvl for lvl, m in MARKERS.items() if m in hidden_from(clearance)]
+    missing = api.get("/v1/facts/f_00000000000000000000/why", headers=headers).json()
+    for level in hidden_levels:
+        theirs = api.get(f"/v1/facts/{world.facts[level]}/why", headers=headers).json()
+        assert (theirs["status"], theirs["code"]) == (missing["status"], missing["code"]) == (404, "not_found")
+
+
+def _tool_args(w: World) -> dict[str, list[dict[str, Any]]]:
+    projects = [f"Project {m}" for m in MARKERS.values()]
+    return {
+        "facts_as_of": [{}, *[{"subject": p} for p in projects]],
+        "who": [{"entity": p} for p in projects],
+        "why": [{"fact_id": i} for i in w.ids()],
+        "conflicts": [{}],
+        "stale": [{}],
+        "search": [{"query": "codeword"}, *[{"query": p} for p in projects]],
+        "context": [{"query": p} for p in projects],
+        "verify_forgotten": [{"target_id": i} for i in w.ids()[:2]],
+    }
+
+
+READ_TOOLS = [spec for spec in TOOLS if spec.op.scope == "read"]
+
+
+def test_every_mcp_read_tool_is_in_the_matrix(world):
+    assert {spec.op.mcp for spec in READ_TOOLS} - set(_tool_args(world)) == set()
+
+
+@pytest.mark.parametrize("clearance", CLEARANCES)
+def test_mcp_read_tools_never_serve_text_above_the_keys_clearance(neo4j_db, world, clearance):
+    base = Store(neo4j_db, tenant=world.tenant, embedder=None, _owns_db=False)
+    server = build_server(base.for_principal, principal=Principal(tenant=world.tenant, clearance=clearance,
+                                                                  key_id="k", actor="key:k"))
+    calls = _tool_args(world)
+
+    async def scenario():
+        found = []
+        async with Client(server) as client:
+            for spec in READ_TOOLS:
+                for args in calls[spec.op.mcp]:
+                    result = await client.call_tool(spec.op.mcp, args)
+                    found.append((spec.op.mcp, args, result.structured_content))
+        return found
+
+    for tool, args, answer in anyio.run(scenario):
+        assert _leaks(answer, clearance) == [], (tool, args, str(answer)[:400])
