@@ -20,6 +20,7 @@ from credo.settings import Settings
 from tests.api.conftest import new_tenant
 from tests.api.test_inspector_pages import csrf_of, login
 from tests.api.test_scopes import footprint
+from tests.api.test_serve import two_servers  # noqa: F401 - the fixture: two `credo serve` processes
 
 
 class _Q:  # raw Cypher for the tests only
@@ -221,3 +222,22 @@ def test_the_session_cookie_is_secure_when_served_over_https(neo4j_db):
         assert "secure" in made.headers["set-cookie"].lower()
     with TestClient(app, base_url="http://testserver") as client:
         assert "secure" not in login(client, tenant).headers["set-cookie"].lower()
+
+
+def test_a_login_on_one_credo_serve_holds_on_another_until_logout_there(two_servers, neo4j_db):
+    import httpx
+
+    # given two `credo serve` processes behind a load balancer, on the same Neo4j
+    a, b = two_servers
+    tenant = new_tenant(neo4j_db)
+    with httpx.Client(base_url=a) as on_a, httpx.Client(base_url=b) as on_b:
+        # when the person logs in through A
+        form = on_a.get("/ui/login").text
+        assert on_a.post("/ui/login", data={"api_key": tenant.key, "csrf": csrf_of(form)}).status_code == 303
+        sid = on_a.cookies[COOKIE]
+        # then B serves the same session; a logout through B ends it on A too
+        on_b.cookies.set(COOKIE, sid)
+        page = on_b.get("/ui/entities")
+        assert page.status_code == 200 and f"<code>{tenant.name}</code>" in page.text
+        on_b.post("/ui/logout", data={"csrf": csrf_of(page.text.split('action="/ui/logout"')[1])})
+        assert on_a.get("/ui/entities.json").status_code == 401
