@@ -54,6 +54,10 @@ class Settings(BaseSettings):
     port: int = Field(default=8080, validation_alias=AliasChoices("CREDO_PORT", "port"))
     workers: int = Field(default=1, validation_alias=AliasChoices("CREDO_WORKERS", "workers"))
     pool_size: int = Field(default=100, validation_alias=AliasChoices("CREDO_POOL_SIZE", "pool_size"))
+    ui_session_ttl_s: float = Field(  # an inspector login lasts at most this long, however busy
+        default=8 * 3600, gt=0, validation_alias=AliasChoices("CREDO_UI_SESSION_TTL", "ui_session_ttl_s"))
+    ui_session_idle_s: float = Field(  # ... and ends sooner when no page was opened for this long
+        default=30 * 60, gt=0, validation_alias=AliasChoices("CREDO_UI_SESSION_IDLE", "ui_session_idle_s"))
     mcp_allowed_hosts: Annotated[list[str], NoDecode] = Field(  # comma-separated in the environment
         default_factory=lambda: ["127.0.0.1:*", "localhost:*", "[::1]:*"],
         validation_alias=AliasChoices("CREDO_MCP_ALLOWED_HOSTS", "mcp_allowed_hosts"),

@@ -233,6 +233,7 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
 UNREGISTERED: dict[str, str | None] = {
     "close": None, "for_principal": None, "for_tenant": None, "authorize": None,  # handles and the check itself
     "turn": "write",  # the write gate's turn: only `remember` is done with it
+    "forget_preview": "read",  # the inspector's forget confirmation (it writes nothing; `forget` needs `forget`)
 }
 """Public Store methods outside the operation registry, with the scope each needs (None: none); a test checks that
 every public method is either registered or named here."""

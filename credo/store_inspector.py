@@ -5,6 +5,8 @@ from __future__ import annotations
 from credo.schema import commands_inspector as ci
 from credo.schema.commands import build, fields_of
 from credo.schema.facts import Fact
+from credo.schema.forget import ForgetPreview
+from credo.services import forget_preview as preview_service
 from credo.services import timeline as timeline_service
 from credo.services.context import Context
 
@@ -18,3 +20,9 @@ class InspectorMixin:
         """Every version of every fact about an entity, in all states and at every known time (the timeline)."""
         cmd = build(ci.EntityVersionsQuery, entity=entity)
         return timeline_service.entity_versions(self._ctx, **fields_of(cmd))
+
+    def forget_preview(self, target_id: str) -> ForgetPreview:
+        """What forgetting `target_id` would reach, read from the id alone (nothing is written); NotFound for an id
+        this tenant does not hold."""
+        cmd = build(ci.ForgetPreviewQuery, target_id=target_id)
+        return preview_service.forget_preview(self._ctx, **fields_of(cmd))

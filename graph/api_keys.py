@@ -23,6 +23,11 @@ def _key(row: dict[str, Any]) -> tuple[ApiKey, str]:
     return ApiKey(**{k: v for k, v in data.items() if k != "hash"}), data["hash"]
 
 
+def key_of(node: dict[str, Any]) -> ApiKey:
+    """A key from the map projection of its :ApiKey node (its hash left out)."""
+    return _key({"key": node})[0]
+
+
 def create(db: Database, *, key_id: str, hash: str, tenant: str, clearance: str, scopes: list[str],
            name: str | None, at: datetime) -> ApiKey:
     """Store a new key's hash; returns the key without it."""

@@ -25,6 +25,7 @@ from credo.schema.command_base import (  # noqa: F401 - re-exported: every surfa
     normalise_time,
 )
 from credo.schema.sources import MessageRef
+from credo.schema.uri import Uri
 
 
 def _message_ref(value: object) -> object:
@@ -214,7 +215,7 @@ class AddSource(Command):
     kind: str
     text: str
     title: str | None = None
-    uri: str | None = None
+    uri: Uri | None = None  # http, https, urn or mailto (schema/uri.py): a page may show it as a link
     author: str | None = None
     at: Time | None = None
     origin: str | None = None

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from credo.schema.command_base import Command
+from credo.schema.command_base import Command, Id
 
 
 class EntityVersionsQuery(Command):
     """Every version of every fact about an entity, in all states and at every known time (the timeline)."""
 
     entity: str
+
+
+class ForgetPreviewQuery(Command):
+    """What forgetting one id would reach (a fact, version, source, entity or summary id), read from the id alone."""
+
+    target_id: Id

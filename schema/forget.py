@@ -81,6 +81,19 @@ class ResidueReport(BaseModel):
         return not self.residue
 
 
+class ForgetPreview(BaseModel):
+    """What forgetting an id will reach, read from that id alone before anything is written (the inspector's
+    confirmation: its button forgets exactly `target_id`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    target_id: str
+    kind: TargetKind
+    title: str  # what the id names: a fact's statement, an entity's name, a source's title, a summary's topic
+    reached: list[str]
+    already_forgotten: bool = False
+
+
 class ForgetResult(BaseModel):
     """What a forget did: the ids it forgot (the target first), the residue report, and its cascade."""
 

@@ -16,6 +16,7 @@ from credo.graph.db import Database
 from credo.schema.api_keys import ApiKey, NewApiKey, Principal, parse_scopes
 from credo.schema.errors import InvalidInput, NotFound, Unauthenticated
 from credo.schema.search import check_clearance
+from credo.services import ui_sessions
 
 PREFIX = "credo"
 
@@ -48,10 +49,12 @@ def list_keys(db: Database, *, tenant: str | None = None) -> list[ApiKey]:
 
 
 def revoke_key(db: Database, *, key_id: str) -> ApiKey:
-    """Revoke a key; requests with it answer 401 from now on."""
-    key = key_repo.revoke(db, key_id.removeprefix(f"{PREFIX}_").split("_")[0], datetime.now(timezone.utc))
+    """Revoke a key; requests with it (and the inspector sessions it opened) answer 401 from now on."""
+    at = datetime.now(timezone.utc)
+    key = key_repo.revoke(db, key_id.removeprefix(f"{PREFIX}_").split("_")[0], at)
     if key is None:
         raise NotFound("api key", key_id)
+    ui_sessions.revoke_key_sessions(db, key.key_id, now=at)  # its inspector logins end with it
     return key
 
 

@@ -8,59 +8,84 @@ from typing import Any
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.convertors import Convertor, register_url_convertor
 
 from credo.api.pages import svg
-from credo.api.pages.render import error_page, html
-from credo.api.pages.session import COOKIE, COOKIE_PATH, principal, store_of
+from credo.api.pages.render import HOME, error_page, html, safe_path
+from credo.api.pages.session import (
+    COOKIE,
+    check_csrf,
+    check_login,
+    drop_session_cookie,
+    keep_login_token,
+    login_token,
+    principal,
+    set_session_cookie,
+    store_of,
+)
 from credo.api.pages.views import EntitiesView, EntityRow, QueuesView, TimelineView, WhyView
 from credo.api.rest import pages
 from credo.schema.context_package import ContextPackage
-from credo.schema.errors import CredoError, InvalidInput, Unauthenticated
+from credo.schema.errors import CredoError, Forbidden, InvalidInput, Unauthenticated
 from credo.schema.time import parse_instant
-from credo.services import api_keys
+from credo.services import ui_sessions
 from credo.services.timeline import ALL_STATES
 
 router = APIRouter(prefix="/ui", include_in_schema=False)
 
 
-def _safe_next(target: str | None) -> str:
-    return target if target and target.startswith("/ui/") and not target.startswith("//") else "/ui/entities"
-
-
 @router.get("/login", response_class=HTMLResponse)
 def login_form(request: Request, next: str | None = None) -> Response:
-    """The login form: one labelled field for the API key."""
-    return html(request, "login.html", next=_safe_next(next), csrf="", error=None)
+    """The login form: one labelled field for the API key, and a token bound to this browser (login CSRF)."""
+    token = login_token(request)
+    answer = html(request, "login.html", next=safe_path(next), csrf="", login_token=token, error=None)
+    keep_login_token(answer, request, token)
+    return answer
 
 
 @router.post("/login")
-def login(request: Request, api_key: str = Form(""), next: str = Form("/ui/entities")) -> Response:
-    """Check the key; on success store it in an HttpOnly, SameSite=Strict cookie scoped to /ui."""
+def login(request: Request, api_key: str = Form(""), next: str = Form(HOME), csrf: str = Form("")) -> Response:
+    """Check the form's token and the key; on success open a server-side session and give the browser its opaque id
+    (HttpOnly, SameSite=Strict, scoped to /ui, Secure over https). The key itself is never kept."""
     runtime = request.app.state.runtime
     try:
-        if runtime.auth:
-            api_keys.authenticate(runtime.db, api_key.strip())
+        check_login(request, csrf)
+    except CredoError as error:
+        return error_page(request, error)
+    if not runtime.auth:
+        return RedirectResponse(safe_path(next), status_code=303)
+    try:
+        who = runtime.principal(api_key.strip())
     except Unauthenticated:
-        return html(request, "login.html", status=401, next=_safe_next(next), csrf="",
+        fresh = login_token(request)
+        return html(request, "login.html", status=401, next=safe_path(next), csrf="", login_token=fresh,
                     error="That key is unknown or revoked.")
-    answer = RedirectResponse(_safe_next(next), status_code=303)
-    answer.set_cookie(COOKIE, api_key.strip(), httponly=True, samesite="strict", path=COOKIE_PATH,
-                      secure=request.url.scheme == "https")
+    ttl = runtime.settings.ui_session_ttl_s
+    ui_sessions.close_session(runtime.db, request.cookies.get(COOKIE))  # a new login ends the browser's old one
+    answer = RedirectResponse(safe_path(next), status_code=303)
+    set_session_cookie(answer, request, ui_sessions.open_session(runtime.db, who, ttl_s=ttl), ttl)
     return answer
 
 
 @router.post("/logout")
-def logout() -> Response:
-    """Forget the cookie."""
-    answer = RedirectResponse("/ui/login", status_code=303)
-    answer.delete_cookie(COOKIE, path=COOKIE_PATH)
+def logout(request: Request, csrf: str = Form("")) -> Response:
+    """End the session on the server (its cookie, copied or not, authenticates nothing afterwards) and drop it."""
+    try:
+        check_csrf(request, csrf)
+    except CredoError as error:
+        return error_page(request, error)
+    runtime = request.app.state.runtime
+    if runtime.auth:
+        ui_sessions.close_session(runtime.db, request.cookies.get(COOKIE))
+    answer = RedirectResponse("/ui/login?flash=logged_out", status_code=303)
+    drop_session_cookie(answer, request)
     return answer
 
 
 @router.get("", include_in_schema=False)
 def home() -> Response:
     """The inspector starts at the entities page."""
-    return RedirectResponse("/ui/entities", status_code=303)
+    return RedirectResponse(HOME, status_code=303)
 
 
 def _page(request: Request, template: str, build: Callable[[Any], Any], **extra: Any) -> Response:
@@ -143,13 +168,29 @@ def timeline_view(store: Any, entity: str, *, valid_at: str | None,
     return TimelineView(entity=entity, entity_id=versions[0].subject_id if versions else None, valid_at=at, known_at=known, rectangles=rects, as_of=list(answer)), pictures
 
 
-@router.get("/entities/{entity:path}.json", response_model=TimelineView)  # a name may hold "/" (CI/CD)
+class _EntityName(Convertor):
+    """An entity's name in a page's path: it may hold "/" (CI/CD), but neither starts nor ends with one, so
+    `/ui/entities/` and `/ui/entities/Acme/` are trailing-slash redirects (relative), not names."""
+
+    regex = r"[^/](?:.*[^/])?"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("entity_name", _EntityName())
+
+
+@router.get("/entities/{entity:entity_name}.json", response_model=TimelineView)
 def timeline_json(request: Request, entity: str, valid_at: str | None = None, known_at: str | None = None) -> TimelineView:
     """The timeline as JSON: rectangles (SVG units) and the as-of answer."""
     return timeline_view(store_of(request), entity, valid_at=valid_at, known_at=known_at)[0]
 
 
-@router.get("/entities/{entity:path}", response_class=HTMLResponse)
+@router.get("/entities/{entity:entity_name}", response_class=HTMLResponse)
 def timeline_page(request: Request, entity: str, valid_at: str | None = None, known_at: str | None = None) -> Response:
     """An entity's timeline, with valid_at / known_at inputs and the as-of answer beside it."""
     drawn: list[tuple[str, str]] = []
@@ -169,10 +210,10 @@ def why_view(store: Any, fact_id: str, *, known_at: str | None) -> WhyView:
     summaries = [s for s in store.summaries(states=["active", "stale", "deprecated"])
                  if any(t.ref_id == fact_id for t in s.trace)]
     missing, ledger, receipts = [], [], []
-    if hasattr(store, "audit"):
+    try:
         ledger = store.audit(id=fact_id, limit=200).items
-    else:
-        missing.append("ledger: this server has no audit-ledger read yet")
+    except Forbidden:  # the audit ledger is an admin's read: the page shows the rest and says what it leaves out
+        missing.append("ledger: reading the audit ledger needs the 'admin' scope, which this key lacks")
     if hasattr(store, "tasks_served"):
         receipts = store.tasks_served(fact_id)
     else:

@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 
 from credo.schema.cascade import Justification, StaleItem, Summary
 from credo.schema.facts import Conflict, Fact
+from credo.schema.forget import ForgetPreview  # noqa: F401 - the forget confirmation's view model
 from credo.schema.ledger import AuditEvent
 from credo.schema.provenance import WhyTree
 from credo.schema.receipts import ReadReceipt
@@ -83,12 +84,3 @@ class QueuesView(BaseModel):
     conflicts: list[Conflict]
     stale: list[StaleItem]
     candidates: list[Fact]
-
-
-class ForgetPreview(BaseModel):
-    """The forget confirmation: what forgetting the target will reach, read before anything is written."""
-
-    target_id: str
-    kind: str
-    title: str
-    reached: list[str]

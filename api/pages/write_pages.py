@@ -1,5 +1,6 @@
-"""The inspector's forms that write: each checks the CSRF token, then runs one registry operation exactly as its
-REST route does (`routes.run`: the command model validates, the Store method writes), then goes back to the page."""
+"""The inspector's forms that write: each checks the CSRF token (and that the browser posted it from this site), then
+runs one registry operation exactly as its REST route does (`routes.run`: the command model validates, the Store
+method checks the key's scope and writes), then goes back to an inspector page with a fixed message."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from credo.api.pages.render import back, error_page
+from credo.api.pages.render import back, error_page, safe_path
 from credo.api.pages.session import check_csrf, store_of
 from credo.api.rest.routes import run
 from credo.schema.errors import CredoError
@@ -26,11 +27,11 @@ def _write(request: Request, form: dict[str, str], operation: str, fields: dict[
            said: str) -> Response:
     try:
         check_csrf(request, form.get("csrf"))
-        store = store_of(request)
+        store = store_of(request)  # the caller's principal: the Store refuses (403) an operation outside its scopes
         run(request, store, BY_NAME[operation], fields, limit=None, cursor=None)
     except CredoError as error:
         return error_page(request, error)
-    return back(form.get("back") or to, said)
+    return back(safe_path(form.get("back"), to), said)
 
 
 @router.post("/conflicts/{conflict_id}/resolve")
@@ -46,7 +47,7 @@ async def resolve(request: Request, conflict_id: str) -> Response:
         key, _, value = form["scope"].partition("=")
         fields["scope"] = {key.strip(): value.strip()}
     return _write(request, form, "resolve_conflict", fields, to="/ui/queues",
-                  said=f"conflict {conflict_id} resolved: {fields['decision']}")
+                  said="resolved")
 
 
 @router.post("/facts/{fact_id}/reverify")
@@ -57,7 +58,7 @@ async def reverify(request: Request, fact_id: str) -> Response:
     if form.get("note"):
         fields["note"] = form["note"]
     return _write(request, form, "reverify", fields, to="/ui/queues",
-                  said=f"{fact_id} re-verified: {fields['outcome']}")
+                  said="reverified")
 
 
 @router.post("/facts/{fact_id}/admit")
@@ -65,7 +66,7 @@ async def admit(request: Request, fact_id: str) -> Response:
     """Admit a candidate, naming who admits it."""
     form = await _form(request)
     return _write(request, form, "admit", {"fact_id": fact_id, "by": form.get("by", "")}, to="/ui/queues",
-                  said=f"{fact_id} admitted")
+                  said="admitted")
 
 
 @router.post("/facts/{fact_id}/reject")
@@ -73,4 +74,4 @@ async def reject(request: Request, fact_id: str) -> Response:
     """Reject a candidate with a reason."""
     form = await _form(request)
     return _write(request, form, "reject", {"fact_id": fact_id, "reason": form.get("reason", "")}, to="/ui/queues",
-                  said=f"{fact_id} rejected")
+                  said="rejected")

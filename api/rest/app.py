@@ -22,17 +22,19 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from credo.api.pages import answers_html, problem_page
 from credo.api.pages import install as install_pages
 from credo.api.problems import PROBLEM_MEDIA_TYPE, Problem, problem_for
+from credo.api.rest.hardening import SecurityHeadersMiddleware, add_docs, relative_slash_redirects, security_headers
 from credo.api.rest.routes import add_routes, problem_responses
 from credo.graph.db import Database
 from credo.schema.api_keys import Principal
 from credo.schema.errors import CredoError, InvalidInput
-from credo.services import api_keys
+from credo.services import api_keys, ui_sessions
 from credo.settings import Settings
 from credo.store import Store
 
@@ -83,6 +85,15 @@ class Runtime:
             return Principal.local(self.settings.tenant)
         assert self.db is not None, "the app's lifespan opens the runtime before any request"
         return api_keys.authenticate(self.db, presented)
+
+    def session_principal(self, session_id: str | None) -> Principal:
+        """Who an inspector session acts as: its API key's principal, the same one `principal` gives for that key,
+        checked on every request (Unauthenticated once the session is unknown, logged out, expired, idle too long,
+        or its key revoked); with CREDO_AUTH=off the configured tenant, as for `principal`."""
+        if not self.auth:
+            return Principal.local(self.settings.tenant)
+        assert self.db is not None, "the app's lifespan opens the runtime before any request"
+        return ui_sessions.resolve(self.db, session_id, idle_s=self.settings.ui_session_idle_s)
 
     def close(self) -> None:
         """Close the adapters and (when owned) the driver."""
@@ -169,17 +180,20 @@ def install_error_handlers(app: FastAPI) -> None:
         return _problem_response(problem_for(error, request_id=_request_id(request)))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         problem = Problem(type=f"urn:credo:problem:{code}", title=str(exc.detail), status=exc.status_code,
                           detail=str(exc.detail), code=code, request_id=_request_id(request))
+        if answers_html(request.url.path):  # an unknown inspector page: a page saying so, not JSON
+            return problem_page(request, problem)
         return _problem_response(problem, getattr(exc, "headers", None))
 
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception) -> JSONResponse:
         problem = problem_for(exc, request_id=_request_id(request))
         log.exception("request %s failed", problem.request_id)
-        return _problem_response(problem)
+        # answered outside the middleware stack (Starlette's ServerErrorMiddleware): the headers are added here
+        return _problem_response(problem, security_headers(request.url.path))
 
 
 class RequestIdMiddleware:
@@ -244,7 +258,8 @@ def create_app(
     settings: Settings | None = None, *, db: Database | None = None, embedder: Any = "default",
     extractor: Any = None, summarizer: Any = None, mounts: Sequence[Mount] = (),
 ) -> FastAPI:
-    """The service app: REST under /v1, GET /health, /openapi.json and /docs; `mounts` join the same lifespan."""
+    """The service app: REST under /v1, GET /health, /openapi.json and /docs, the inspector under /ui; `mounts` join
+    the same lifespan. Every answer carries the security headers (api/rest/hardening.py)."""
     runtime = Runtime(settings=settings or Settings(), db=db, owns_db=db is None, embedder=embedder,
                       extractor=extractor, summarizer=summarizer)
     joined: list[Any] = []
@@ -271,13 +286,16 @@ def create_app(
                 readiness.wait()
             runtime.close()
 
-    app = FastAPI(title="Credo", version="0.1.0", lifespan=lifespan,
+    app = FastAPI(title="Credo", version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="A temporal knowledge store: bitemporal facts, the write gate, premises and cascade.")
     app.state.runtime = runtime
     install_error_handlers(app)
+    relative_slash_redirects(app)
+    add_docs(app)
     app.add_middleware(RequestIdMiddleware)
     if not runtime.settings.auth:
         app.add_middleware(AllowedHostMiddleware, patterns=runtime.settings.mcp_allowed_hosts)
+    app.add_middleware(SecurityHeadersMiddleware)  # the last added is the outermost: every answer passes it
 
     @app.get("/health", response_model=Health, tags=["health"], responses=problem_responses(503))
     def health() -> Health:

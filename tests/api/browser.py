@@ -30,8 +30,9 @@ def missing() -> str | None:
 
 
 @contextmanager
-def chromium(width: int = 1280, height: int = 800) -> Iterator[object]:
-    """A Selenium driver on a fresh profile; Selenium Manager is never consulted (SE_OFFLINE, explicit paths)."""
+def chromium(width: int = 1280, height: int = 800, *, network_log: bool = False) -> Iterator[object]:
+    """A Selenium driver on a fresh profile; Selenium Manager is never consulted (SE_OFFLINE, explicit paths).
+    `network_log` records the browser's network events (`response_headers` reads them)."""
     reason = missing()
     if reason:
         pytest.skip(reason)
@@ -44,6 +45,8 @@ def chromium(width: int = 1280, height: int = 800) -> Iterator[object]:
     options.binary_location = CHROMIUM
     for flag in FLAGS + [f"--user-data-dir={profile}", f"--window-size={width},{height}"]:
         options.add_argument(flag)
+    if network_log:
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.implicitly_wait(0)
     try:
@@ -51,3 +54,18 @@ def chromium(width: int = 1280, height: int = 800) -> Iterator[object]:
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def response_headers(driver: object) -> dict[str, dict[str, str]]:
+    """The headers the browser received for each document it loaded since the last call, by URL (header names in
+    lower case), from Chromium's network log (`chromium(network_log=True)`)."""
+    import json
+
+    seen: dict[str, dict[str, str]] = {}
+    for entry in driver.get_log("performance"):
+        event = json.loads(entry["message"])["message"]
+        if event.get("method") != "Network.responseReceived" or event["params"].get("type") != "Document":
+            continue
+        response = event["params"]["response"]
+        seen[response["url"]] = {k.lower(): v for k, v in response["headers"].items()}
+    return seen

@@ -17,10 +17,11 @@ def a_store(neo4j_db, tenant_a):
 
 
 def login(api, tenant):
-    """Log in through the form; the client keeps the cookie. Returns the login response."""
+    """Log in through the form (its token comes back with the form); the client keeps the session cookie. Returns
+    the login response."""
     form = api.get("/ui/login")
     assert form.status_code == 200
-    return api.post("/ui/login", data={"api_key": tenant.key}, follow_redirects=False)
+    return api.post("/ui/login", data={"api_key": tenant.key, "csrf": csrf_of(form.text)}, follow_redirects=False)
 
 
 def csrf_of(html: str) -> str:
@@ -48,7 +49,8 @@ def test_pages_ask_for_a_login_and_the_cookie_is_httponly_and_samesite(api, tena
     assert api.get("/ui/entities", follow_redirects=False).status_code == 303
     assert api.get("/ui/entities.json").status_code == 401
     # when the person logs in with a wrong key, then the form says so and sets no cookie
-    wrong = api.post("/ui/login", data={"api_key": "credo_nope"}, follow_redirects=False)
+    form = api.get("/ui/login")
+    wrong = api.post("/ui/login", data={"api_key": "credo_nope", "csrf": csrf_of(form.text)}, follow_redirects=False)
     assert wrong.status_code == 401 and "set-cookie" not in wrong.headers
     # when with the right key, then the cookie is HttpOnly and SameSite, and pages answer
     made = login(api, tenant_a)
