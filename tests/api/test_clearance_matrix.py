@@ -208,3 +208,59 @@ def test_mcp_read_tools_never_serve_text_above_the_keys_clearance(neo4j_db, worl
 
     for tool, args, answer in anyio.run(scenario):
         assert _leaks(answer, clearance) == [], (tool, args, str(answer)[:400])
+
+
+# -- the inspector: every page and its JSON twin -------------------------------------------------------------------
+def _pages(w: World) -> dict[str, list[tuple[str, dict[str, Any], list[str]]]]:
+    """route path -> [(url, query, the caller's own words the page may echo)]"""
+    from urllib.parse import quote
+
+    names = [f"Project {m}" for m in MARKERS.values()]
+    ids = w.ids()
+    pages: dict[str, list[tuple[str, dict[str, Any], list[str]]]] = {
+        "/ui/entities": [("/ui/entities", {}, []), *[("/ui/entities", {"q": n}, [n]) for n in names]],
+        "/ui/entities/{entity:entity_name}": [(f"/ui/entities/{quote(n)}", {}, [n]) for n in names],
+        "/ui/facts/{fact_id}": [(f"/ui/facts/{i}", {}, []) for i in ids],
+        "/ui/queues": [("/ui/queues", {}, [])],
+        "/ui/context": [("/ui/context", {"query": n}, [n]) for n in names],
+        "/ui/forget": [("/ui/forget", {"target": i}, []) for i in [*ids, *w.summaries.values()]],
+        "/ui/forget/{target_id}": [(f"/ui/forget/{i}", {}, []) for i in ids[:2]],
+    }
+    for path, calls in list(pages.items()):  # every page has its JSON twin
+        twin = path.replace("{entity:entity_name}", "{entity:entity_name}.json").replace("{fact_id}", "{fact_id}.json")
+        twin = twin.replace("{target_id}", "{target_id}.json")
+        twin = twin if twin != path else path + ".json"
+        pages[twin] = [(_twin(url), query, echo) for url, query, echo in calls]
+    return pages
+
+
+def _twin(url: str) -> str:
+    return url + ".json"
+
+
+def test_every_inspector_page_is_in_the_matrix(api, world):
+    from fastapi.routing import APIRoute
+
+    gets = {r.path for r in api.app.routes if isinstance(r, APIRoute) and r.path.startswith("/ui/") and "GET" in r.methods}
+    assert gets - set(_pages(world)) - {"/ui/login"} == set()
+
+
+@pytest.mark.parametrize("clearance", CLEARANCES)
+def test_inspector_pages_and_twins_never_show_text_above_the_keys_clearance(api, world, keys, clearance):
+    from tests.api.test_inspector_pages import csrf_of
+
+    form = api.get("/ui/login")
+    logged = api.post("/ui/login", data={"api_key": keys[clearance], "csrf": csrf_of(form.text)},
+                      follow_redirects=False)
+    assert logged.status_code == 303, logged.text
+    listed = api.get("/ui/entities.json").text  # the pages do serve what the key may see ...
+    assert all(m in listed for level, m in MARKERS.items() if m not in hidden_from(clearance))
+    for route, calls in _pages(world).items():
+        for url, query, echo in calls:
+            answer = api.get(url, params=query)
+            assert answer.status_code in (200, 404), (route, url, answer.status_code, answer.text[:300])
+            text = answer.text
+            for words in echo:  # the name or question the caller typed, shown back in the page's heading or input
+                text = text.replace(words, "").replace(words.replace(" ", "%20"), "")
+            leaked = [m for m in hidden_from(clearance) if m.lower() in text.lower()]
+            assert leaked == [], (route, url, leaked, text[:300])
