@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from credo.schema.command_base import Command, Id
+from credo.schema.command_base import Command, Id, Int
 
 
 class Forget(Command):
@@ -33,7 +33,7 @@ class ForgetSubject(Command):
     entity: str = Field(min_length=1, max_length=512)
     reason: str = Field(min_length=1, max_length=16_384)
     actor: str = Field(min_length=1, max_length=512)
-    batch_size: int = Field(default=500, ge=1, le=10_000)
+    batch_size: Int = Field(default=500, ge=1, le=10_000)
 
 
 class ForgetTenant(Command):
@@ -41,7 +41,7 @@ class ForgetTenant(Command):
 
     reason: str = Field(min_length=1, max_length=16_384)
     actor: str = Field(min_length=1, max_length=512)
-    batch_size: int = Field(default=500, ge=1, le=10_000)
+    batch_size: Int = Field(default=500, ge=1, le=10_000)
 
 
 class ForgetResume(Command):

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from credo.schema.command_base import Command
+from credo.schema.command_base import Command, Name
 
 
 class EntityVersionsQuery(Command):
     """Every version of every fact about an entity, in all states and at every known time (the timeline)."""
 
-    entity: str
+    entity: Name

@@ -2,28 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from pydantic import model_validator
 
-from pydantic import StringConstraints, model_validator
-
-from credo.schema.command_base import Command, Id
-
-Said = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+from credo.schema.command_base import Actor, Command, Id, Reason
 
 
 class Deprecate(Command):
     """Set a fact aside as no longer to be served (kept as history), saying why and who decided."""
 
     fact_id: Id
-    reason: Said
-    actor: Said
+    reason: Reason
+    actor: Actor
 
 
 class _SourceOrFact(Command):
     source_id: Id | None = None
     fact_id: Id | None = None
-    reason: Said
-    actor: Said
+    reason: Reason
+    actor: Actor
 
     @model_validator(mode="after")
     def _one_target(self) -> "_SourceOrFact":
