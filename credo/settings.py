@@ -54,6 +54,11 @@ class Settings(BaseSettings):
     port: int = Field(default=8080, validation_alias=AliasChoices("CREDO_PORT", "port"))
     workers: int = Field(default=1, validation_alias=AliasChoices("CREDO_WORKERS", "workers"))
     pool_size: int = Field(default=100, validation_alias=AliasChoices("CREDO_POOL_SIZE", "pool_size"))
+    max_body_bytes: int = Field(  # a REST request's body; past it 413 (api/rest/limits.py)
+        default=4 * 1024 * 1024, ge=1024, validation_alias=AliasChoices("CREDO_MAX_BODY_BYTES", "max_body_bytes"))
+    max_bulk_body_bytes: int = Field(  # the body of POST /v1/facts/batch and /v1/facts/import
+        default=64 * 1024 * 1024, ge=1024,
+        validation_alias=AliasChoices("CREDO_MAX_BULK_BODY_BYTES", "max_bulk_body_bytes"))
     mcp_allowed_hosts: Annotated[list[str], NoDecode] = Field(  # comma-separated in the environment
         default_factory=lambda: ["127.0.0.1:*", "localhost:*", "[::1]:*"],
         validation_alias=AliasChoices("CREDO_MCP_ALLOWED_HOSTS", "mcp_allowed_hosts"),
