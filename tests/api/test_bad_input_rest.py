@@ -202,3 +202,17 @@ def test_a_forged_cursor_is_refused_not_a_5xx(rest, key, nothing_written, cursor
     text = cursor if isinstance(cursor, str) and len(cursor) > 1000 else base64.urlsafe_b64encode(
         (cursor if isinstance(cursor, str) else json.dumps(cursor)).encode()).decode()
     assert_refused(rest.get("/v1/facts", params={"cursor": text}, headers=key.headers), "cursor")
+
+
+@pytest.mark.parametrize("row, named", [
+    ({"subject": "a\ud800b"}, "subject"), ({"confidence": True}, "confidence"), ({"valid_from": 1_700_000_000},
+                                                                                  "valid_from"),
+    ({"scope": {"": "x"}}, "scope"), ({"statement": "x" * 20_000}, "statement"), ({"object": deep(40)}, "object"),
+], ids=["surrogate", "true confidence", "numeric time", "empty scope key", "20 KB statement", "deep object"])
+def test_a_hostile_import_row_stops_the_import_naming_its_row_and_field(rest, key, nothing_written, row, named):
+    rows = [{"subject": "a", "predicate": "p", "object": "o"} | row]
+    answer = rest.post("/v1/facts/import", content=json.dumps({"rows": rows}),
+                       headers={**key.headers, "content-type": "application/json"})
+    assert answer.status_code == 200, answer.text  # an import reports its first bad row rather than failing
+    report = answer.json()["result"]
+    assert report["committed"] == [] and (report["error"]["row"], report["error"]["field"]) == (0, named)
