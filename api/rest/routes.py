@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import inspect
 import json
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar, get_args
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from pydantic import BaseModel, create_model
@@ -46,12 +46,18 @@ def _body_model(op: Operation) -> type[BaseModel] | None:
     return create_model(f"{op.command.__name__}Body", __base__=Command, __doc__=op.command.__doc__, **fields)
 
 
+def _optional_int(annotation: Any) -> bool:
+    """Whether a field takes an integer or nothing (`Int | None`: the Annotated integer inside an Optional)."""
+    members = [m for m in get_args(annotation) if m is not type(None)]
+    return len(members) == 1 and (get_args(members[0])[:1] or (members[0],))[0] is int
+
+
 def _query_param(name: str, info: Any) -> inspect.Parameter:
     if name in ("states", "kinds"):
         kind: Any = list[str] | None
     elif info.annotation in (bool, int):
         kind = info.annotation
-    elif info.annotation == int | None:  # parsed as an integer here; the command bounds it
+    elif _optional_int(info.annotation):  # parsed as an integer here, from the query's text; the command bounds it
         kind = int | None
     else:
         kind = str | None

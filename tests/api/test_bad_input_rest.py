@@ -216,3 +216,13 @@ def test_a_hostile_import_row_stops_the_import_naming_its_row_and_field(rest, ke
     assert answer.status_code == 200, answer.text  # an import reports its first bad row rather than failing
     report = answer.json()["result"]
     assert report["committed"] == [] and (report["error"]["row"], report["error"]["field"]) == (0, named)
+
+
+@pytest.mark.parametrize("route, params", [
+    ("/v1/audit", {"after": 0, "limit": 5}), ("/v1/context", {"question_or_entity": "x", "budget_tokens": 400}),
+    ("/v1/search", {"query": "x", "limit": 5}), ("/v1/paths", {"a": "x", "b": "y", "max_hops": 2}),
+    ("/v1/facts", {"include_undated": "false", "limit": 10}),
+])
+def test_integer_query_parameters_in_range_are_read_as_integers(rest, key, route, params):
+    answer = rest.get(route, params=params, headers=key.headers)
+    assert answer.status_code in (200, 404), answer.text  # answered (paths: no such entity), never refused as input
