@@ -84,7 +84,7 @@ Generation = Annotated[int, Strict(), Field(ge=1, le=POSITION_MAX)]
 """A session's generation (from 1)."""
 Confidence = Annotated[float, Strict(), Field(ge=0.0, le=1.0)]
 """A number in 0..1 (an integer or a decimal, never a boolean or text)."""
-States = list[Name] | Name | None
+States = Annotated[list[Name], Field(max_length=32)] | Name | None
 IdList = Annotated[list[Id], Field(max_length=10_000)]
 
 

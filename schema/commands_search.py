@@ -8,7 +8,7 @@ from pydantic import Field
 
 from credo.schema.command_base import Command, Int, Name, Scope, States, Time
 
-Kinds = list[Name] | Name | None
+Kinds = Annotated[list[Name], Field(max_length=32)] | Name | None
 
 
 class SearchQuery(Command):
