@@ -78,7 +78,7 @@ HOSTILE_PATH = st.sampled_from(["s" * 10_000, "x" * 600])
 # what each kind of field is sent, in a body and in a query (where JSON text stands for a scope)
 HOSTILE_BY_SHAPE = {
     "int": (st.sampled_from([*HUGE, True]), st.sampled_from([*map(str, HUGE), "true"])),
-    "float": (st.sampled_from([True, 2**70, float("inf")]), st.sampled_from(["true", str(2**70)])),
+    "float": (st.sampled_from([True, 2**70, 1.5, -1e308]), st.sampled_from(["true", str(2**70)])),
     "text": (st.sampled_from([*SURROGATES, "x" * 20_000]), st.just("x" * 5_000)),
     "time": (st.sampled_from([*SURROGATES, 1_700_000_000]), st.sampled_from(["1700000000", "x" * 5_000])),
     "scope": (st.sampled_from([{"": "x"}, {"env": "a\ud800b"}, {"a\ud800b": "x"}, deep(100)]),
