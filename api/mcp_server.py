@@ -292,7 +292,7 @@ def _validate(spec: ToolSpec, arguments: dict[str, Any]) -> Command:
     try:
         return spec.op.command.model_validate(given)
     except ValidationError as exc:
-        raise invalid_input(exc) from None
+        raise invalid_input(exc, given) from None  # named by the arguments' own path (`states.1`, `scope.env`)
 
 
 def _error(exc: BaseException, ctx: Context) -> CallToolResult:

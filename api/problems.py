@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from credo.schema.command_base import printable
 from credo.schema.errors import (
     ConfigError,
     ConflictError,
@@ -93,11 +94,12 @@ def problem_for(error: BaseException, *, request_id: str | None = None) -> Probl
     rule = getattr(error, "rule", None)
     if isinstance(error, TransitionRefused):
         rule = "lifecycle"
-    return Problem(
+    field = getattr(error, "field", None)
+    return Problem(  # text that echoes input is shown escaped where it holds a lone surrogate (no answer can carry it)
         type=f"urn:credo:problem:{kind.code}", title=kind.title, status=kind.status,
-        detail=error.message if credo else "an unexpected error; the request id names it in the server log",
-        code=kind.code, field=getattr(error, "field", None), rule=rule, request_id=request_id,
-        retryable=kind.retryable,
+        detail=printable(error.message) if credo else "an unexpected error; the request id names it in the server log",
+        code=kind.code, field=None if field is None else printable(str(field)),
+        rule=None if rule is None else printable(str(rule)), request_id=request_id, retryable=kind.retryable,
     )
 
 

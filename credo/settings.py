@@ -58,6 +58,11 @@ class Settings(BaseSettings):
         default=8 * 3600, gt=0, validation_alias=AliasChoices("CREDO_UI_SESSION_TTL", "ui_session_ttl_s"))
     ui_session_idle_s: float = Field(  # ... and ends sooner when no page was opened for this long
         default=30 * 60, gt=0, validation_alias=AliasChoices("CREDO_UI_SESSION_IDLE", "ui_session_idle_s"))
+    max_body_bytes: int = Field(  # a REST request's body; past it 413 (api/rest/limits.py)
+        default=4 * 1024 * 1024, ge=1024, validation_alias=AliasChoices("CREDO_MAX_BODY_BYTES", "max_body_bytes"))
+    max_bulk_body_bytes: int = Field(  # the body of POST /v1/facts/batch and /v1/facts/import
+        default=64 * 1024 * 1024, ge=1024,
+        validation_alias=AliasChoices("CREDO_MAX_BULK_BODY_BYTES", "max_bulk_body_bytes"))
     mcp_allowed_hosts: Annotated[list[str], NoDecode] = Field(  # comma-separated in the environment
         default_factory=lambda: ["127.0.0.1:*", "localhost:*", "[::1]:*"],
         validation_alias=AliasChoices("CREDO_MCP_ALLOWED_HOSTS", "mcp_allowed_hosts"),

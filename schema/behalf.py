@@ -12,6 +12,8 @@ from typing import Annotated
 
 from pydantic import BeforeValidator, WithJsonSchema
 
+from credo.schema.names import UNENCODABLE, encodable
+
 BEHALF_MAX = 512
 _HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})  # control, format (U+200B...), surrogate, unassigned
 
@@ -20,6 +22,8 @@ def check_behalf(value: object) -> object:
     """The name trimmed; ValueError naming the rule it breaks (pydantic turns it into InvalidInput(field, rule))."""
     if not isinstance(value, str):
         return value  # the `str` check refuses it with pydantic's message
+    if not encodable(value):
+        raise ValueError(UNENCODABLE)
     text = value.strip()
     if not text:
         raise ValueError("must name who the act is for (not blank)")

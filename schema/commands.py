@@ -8,17 +8,27 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, WithJsonSchema
+from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
 
 from credo.schema.behalf import OnBehalfOf
 from credo.schema.command_base import (  # noqa: F401 - re-exported: every surface imports them from here
     Command,
+    Confidence,
+    Generation,
     Id,
+    IdList,
+    Int,
+    Name,
     ObjectIn,
+    Position,
     Scope,
+    SessionId,
     States,
+    Text,
     Time,
+    Uri,
     build,
+    bounded_value,
     fields_of,
     given,
     invalid_input,
@@ -38,18 +48,18 @@ def _message_ref(value: object) -> object:
 class AddFact(Command):
     """Record a claim; a conflicting one is kept as `conflicted`, an earlier open-ended one is bounded."""
 
-    subject: str
-    predicate: str
+    subject: Name
+    predicate: Name
     object: ObjectIn
     object_is_entity: bool | None = Field(default=None, description="false: a text object is a literal, not a name")
     valid_from: Time | None = None
     valid_to: Time | None = None
     scope: Scope | None = None
     kind: Literal["episodic", "semantic", "procedural", "relational"] = "semantic"
-    statement: str | None = None
-    confidence: float | None = None
-    sensitivity: str | None = None
-    depends_on: list[str] | None = None
+    statement: Text | None = None
+    confidence: Confidence | None = None
+    sensitivity: Name | None = None
+    depends_on: IdList | None = None
 
 
 class AddFacts(Command):
@@ -66,9 +76,9 @@ class CorrectFact(Command):
     valid_from: Time | None = None
     valid_to: Time | None = None
     scope: Scope | None = None
-    statement: str | None = None
-    confidence: float | None = None
-    sensitivity: str | None = None
+    statement: Text | None = None
+    confidence: Confidence | None = None
+    sensitivity: Name | None = None
     kind: Literal["episodic", "semantic", "procedural", "relational"] | None = None
 
 
@@ -78,10 +88,10 @@ class SucceedFact(Command):
     fact_id: Id
     object: ObjectIn
     at: Time
-    statement: str | None = None
+    statement: Text | None = None
     scope: Scope | None = None
-    confidence: float | None = None
-    sensitivity: str | None = None
+    confidence: Confidence | None = None
+    sensitivity: Name | None = None
 
 
 class EndFact(Command):
@@ -95,27 +105,27 @@ class RetractFact(Command):
     """We no longer believe it was ever true; the reason is kept."""
 
     fact_id: Id
-    reason: str
+    reason: Text
 
 
 class WriteRange(Command):
     """A change for [valid_from, valid_to) only; outside the range the earlier value holds again."""
 
-    subject: str
-    predicate: str
+    subject: Name
+    predicate: Name
     object: ObjectIn
     valid_from: Time
     valid_to: Time
     scope: Scope | None = None
-    statement: str | None = None
+    statement: Text | None = None
 
 
 # -- reading ---------------------------------------------------------------------------------------
 class FactsQuery(Command):
     """Versions valid at `valid_at` as believed at `known_at` (both default to now)."""
 
-    subject: str | None = None
-    predicate: str | None = None
+    subject: Name | None = None
+    predicate: Name | None = None
     object: ObjectIn = None
     valid_at: Time | None = None
     known_at: Time | None = None
@@ -133,8 +143,8 @@ class HistoryQuery(Command):
 class ChainQuery(Command):
     """The evolution chain of (subject, predicate) in valid-time order."""
 
-    subject: str
-    predicate: str
+    subject: Name
+    predicate: Name
     known_at: Time | None = None
     scope: Scope | None = None
 
@@ -142,7 +152,7 @@ class ChainQuery(Command):
 class WhoQuery(Command):
     """Every relation of an entity at the point, both directions."""
 
-    entity: str
+    entity: Name
     valid_at: Time | None = None
     known_at: Time | None = None
 
@@ -150,7 +160,7 @@ class WhoQuery(Command):
 class HoldersQuery(Command):
     """Who held `predicate object` at the point."""
 
-    predicate: str
+    predicate: Name
     object: ObjectIn
     valid_at: Time | None = None
     known_at: Time | None = None
@@ -159,20 +169,20 @@ class HoldersQuery(Command):
 class PathQuery(Command):
     """How two entities are connected at the point (shortest chain of relations)."""
 
-    a: str
-    b: str
+    a: Name
+    b: Name
     valid_at: Time | None = None
     known_at: Time | None = None
-    max_hops: int = Field(default=4, ge=1, le=8)
+    max_hops: Int = Field(default=4, ge=1, le=8)
 
 
 # -- governance ------------------------------------------------------------------------------------
 class DefinePredicate(Command):
     """Say whether a predicate is single- or multi-valued, and its inverse name."""
 
-    name: str
+    name: Name
     cardinality: Literal["single", "multi"] = "single"
-    inverse: str | None = None
+    inverse: Name | None = None
 
 
 class PredicatesQuery(Command):
@@ -192,52 +202,52 @@ class ResolveConflict(Command):
     decision: Literal["succession", "correction", "reject", "split_scope"]
     at: Time | None = None
     scope: Scope | None = None
-    reason: str | None = None
+    reason: Text | None = None
 
 
 class MergeEntities(Command):
     """Merge `other` into `keep`, reversibly; `other`'s name becomes an alias."""
 
-    keep: str
-    other: str
+    keep: Name
+    other: Name
 
 
 class UnmergeEntities(Command):
     """Undo the merge of `other`."""
 
-    other: str
+    other: Name
 
 
 # -- provenance and the write gate -----------------------------------------------------------------
 class AddSource(Command):
     """Record a document, tool result or observation; its text is immutable."""
 
-    kind: str
-    text: str
-    title: str | None = None
-    uri: Uri | None = None  # http, https, urn or mailto (schema/uri.py): a page may show it as a link
-    author: str | None = None
+    kind: Name
+    text: Text
+    title: Name | None = None
+    uri: Uri | None = None
+    author: Name | None = None
     at: Time | None = None
-    origin: str | None = None
+    origin: Name | None = None
 
 
 class MessageInput(Command):
     """One conversation message: position, transport role, origin (who wrote it), author, text, time."""
 
-    index: int
-    role: str
-    origin: str
-    author: str | None = None
-    text: str
+    index: Position
+    role: Name
+    origin: Name
+    author: Name | None = None
+    text: Text
     at: Time
 
 
 class IngestMessages(Command):
     """Record conversation messages of one session generation (MCP: add_messages)."""
 
-    session_id: str
+    session_id: SessionId
     messages: list[Any] = Field(max_length=10_000, json_schema_extra={"items": MessageInput.model_json_schema()})
-    generation: int = 1
+    generation: Generation = 1
 
 
 class Cite(Command):
@@ -245,42 +255,43 @@ class Cite(Command):
 
     fact_id: Id
     source_id: Id
-    quote: str | None = None
+    quote: Text | None = None
 
 
 class Remember(Command):
     """The write gate: record `content` on the word of `quote`, verbatim in one human message of the current turn."""
 
-    session_id: str
-    quote: str
-    content: str
-    category: str | None = None
-    replaces: str | None = None
-    project: str | None = None
-    subject: str | None = None
-    predicate: str | None = None
+    session_id: SessionId
+    quote: Text
+    content: Text
+    category: Name | None = None
+    replaces: Id | None = None
+    project: Name | None = None
+    subject: Name | None = None
+    predicate: Name | None = None
     object: ObjectIn = None
     valid_from: Time | None = None
     valid_to: Time | None = None
     scope: Scope | None = None
-    depends_on: list[str] | None = None
-    generation: int | None = None
-    since: int | None = None
+    depends_on: IdList | None = None
+    generation: Generation | None = None
+    since: Position | None = None
 
 
 class Accept(Command):
     """Record that a human message accepted an agent's conclusion."""
 
     fact_id: Id
-    message: Annotated[Any, BeforeValidator(_message_ref), WithJsonSchema(MessageRef.model_json_schema())] = Field(
+    message: Annotated[Any, BeforeValidator(_message_ref), AfterValidator(bounded_value),
+                       WithJsonSchema(MessageRef.model_json_schema())] = Field(
         description="the accepting message: {session_id, index[, generation]}")
 
 
 class Extract(Command):
     """Extract candidates from the session's unconsumed messages (the server's configured extractor)."""
 
-    session_id: str
-    segment_size: int = Field(default=20, ge=1, le=1000)
+    session_id: SessionId
+    segment_size: Int = Field(default=20, ge=1, le=1000)
 
 
 class Admit(Command):
@@ -294,14 +305,14 @@ class Reject(Command):
     """Reject a candidate; it is kept with the reason and never served."""
 
     fact_id: Id
-    reason: str
+    reason: Text
 
 
 class MergeFacts(Command):
     """One canonical fact from several; evidence is the weakest of the inputs."""
 
-    fact_ids: list[str] = Field(max_length=1000)
-    statement: str
+    fact_ids: list[Id] = Field(max_length=1000)
+    statement: Text
 
 
 class WhyQuery(Command):
@@ -323,7 +334,7 @@ class Justify(Command):
     """Add a justification of a fact (premises ANDed; several justifications ORed)."""
 
     fact_id: Id
-    premises: list[str] = Field(max_length=1000)
+    premises: list[Id] = Field(max_length=1000)
     valid_from: Time | None = None
     valid_to: Time | None = None
 
@@ -338,9 +349,9 @@ class JustificationsQuery(Command):
 class AddSummary(Command):
     """Record a derived text with its verifying trace (with a summarizer, `text` is the topic)."""
 
-    text: str
-    derived_from: list[str] = Field(max_length=10_000)
-    topic: str | None = None
+    text: Text
+    derived_from: list[Id] = Field(max_length=10_000)
+    topic: Text | None = None
 
 
 class Rebuild(Command):
@@ -368,16 +379,17 @@ class Reverify(Command):
 
     fact_id: Id
     outcome: Literal["holds", "lapsed", "retracted"] = "holds"
-    evidence: list[str] | str | None = None
-    note: str | None = None
+    evidence: Annotated[list[Id], Field(max_length=1000)] | Id | None = None
+    note: Text | None = None
 
 
 class Maintain(Command):
     """The scheduled sweep (idempotent): flag stale what rests on ended premises, move memories between tiers, and
     mark episodic memories past the tenant's TTL as due for forgetting."""
 
-    episodic_ttl_days: int | None = Field(default=None, ge=0, description="first set the tenant's episodic TTL "
-                                          "in days (0: no roll-off); kept for later sweeps")
+    episodic_ttl_days: Int | None = Field(
+        default=None, ge=0, le=36_500, description="first set the tenant's episodic TTL in days (0: no roll-off, "
+        "at most 100 years); kept for later sweeps")
 
 
 class StaleQuery(Command):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from credo.schema.behalf import OnBehalfOf
-from credo.schema.command_base import Command, Id
+from credo.schema.command_base import Command, Id, Int
 
 
 class Forget(Command):
@@ -34,7 +34,7 @@ class ForgetSubject(Command):
     entity: str = Field(min_length=1, max_length=512)
     reason: str = Field(min_length=1, max_length=16_384)
     actor: OnBehalfOf
-    batch_size: int = Field(default=500, ge=1, le=10_000)
+    batch_size: Int = Field(default=500, ge=1, le=10_000)
 
 
 class ForgetTenant(Command):
@@ -42,7 +42,7 @@ class ForgetTenant(Command):
 
     reason: str = Field(min_length=1, max_length=16_384)
     actor: OnBehalfOf
-    batch_size: int = Field(default=500, ge=1, le=10_000)
+    batch_size: Int = Field(default=500, ge=1, le=10_000)
 
 
 class ForgetResume(Command):

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from credo.schema.command_base import Command
+from credo.schema.command_base import Command, Int
 
 
 class ImportFacts(Command):
@@ -14,4 +14,4 @@ class ImportFacts(Command):
 
     rows: list[dict[str, Any]] = Field(
         max_length=100_000, description="each row takes add_fact's fields (depends_on included); checked batch by batch")
-    batch_size: int = Field(default=1000, ge=1, le=10_000, description="rows per atomic batch (one add_facts each)")
+    batch_size: Int = Field(default=1000, ge=1, le=10_000, description="rows per atomic batch (one add_facts each)")

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from credo.schema.command_base import Command, Id
+from credo.schema.command_base import Command, Id, Name
 
 
 class EntityVersionsQuery(Command):
     """Every version of every fact about an entity, in all states and at every known time (the timeline)."""
 
-    entity: str
+    entity: Name
 
 
 class ForgetPreviewQuery(Command):

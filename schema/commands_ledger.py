@@ -6,19 +6,19 @@ from typing import Literal
 
 from pydantic import Field
 
-from credo.schema.command_base import Command, Id, Time
+from credo.schema.command_base import INT64_MAX, Command, Id, Int, Name, Text, Time
 
 
 class AuditQuery(Command):
     """Ledger events in chain order, filtered by operation, id, actor and time; `after` continues after a seq."""
 
-    operation: str | None = None
-    id: str | None = Field(default=None, description="an id the event names (subject, version, source, ...)")
-    actor: str | None = None
+    operation: Name | None = None
+    id: Name | None = Field(default=None, description="an id the event names (subject, version, source, ...)")
+    actor: Name | None = None
     from_time: Time | None = Field(default=None, description="events at or after this instant")
     to_time: Time | None = Field(default=None, description="events before this instant")
-    after: int | None = Field(default=None, ge=0, description="continue after this ledger position (seq)")
-    limit: int | None = Field(default=None, ge=1, le=10_000, description="at most this many events")
+    after: Int | None = Field(default=None, ge=0, le=INT64_MAX, description="continue after this ledger position (seq)")
+    limit: Int | None = Field(default=None, ge=1, le=10_000, description="at most this many events")
 
 
 class VerifyLedger(Command):
@@ -31,7 +31,7 @@ class Feedback(Command):
     receipt_id: Id
     fact_id: Id
     outcome: Literal["useful", "harmful", "unknown", "neutral"]
-    reason: str | None = None
+    reason: Text | None = None
 
 
 class UtilityQuery(Command):

@@ -2,28 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from pydantic import StringConstraints, model_validator
+from pydantic import model_validator
 
 from credo.schema.behalf import OnBehalfOf
-from credo.schema.command_base import Command, Id
-
-Said = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+from credo.schema.command_base import Command, Id, Reason
 
 
 class Deprecate(Command):
     """Set a fact aside as no longer to be served (kept as history), saying why and who decided."""
 
     fact_id: Id
-    reason: Said
+    reason: Reason
     actor: OnBehalfOf
 
 
 class _SourceOrFact(Command):
     source_id: Id | None = None
     fact_id: Id | None = None
-    reason: Said
+    reason: Reason
     actor: OnBehalfOf
 
     @model_validator(mode="after")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from credo.schema.command_base import Command, Id, Scope, Time
+from credo.schema.command_base import Command, Id, Int, Scope, Time
 
 
 class ContextQuery(Command):
@@ -15,7 +15,7 @@ class ContextQuery(Command):
     valid_at: Time | None = None
     known_at: Time | None = None
     scope: Scope | None = None
-    budget_tokens: int | None = Field(default=None, ge=64, le=1_000_000,
+    budget_tokens: Int | None = Field(default=None, ge=64, le=1_000_000,
                                       description="token budget of the rendering (about 4 characters a token)")
     task: str | None = Field(default=None, max_length=512,
                              description="a task label: the served versions are recorded as a read receipt")

@@ -6,9 +6,9 @@ from typing import Annotated
 
 from pydantic import Field
 
-from credo.schema.command_base import Command, Scope, States, Time
+from credo.schema.command_base import Command, Int, Name, Scope, States, Time
 
-Kinds = list[str] | str | None
+Kinds = Annotated[list[Name], Field(max_length=32)] | Name | None
 
 
 class SearchQuery(Command):
@@ -21,6 +21,6 @@ class SearchQuery(Command):
     kinds: Kinds = Field(default=None, description="fact, entity, summary, or fact memory kinds (semantic, episodic, "
                                                    "procedural, relational); default all")
     states: States = None
-    limit: int = Field(default=10, ge=1, le=200)
+    limit: Int = Field(default=10, ge=1, le=200)
     task: str | None = Field(default=None, max_length=512,
                              description="a task label: the served fact versions are recorded as a read receipt")

@@ -1,8 +1,11 @@
 """Names and text as they enter the store: invisible characters dropped, predicates normalised, sizes bounded.
 
-Limits (documented in the README): a name (subject, predicate, entity object, scope key or value, sensitivity) is
-at most NAME_MAX characters; a text literal object at most LITERAL_MAX (it is indexed with its predicate, and Neo4j's
-range index keys hold about 8 KB); a statement, quote or reason at most TEXT_MAX characters.
+Limits (documented in the README): a name (subject, predicate, entity object, scope key or value, sensitivity, role,
+author, actor, session id, task) is at most NAME_MAX characters; a text literal object at most LITERAL_MAX (it is
+indexed with its predicate, and Neo4j's range index keys hold about 8 KB); a statement, quote, reason, note, message
+or summary text at most TEXT_MAX characters; an id at most ID_MAX, a URI at most URI_MAX; a scope at most SCOPE_MAX
+pairs. Text must be valid Unicode: a lone surrogate (U+D800..U+DFFF, e.g. from JSON's "\\ud800") cannot be encoded
+as UTF-8, so neither Neo4j nor an answer could carry it.
 """
 
 from __future__ import annotations
@@ -15,8 +18,23 @@ from credo.schema.errors import InvalidInput
 NAME_MAX = 512
 LITERAL_MAX = 1024
 TEXT_MAX = 16 * 1024
+ID_MAX = 200
+URI_MAX = 2048
+SCOPE_MAX = 64
+UNENCODABLE = "must be valid Unicode text (a lone surrogate such as \\ud800 cannot be stored)"
 
 _SEPARATORS = re.compile(r"[\s\-_]+")
+
+
+def encodable(text: str) -> bool:
+    """Whether text can be stored and sent (UTF-8 encodes it: no lone surrogate)."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def visible(text: str) -> str:
@@ -32,6 +50,8 @@ def normalise_predicate(name: object, field: str = "predicate") -> str:
         raise InvalidInput(field, f"must be text, got {type(name).__name__}")
     if len(name) > NAME_MAX:
         raise InvalidInput(field, f"must be at most {NAME_MAX} characters (got {len(name)})")
+    if not encodable(name):
+        raise InvalidInput(field, UNENCODABLE)
     norm = _SEPARATORS.sub("_", visible(name).casefold()).strip("_")
     if not norm:
         raise InvalidInput(field, "must not be empty (spaces, hyphens, underscores and invisible characters "
@@ -45,6 +65,8 @@ def clean_name(name: object, field: str) -> str:
         raise InvalidInput(field, f"must be text, got {type(name).__name__}")
     if len(name) > NAME_MAX:
         raise InvalidInput(field, f"must be at most {NAME_MAX} characters (got {len(name)})")
+    if not encodable(name):
+        raise InvalidInput(field, UNENCODABLE)
     cleaned = visible(name).strip()
     if not cleaned:
         raise InvalidInput(field, "must not be empty")
@@ -57,6 +79,8 @@ def clean_text(text: object, field: str, *, limit: int = TEXT_MAX) -> str:
         raise InvalidInput(field, f"must be text, got {'nothing' if text is None else type(text).__name__}")
     if len(text) > limit:
         raise InvalidInput(field, f"must be at most {limit} characters (got {len(text)})")
+    if not encodable(text):
+        raise InvalidInput(field, UNENCODABLE)
     if not text.strip():
         raise InvalidInput(field, "must not be empty")
     return text.strip()
@@ -69,6 +93,8 @@ def check_ref(ref: object, field: str = "fact_id") -> str:
         raise InvalidInput(field, f"must be a fact id (f_...) or a version id (v_...), got {got}")
     if len(ref) > NAME_MAX:
         raise InvalidInput(field, f"must be at most {NAME_MAX} characters (got {len(ref)})")
+    if not encodable(ref):
+        raise InvalidInput(field, UNENCODABLE)
     return ref.strip()
 
 
@@ -79,9 +105,15 @@ def check_scope(scope: object, field: str = "scope") -> dict[str, str]:
     if not isinstance(scope, dict):
         raise InvalidInput(field, f"must be a mapping of text to text like {{'env': 'production'}}, "
                                   f"got {type(scope).__name__}")
+    if len(scope) > SCOPE_MAX:
+        raise InvalidInput(field, f"must hold at most {SCOPE_MAX} pairs (got {len(scope)})")
     for key, value in scope.items():
         if not isinstance(key, str) or not isinstance(value, str):
             raise InvalidInput(field, f"keys and values must be text, got {key!r}: {value!r}")
         if len(key) > NAME_MAX or len(value) > NAME_MAX:
             raise InvalidInput(field, f"keys and values must be at most {NAME_MAX} characters")
+        if not key.strip():
+            raise InvalidInput(field, "keys must not be empty")
+        if not (encodable(key) and encodable(value)):
+            raise InvalidInput(field, f"keys and values {UNENCODABLE}")
     return dict(scope)

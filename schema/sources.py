@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
+from credo.schema.command_base import Generation, Position, SessionId
 from credo.schema.forget import Tombstone
-from credo.schema.time import to_utc
+from credo.schema.names import NAME_MAX, TEXT_MAX
+from credo.schema.time import parse_point, to_utc
 
 SourceKind = Literal["message", "document", "tool_result", "observation"]
 
@@ -21,17 +23,32 @@ NON_HUMAN_ORIGINS: frozenset[str] = frozenset({
 ORIGINS: frozenset[str] = HUMAN_ORIGINS | NON_HUMAN_ORIGINS
 
 
+def _instant_text(value: Any) -> Any:
+    """A message's time as an aware datetime or an ISO 8601 instant text with an offset, never a number."""
+    if isinstance(value, datetime):
+        return value
+    if not isinstance(value, str):
+        raise ValueError(f"must be a time text (ISO 8601 with an offset, e.g. 2024-05-01T09:00:00+00:00), "
+                         f"got {type(value).__name__}")
+    if len(value) > 64:
+        raise ValueError("must be a time text (ISO 8601 with an offset), at most 64 characters")
+    instant, precision = parse_point(value, "at")
+    if precision != "instant":
+        raise ValueError("must be an instant with an offset (e.g. 2024-05-01T09:00:00+00:00), not only a date")
+    return instant
+
+
 class MessageIn(BaseModel):
     """One conversation message as a caller hands it over; validated before anything is written."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    index: int = Field(ge=0)
-    role: str
-    origin: str
-    author: str | None = None
-    text: str
-    at: datetime
+    index: Position
+    role: Annotated[str, Field(max_length=NAME_MAX)]
+    origin: Annotated[str, Field(max_length=NAME_MAX)]
+    author: Annotated[str, Field(max_length=NAME_MAX)] | None = None
+    text: Annotated[str, Field(max_length=TEXT_MAX)]
+    at: Annotated[datetime, BeforeValidator(_instant_text)]
 
     @field_validator("role")
     @classmethod
@@ -93,6 +110,6 @@ class MessageRef(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    session_id: str
-    index: int
-    generation: int | None = None
+    session_id: SessionId
+    index: Position
+    generation: Generation | None = None

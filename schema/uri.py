@@ -12,6 +12,8 @@ from typing import Annotated
 
 from pydantic import BeforeValidator, WithJsonSchema
 
+from credo.schema.names import UNENCODABLE, URI_MAX, encodable
+
 URI_SCHEMES: tuple[str, ...] = ("http", "https", "urn", "mailto")
 LINK_SCHEMES: frozenset[str] = frozenset({"http", "https", "mailto"})  # a urn: has no place a browser could open
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):(.*)", re.DOTALL)
@@ -27,6 +29,10 @@ def check_uri(value: object) -> object:
     """The URI unchanged (trimmed) when its scheme is allowed; ValueError naming the rule it breaks otherwise."""
     if not isinstance(value, str):
         return value  # the `str` check refuses it with pydantic's message
+    if not encodable(value):
+        raise ValueError(UNENCODABLE)
+    if len(value) > URI_MAX:
+        raise ValueError(f"must be at most {URI_MAX} characters (got {len(value)})")
     uri = value.strip()
     if any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in uri):
         # browsers drop tabs and newlines inside a URL: "java\tscript:" would still run as javascript:
@@ -56,7 +62,7 @@ def linkable(uri: object) -> bool:
 
 Uri = Annotated[
     str, BeforeValidator(check_uri),
-    WithJsonSchema({"type": "string", "format": "uri", "examples": ["https://example.com/runbook"],
+    WithJsonSchema({"type": "string", "format": "uri", "maxLength": URI_MAX, "examples": ["https://example.com/runbook"],
                     "description": f"an absolute URI; schemes: {', '.join(URI_SCHEMES)}"}),
 ]
 """A source's uri: one of URI_SCHEMES, no whitespace or control characters."""

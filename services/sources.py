@@ -12,6 +12,7 @@ from credo.graph import ledger
 from credo.graph import sources as source_repo
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
+from credo.schema.command_base import refusal
 from credo.schema.errors import EvidenceRefused, InvalidInput, NotFound
 from credo.schema.sources import MessageIn, MessageRef, Source
 from credo.schema.time import parse_instant
@@ -51,9 +52,9 @@ def parse_messages(messages: Sequence[Any]) -> list[MessageIn]:
         try:
             parsed.append(message if isinstance(message, MessageIn) else MessageIn.model_validate(message))
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise InvalidInput(f"messages[{i}]{'.' + where if where else ''}", first["msg"]) from None
+            refused = refusal(exc.errors(), message)
+            where = "" if refused.field == "input" else refused.field
+            raise InvalidInput(f"messages[{i}]{'.' + where if where else ''}", refused.rule) from None
         except InvalidInput as exc:
             raise InvalidInput(f"messages[{i}].{exc.field}", exc.rule) from None
     seen: set[int] = set()

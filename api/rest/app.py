@@ -33,6 +33,8 @@ from credo.api.rest.hardening import SecurityHeadersMiddleware, add_docs, relati
 from credo.api.rest.routes import add_routes, problem_responses
 from credo.graph.db import Database
 from credo.schema.api_keys import Principal
+from credo.api.rest.limits import BodyLimit
+from credo.schema.command_base import refusal, rule_of
 from credo.schema.errors import CredoError, InvalidInput
 from credo.services import api_keys, ui_sessions
 from credo.settings import Settings
@@ -174,10 +176,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
-        loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path", "header")]
-        error = InvalidInput(".".join(loc) or "request", str(first.get("msg", "invalid")).removeprefix("Value error, "))
-        return _problem_response(problem_for(error, request_id=_request_id(request)))
+        return _problem_response(problem_for(request_refusal(exc), request_id=_request_id(request)))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -194,6 +193,26 @@ def install_error_handlers(app: FastAPI) -> None:
         log.exception("request %s failed", problem.request_id)
         # answered outside the middleware stack (Starlette's ServerErrorMiddleware): the headers are added here
         return _problem_response(problem, security_headers(request.url.path))
+
+
+def request_refusal(exc: RequestValidationError) -> InvalidInput:
+    """FastAPI's first validation error as one InvalidInput naming what the caller sent: the query or path
+    parameter by its name, a body field by its path in the body (`rows.0.subject`), a body that is no JSON as `body`."""
+    errors = list(exc.errors())
+    if not errors:
+        return InvalidInput("request", "invalid request")
+    first = errors[0]
+    if first.get("type") == "json_invalid":
+        reason = (first.get("ctx") or {}).get("error", "invalid JSON")
+        return InvalidInput("body", f"is not valid JSON ({reason})")
+    where, *_ = tuple(first.get("loc", ())) or ("request",)
+    if where not in ("body", "query", "path", "header", "cookie"):  # no source named: the location is the field
+        return refusal(errors)
+    # the errors of the same source, located inside it (`rows.0.subject`, not `body.rows.0.subject`)
+    inside = [dict(e, loc=tuple(e.get("loc", ()))[1:]) for e in errors if tuple(e.get("loc", ()))[:1] == (where,)]
+    if where == "body" and not inside[0]["loc"]:  # the body as a whole (not an object, or missing)
+        return InvalidInput("body", rule_of(inside[0]))
+    return refusal(inside, exc.body if where == "body" else None)
 
 
 class RequestIdMiddleware:
@@ -292,6 +311,8 @@ def create_app(
     install_error_handlers(app)
     relative_slash_redirects(app)
     add_docs(app)
+    app.add_middleware(BodyLimit, max_bytes=runtime.settings.max_body_bytes,  # inside the request id's
+                       bulk_bytes=runtime.settings.max_bulk_body_bytes)
     app.add_middleware(RequestIdMiddleware)
     if not runtime.settings.auth:
         app.add_middleware(AllowedHostMiddleware, patterns=runtime.settings.mcp_allowed_hosts)

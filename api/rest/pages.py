@@ -22,6 +22,7 @@ from credo.schema.facts import Unreadable
 T = TypeVar("T")
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
+CURSOR_MAX = 512  # a cursor this server issues is about 100 characters
 
 
 class Page(BaseModel, Generic[T]):
@@ -43,9 +44,11 @@ def decode(cursor: str, fingerprint: str) -> tuple[int, str | None]:
     try:
         data = json.loads(base64.urlsafe_b64decode(cursor.encode() + b"=" * (-len(cursor) % 4)))
         offset, pinned, owner = int(data["o"]), data.get("k"), data["q"]
-    except (ValueError, KeyError, TypeError, OverflowError) as exc:
+    except (ValueError, KeyError, TypeError, OverflowError, RecursionError) as exc:
         raise InvalidInput("cursor", "is not a cursor this server issued") from exc
-    if owner != fingerprint or offset < 0:
+    if not isinstance(pinned, str | None) or not 0 <= offset <= 2**63 - 1:
+        raise InvalidInput("cursor", "is not a cursor this server issued")
+    if owner != fingerprint:
         raise InvalidInput("cursor", "belongs to another query; pass the same parameters as the first page")
     return offset, pinned
 

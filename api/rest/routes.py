@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import inspect
 import json
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar, get_args
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from pydantic import BaseModel, create_model
@@ -18,6 +18,7 @@ from credo.api.problems import PROBLEM_MEDIA_TYPE, Problem
 from credo.api.rest import pages
 from credo.api.rest.auth import principal
 from credo.schema.api_keys import Principal
+from credo.api.rest.limits import MAX_JSON_DEPTH, too_deep
 from credo.schema.cascade import CascadeReport
 from credo.schema.commands import Command, build
 from credo.schema.errors import InvalidInput
@@ -48,11 +49,19 @@ def _body_model(op: Operation) -> type[BaseModel] | None:
     return model
 
 
+def _optional_int(annotation: Any) -> bool:
+    """Whether a field takes an integer or nothing (`Int | None`: the Annotated integer inside an Optional)."""
+    members = [m for m in get_args(annotation) if m is not type(None)]
+    return len(members) == 1 and (get_args(members[0])[:1] or (members[0],))[0] is int
+
+
 def _query_param(name: str, info: Any) -> inspect.Parameter:
     if name in ("states", "kinds"):
         kind: Any = list[str] | None
     elif info.annotation in (bool, int):
         kind = info.annotation
+    elif _optional_int(info.annotation):  # parsed as an integer here, from the query's text; the command bounds it
+        kind = int | None
     else:
         kind = str | None
     default = info.default if info.annotation in (bool, int) else None
@@ -66,9 +75,12 @@ def _query_param(name: str, info: Any) -> inspect.Parameter:
 def _from_query(op: Operation, given: dict[str, Any]) -> dict[str, Any]:
     fields = {k: v for k, v in given.items() if v is not None}
     if isinstance(fields.get("scope"), str):
+        if too_deep(fields["scope"]):
+            raise InvalidInput("scope", f"must be a JSON object of text values (it nests deeper than "
+                                        f"{MAX_JSON_DEPTH} levels)")
         try:
             fields["scope"] = json.loads(fields["scope"])
-        except ValueError:
+        except (ValueError, RecursionError):
             raise InvalidInput("scope", "must be a JSON object of text values") from None
     if isinstance(fields.get("object"), str) and fields["object"].lstrip().startswith("{"):
         try:  # a typed literal, e.g. {"type": "date", "value": "2019-04-01"}; other text names an entity
@@ -76,6 +88,14 @@ def _from_query(op: Operation, given: dict[str, Any]) -> dict[str, Any]:
         except ValueError:
             raise InvalidInput("object", "a typed literal is JSON text {\"type\": ..., \"value\": ...}") from None
     return fields
+
+
+def _refuse_unknown_query(request: Request, known: frozenset[str]) -> None:
+    """A query parameter the route does not take is refused by its name, like an unknown body field."""
+    for name in request.query_params:
+        if name not in known:
+            takes = ", ".join(sorted(known)) or "none"
+            raise InvalidInput(name, f"is not a parameter of this route (it takes: {takes})")
 
 
 def _response_model(op: Operation) -> Any:
@@ -95,6 +115,7 @@ def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 PROBLEM_TEXT = {400: "the body is not JSON", 401: "missing, unknown or revoked API key",
                 403: "the API key lacks the operation's scope", 404: "no such object in this tenant",
                 409: "refused by a rule, not current any more, or a lost race (retryable)",
+                413: "the body is larger than the route's limit (CREDO_MAX_BODY_BYTES, CREDO_MAX_BULK_BODY_BYTES)",
                 422: "a value broke a rule (names the field and the rule)", 502: "the LLM endpoint failed",
                 503: "the database does not answer, or the server is not configured for this"}
 
@@ -108,6 +129,10 @@ def _caller_store(op: Operation) -> Any:
         return store
 
     return caller_store
+
+
+PROBLEM_STATUSES = {"GET": (400, 401, 403, 404, 409, 422, 502, 503),
+                    "POST": (400, 401, 403, 404, 409, 413, 422, 502, 503)}
 
 
 def add_route(router: APIRouter, op: Operation) -> None:
@@ -132,10 +157,12 @@ def add_route(router: APIRouter, op: Operation) -> None:
             inspect.Parameter("limit", inspect.Parameter.KEYWORD_ONLY, default=pages.DEFAULT_LIMIT,
                               annotation=Annotated[int, Query(ge=1, le=pages.MAX_LIMIT)]),
             inspect.Parameter("cursor", inspect.Parameter.KEYWORD_ONLY, default=None,
-                              annotation=Annotated[str | None, Query()]),
+                              annotation=Annotated[str | None, Query(max_length=pages.CURSOR_MAX)]),
         ]
+    known = frozenset(p.name for p in params if p.name not in ("request", "store", "body") + tuple(op.path_params))
 
     def endpoint(request: Request, store: Any, **given: Any) -> Any:
+        _refuse_unknown_query(request, known)
         # a paged listing's limit and cursor are the page's; a non-paged read's own `limit` field is the command's
         paged = op.paged and not op.write
         limit, cursor = (given.pop("limit", None), given.pop("cursor", None)) if paged else (None, None)
@@ -150,7 +177,7 @@ def add_route(router: APIRouter, op: Operation) -> None:
     router.add_api_route(op.path, endpoint, methods=[op.http_method], name=op.name, status_code=status,
                          response_model=_response_model(op), summary=(op.command.__doc__ or op.name).split("\n")[0],
                          operation_id=op.name, tags=[op.path.split("/")[2]],
-                         responses=problem_responses(400, 401, 403, 404, 409, 422, 502, 503))
+                         responses=problem_responses(*PROBLEM_STATUSES[op.http_method]))
 
 
 def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, limit: int | None,

@@ -244,10 +244,10 @@ def test_inspector_pages_read_with_the_keys_clearance(api, neo4j_db):
                    sensitivity="secret")
     public = api_keys.create_key(neo4j_db, tenant=tenant.name, clearance="public", scopes=["read"])
     login(api, type(tenant)(name=tenant.name, key=public.secret, key_id=public.key.key_id))
-    package = api.get("/ui/context.json", params={"q": "Acme"}).json()
+    package = api.get("/ui/context.json", params={"query": "Acme"}).json()
     shown = [i["statement"] for part in ("current", "historical", "open") for i in package[part]]
     assert shown and all("Bluebird" not in s for s in shown)
-    assert "Bluebird" not in api.get("/ui/context", params={"q": "Acme"}).text
+    assert "Bluebird" not in api.get("/ui/context", params={"query": "Acme"}).text
 
 
 def test_the_why_page_of_a_key_without_admin_shows_the_rest_and_names_what_it_leaves_out(api, neo4j_db):

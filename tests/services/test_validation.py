@@ -113,7 +113,7 @@ def test_write_range_and_add_facts_validate_like_add_fact(store):
     assert refused.value.field == "statement"
     with pytest.raises(InvalidInput) as refused:
         store.add_facts([{"subject": "Acme", "predicate": "owned_by", "object": "Bob", "confidence": 7}])
-    assert refused.value.field == "confidence"
+    assert refused.value.field == "rows.0.confidence"  # the row named as it was sent
 
 
 # -- a bad stored row is reported by name, never fatal to the read ------------------------------------------------
