@@ -13,7 +13,7 @@ from credo.schema.api_keys import Principal
 from credo.schema.commands import build, fields_of, given
 from credo.schema.entities import Entity
 from credo.schema.errors import InvalidInput
-from credo.schema.facts import AsOf, Conflict, Fact, FactCreate, PathStep, PredicateDef, Relation
+from credo.schema.facts import AsOf, Conflict, Fact, FactCreate, PathStep, PredicateDef, Relation, Window
 from credo.schema.search import CLEARANCE_ALL
 from credo.services import conflicts as conflict_service
 from credo.services import entities as entity_service
@@ -165,13 +165,15 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
     def facts(
         self, subject: str | None = None, predicate: str | None = None, object: Any = None, *, valid_at: Any = None,
         known_at: Any = None, scope: dict[str, str] | None = None, include_undated: bool = True, states: Any = None,
+        window: Window | None = None,
     ) -> AsOf[Fact]:
         """Versions valid at `valid_at` as believed at `known_at` (both default to now), then the undated ones that
         may hold there, apart (`.dated`, `.undated`) and each marked `undated`; `.unreadable` names stored versions
-        skipped because their row fails validation."""
+        skipped because their row fails validation. `window` reads one page of a listing in its query (REST's pages:
+        `.next_offset` says where the next starts)."""
         cmd = build(c.FactsQuery, subject=subject, predicate=predicate, object=object, valid_at=valid_at,
                     known_at=known_at, scope=scope, include_undated=include_undated, states=states)
-        return read_facts.facts(self._ctx, **fields_of(cmd))
+        return read_facts.facts(self._ctx, **fields_of(cmd), window=window)
 
     def history(self, fact_id: str) -> list[Fact]:
         """Every version of a fact: both intervals and how each ended (`.unreadable` names skipped bad rows)."""

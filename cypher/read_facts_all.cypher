@@ -9,7 +9,11 @@
 // $include_undated  also return versions whose valid_from is unknown
 // $any_valid      ignore valid time (history reads)
 // $levels         sensitivity labels the caller may see (Tx.rows supplies them from its clearance)
-// returns: (plain values only) fact (instants as ISO 8601 text)
+// $skip           versions of the ordered answer to pass over (a page's raw offset; 0 for the whole answer)
+// $limit          the most versions to return (one page and one more, to know whether another follows; ALL for all)
+// returns: (plain values only) fact (instants as ISO 8601 text), premised (the version rests on premises: its
+//   support at the point must be checked), in one total order (valid_from, unknown last; known_from; version id),
+//   so the pages of a listing cut it in the query and add up to the whole answer
 // the points travel as text: the driver's pure-Python datetime packing cost more than the query
 WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
 MATCH (f:Fact)
@@ -27,5 +31,7 @@ WHERE f.tenant = $tenant
 RETURN f {.*, embedding: null, flag: @flag_at(f, known_at),
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
-          disputed: @disputed_at(f, known_at)} AS fact
-ORDER BY f.valid_from, f.known_from
+          disputed: @disputed_at(f, known_at)} AS fact,
+       COUNT { (f)-[:DEPENDS_ON]->() } > 0 AS premised
+ORDER BY f.valid_from, f.known_from, f.version_id
+SKIP $skip LIMIT $limit

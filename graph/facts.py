@@ -200,6 +200,9 @@ def versions_by_ids(tx: Tx, tenant: str, version_ids: list[str]) -> dict[str, Fa
     return {f.version_id: f for f in found}
 
 
+ALL = 2**62  # `$limit` of an unwindowed read: every version (one parameter type whatever the read)
+
+
 def as_of(
     tx: Tx,
     tenant: str,
@@ -234,12 +237,33 @@ def as_of(
             found = [f for f in found if f.object.entity_id in object_ids]
         return seen(found)
     if object_ids is not None:
-        rows = tx.rows(READ_FACTS_BY_OBJECT, entity_ids=object_ids, **params)
-    elif predicate is not None:
-        rows = tx.rows(READ_FACTS_BY_PREDICATE, **params)
-    else:
-        rows = tx.rows(READ_FACTS_ALL, **params)
-    return seen([fact_from_row(r["fact"]) for r in rows])
+        return seen([fact_from_row(r["fact"]) for r in tx.rows(READ_FACTS_BY_OBJECT, entity_ids=object_ids, **params)])
+    return seen([fact_from_row(r["fact"]) for r in _listing_rows(tx, params, skip=0, limit=ALL)])
+
+
+def as_of_window(
+    tx: Tx, tenant: str, *, skip: int, limit: int, predicate: str | None = None, object_value: str | None = None,
+    scope_key: str | None = None, valid_at: datetime, known_at: datetime | None, states: list[str],
+    include_undated: bool = False,
+) -> tuple[list[Fact | None], set[str]]:
+    """One window of the tenant's as-of listing (by predicate, or all), cut in the query: one entry per row the
+    query returned, in the listing's order (fewer than `limit`: the listing ends here), each the version as believed
+    at known_at (an unreadable one marked, in place) or None where a sealed literal differs from `object_value`; and
+    the fact ids whose version rests on premises."""
+    params = _point_params(tenant, predicate=predicate, scope_key=scope_key, valid_at=valid_at, known_at=known_at,
+                           states=states, include_undated=include_undated, any_valid=False)
+    value, sealed = _value_filter(tx, object_value)
+    params.update(object_id=None, object_value=value)
+    rows = _listing_rows(tx, params, skip=skip, limit=limit)
+    found = _as_believed([fact_from_row(r["fact"]) for r in rows], known_at)
+    premised = {r["fact"]["fact_id"] for r in rows if r["premised"]}
+    # a sealed literal is compared opened (crypto-erasure mode); a row that differs keeps its place as None
+    return [f if sealed is None or f.object.value == sealed else None for f in found], premised
+
+
+def _listing_rows(tx: Tx, params: dict[str, Any], *, skip: int, limit: int) -> list[dict[str, Any]]:
+    query = READ_FACTS_ALL if params.get("predicate") is None else READ_FACTS_BY_PREDICATE
+    return tx.rows(query, skip=skip, limit=limit, **params)
 
 
 def as_of_named(

@@ -6,7 +6,8 @@
     ├── DatabaseUnavailable      the Neo4j server does not answer (closed port, bad credentials)
     ├── MigrationError           a schema migration failed or the graph is ahead of this code
     ├── InvalidInput             a value broke a rule; names the field and the rule      (change the input)
-    │   └── EvidenceRefused      the write gate refused a quote, a pointer or an acceptance
+    │   ├── EvidenceRefused      the write gate refused a quote, a pointer or an acceptance
+    │   └── TooLarge             more than a surface takes in one request (send less, or in batches)
     ├── NotFound                 an id names nothing in this tenant (or another tenant's)  (check the id)
     ├── ConflictError            refused by a rule: it would change established knowledge (accept, or act first)
     │   ├── RaceLost             the write lost a race with another writer          (retry: nothing was written)
@@ -65,6 +66,10 @@ class InvalidInput(CredoError):
 
 class EvidenceRefused(InvalidInput):
     """The write gate refused the evidence offered for a claim."""
+
+
+class TooLarge(InvalidInput):
+    """A request holds more than a surface takes at once (rows of a bulk import over HTTP); `rule` names the limit."""
 
 
 class NotFound(CredoError):

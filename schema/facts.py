@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from functools import cache
@@ -287,11 +288,23 @@ class Fact(BaseModel):
 
 
 class Listing(list):
-    """A read's answer (a plain list) plus `unreadable`: the stored versions it skipped, each named."""
+    """A read's answer (a plain list) plus `unreadable`: the stored versions it skipped, each named; a read asked for
+    one `Window` of its answer also says where the next one starts (`windowed`, `next_offset`: None at the end)."""
 
     def __init__(self, items: Any = (), unreadable: Any = ()) -> None:
         super().__init__(items)
         self.unreadable: list[Unreadable] = list(unreadable)
+        self.windowed = False
+        self.next_offset: int | None = None
+
+
+@dataclass(frozen=True)
+class Window:
+    """One page of a listing, cut in its query: pass over `offset` rows of the ordered answer (an offset a previous
+    window's `next_offset` gave), return at most `limit` items."""
+
+    offset: int
+    limit: int
 
 
 CONTENT_FIELDS = ("scope", "kind", "statement", "quote", "confidence", "sensitivity")

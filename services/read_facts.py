@@ -10,7 +10,7 @@ from credo.graph import facts as fact_repo
 from credo.graph.db import Tx
 from credo.graph.records import readable
 from credo.schema.errors import InvalidInput, NotFound
-from credo.schema.facts import AsOf, Fact, Listing, literal, scope_key
+from credo.schema.facts import AsOf, Fact, Listing, Window, literal, scope_key
 from credo.schema.lifecycle import SERVED_VALUES, State
 from credo.schema.names import check_ref, check_scope, clean_name, normalise_predicate
 from credo.schema.time import parse_instant
@@ -52,10 +52,12 @@ def entity_ids(tx: Tx, tenant: str, name: str | None, known_at: datetime | None 
 def facts(
     ctx: Context, *, subject: str | None = None, predicate: str | None = None, object: Any = None,
     valid_at: Any = None, known_at: Any = None, scope: dict[str, str] | None = None, include_undated: bool = True,
-    states: Any = None,
+    states: Any = None, window: Window | None = None,
 ) -> AsOf[Fact]:
     """Versions true at valid_at as believed at known_at (served states unless `states` says otherwise), then,
-    apart and marked, the undated versions that may hold there (unless include_undated is False)."""
+    apart and marked, the undated versions that may hold there (unless include_undated is False). A `window` of a
+    listing that names no subject or object is cut in its query (`.windowed`, `.next_offset`); a read by name is
+    whole (a name's versions are few)."""
     subject = None if subject is None else clean_name(subject, "subject")
     predicate = None if predicate is None else normalise_predicate(predicate)
     scope = None if scope is None else check_scope(scope)
@@ -69,17 +71,42 @@ def facts(
         point = {"predicate": predicate, "object_value": object_value, "valid_at": valid, "known_at": known,
                  "scope_key": None if scope is None else scope_key(scope), "states": wanted,
                  "include_undated": include_undated}
+        if window is not None and subject is None and object_norm is None:
+            return _window(tx, ctx.tenant, window, point)
         if subject is not None or object_norm is not None:
             # the names are resolved inside the as-of query: one round trip
             found, premised = fact_repo.as_of_named(
                 tx, ctx.tenant, object_norm=object_norm, **point,
                 subject_norm=None if subject is None else entity_repo.normalise(subject))
-        else:
-            found, premised = fact_repo.as_of(tx, ctx.tenant, **point), None
+        else:  # the listing read whole: premised facts named in the query, so support is asked for those alone
+            rows, premised = fact_repo.as_of_window(tx, ctx.tenant, skip=0, limit=fact_repo.ALL, **point)
+            found = readable([f for f in rows if f is not None], "facts as of a point")
         # premises valid at valid_at (queried only for versions that rest on some)
         return served_at(tx, ctx.tenant, found, valid_at=valid, known_at=known, premised=premised)
 
     return ctx.read(work)
+
+
+def _window(tx: Tx, tenant: str, window: Window, point: dict[str, Any]) -> AsOf[Fact]:
+    """One window of the as-of listing: rows read in the query one more than wanted (to know whether more follow);
+    a version that is unreadable, or served here but unsupported at the point, is passed over and the window is
+    refilled from where its query stopped, so a page is never short while more follow."""
+    pos, kept, unreadable = window.offset, [], []
+    while True:
+        want = window.limit - len(kept)
+        found, premised = fact_repo.as_of_window(tx, tenant, skip=pos, limit=want + 1, **point)
+        head = [f for f in found[:want] if f is not None]
+        unreadable += [f.unreadable for f in head if f.unreadable is not None]
+        good = [f for f in head if f.unreadable is None]
+        supported = {f.version_id for f in served_at(tx, tenant, good, valid_at=point["valid_at"],
+                                                     known_at=point["known_at"], premised=premised)}
+        kept += [f for f in good if f.version_id in supported]
+        ended = len(found) <= want
+        pos += want
+        if ended or len(kept) == window.limit:
+            page = AsOf(kept, unreadable)
+            page.windowed, page.next_offset = True, None if ended else pos
+            return page
 
 
 def history(ctx: Context, *, fact_id: str) -> list[Fact]:

@@ -67,6 +67,13 @@ def pin_time(items: Sequence[Any]) -> str:
     return max(now, newest).isoformat()
 
 
+def window_page(result: Any, *, pinned: str | None, fingerprint: str) -> Page:
+    """A page the read cut in its query (a windowed Listing): its items, and the cursor of the next window, if any."""
+    after = result.next_offset
+    return Page(items=list(result), next_cursor=None if after is None else encode(after, pinned, fingerprint),
+                unreadable=list(getattr(result, "unreadable", ())))
+
+
 def page(items: Sequence[Any], *, offset: int, limit: int, pinned: str | None, fingerprint: str) -> Page:
     """The slice [offset, offset+limit) and the cursor of the next one, if any."""
     chunk = list(items[offset:offset + limit])

@@ -7,6 +7,7 @@ POST operations take a JSON body generated from the command model minus the path
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 from typing import Annotated, Any, Generic, TypeVar, get_args
@@ -21,7 +22,8 @@ from credo.schema.api_keys import Principal
 from credo.api.rest.limits import MAX_JSON_DEPTH, too_deep
 from credo.schema.cascade import CascadeReport
 from credo.schema.commands import Command, build
-from credo.schema.errors import InvalidInput
+from credo.schema.errors import InvalidInput, TooLarge
+from credo.schema.facts import Window
 from credo.schema.operations import OPERATIONS, Operation
 
 T = TypeVar("T")
@@ -183,6 +185,7 @@ def add_route(router: APIRouter, op: Operation) -> None:
 def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, limit: int | None,
         cursor: str | None) -> Any:
     """Validate with the command model, call the Store method, shape the answer (page, write report)."""
+    _bounded_rows(op, fields, request.app.state.runtime.settings.max_http_rows)
     build(op.command, **fields)  # bad input answers 422 before anything runs
     extras = request.app.state.runtime.extras_for(op.name)
     if op.write or not op.paged:
@@ -190,14 +193,35 @@ def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, 
         return Written(result=result, cascade=_cascade_of(result)) if op.write else result
     fingerprint = pages.query_hash(fields)
     offset, pinned = pages.decode(cursor, fingerprint) if cursor else (0, None)
+    size = limit or pages.DEFAULT_LIMIT
     pin_known = "known_at" in op.command.model_fields and fields.get("known_at") is None
     call = dict(fields) | ({"known_at": pinned} if pin_known and pinned else {})
+    if _takes_window(type(store), op.store_method):  # the page is cut in the read's query, not from the whole list
+        call["window"] = Window(offset, size)
     result = getattr(store, op.store_method)(**call, **extras)
     if pin_known and pinned is None:
         pinned = pages.pin_time(result)
-    listing = pages.page(result, offset=offset, limit=limit or pages.DEFAULT_LIMIT, pinned=pinned,
-                         fingerprint=fingerprint)
-    return listing
+    if getattr(result, "windowed", False):
+        return pages.window_page(result, pinned=pinned, fingerprint=fingerprint)
+    return pages.page(result, offset=offset, limit=size, pinned=pinned, fingerprint=fingerprint)
+
+
+BULK = frozenset({"add_facts", "import_facts"})  # operations whose rows a request may carry by the thousand
+
+
+def _bounded_rows(op: Operation, fields: dict[str, Any], most: int) -> None:
+    """A bulk request over HTTP holds at most `most` rows (CREDO_MAX_HTTP_ROWS), so no request keeps a worker
+    embedding and writing for minutes; a larger import is sent in several requests or run by `credo import`."""
+    rows = fields.get("rows") if op.name in BULK else None
+    if isinstance(rows, list) and len(rows) > most:
+        raise TooLarge("rows", f"at most {most} rows per request over HTTP (got {len(rows)}): send them in several "
+                               "requests, or run `credo import FILE.jsonl` beside the server (batches with progress)")
+
+
+@functools.cache
+def _takes_window(kind: type, method: str) -> bool:
+    """Whether a Store method reads one window of its listing in the query (it takes `window`)."""
+    return "window" in inspect.signature(getattr(kind, method)).parameters
 
 
 def add_routes(router: APIRouter) -> None:
