@@ -31,10 +31,16 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     def say(message: str) -> None:  # stdout carries the protocol: everything else goes to stderr
         print(message, file=sys.stderr)
 
+    from credo.services.embeddings import readiness
+
     db = open_database(args.settings, progress=say)
     args.store = open_store(args.settings, db)  # closed by main (it owns the driver)
     caller = stdio_principal(args.store, explicit=args.tenant, settings=args.settings, say=say)
-    build_server(args.store.for_principal, principal=caller).run("stdio")
+    readiness.start()  # as `credo serve` does: the agent's first remember does not pay for loading the model
+    try:
+        build_server(args.store.for_principal, principal=caller).run("stdio")
+    finally:
+        readiness.wait()  # a process that exits while a thread loads native code aborts
     return 0
 
 
