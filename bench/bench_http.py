@@ -51,7 +51,7 @@ def main() -> None:
     rng = random.Random(10)
     tenant = f"bench_http_{uuid.uuid4().hex[:8]}"
     store = credo.connect(tenant=tenant, embedder=None, start=False)
-    key = api_keys.create_key(store._db, tenant=tenant, name="bench").secret
+    key = api_keys.create_key(store._db, tenant=tenant, name="bench", scopes=["operator"]).secret  # writes add_fact
     url, server = serve(store)
     client = Client(url, key)
     subjects = [f"acct{i}" for i in range(50)]
