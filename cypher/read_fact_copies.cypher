@@ -1,7 +1,7 @@
 // The whole residue check of forgotten facts (and a forgotten source's citations) in one round trip: version
 // properties, lifecycle, edge quotes, relation copies and stale causes of the facts (their dependents' own and the
 // cause lines of the state changes that flagged them); summaries and extraction
-// episodes deriving from them or holding a text; full-text hits of each text probe (the global index and the
+// episodes deriving from them or holding a text (in their text or their topic); full-text hits of each text probe (the global index and the
 // tenant's own) and vector hits of each embedding
 // probe among the tenant's own vectors (its partition index, or an exact scan of its versions); ledger events about
 // the forgotten ids whose detail holds a text; read receipts that served a version of the facts or whose question
@@ -23,6 +23,7 @@
 // $same_vector  a vector hit at least this close is a copy of the forgotten embedding
 // $subject_ids  ids the ledger events about the forgotten content have as subject
 // $removed      the content-free text a scrubbed summary version holds
+// $removed_topic the content-free topic it holds
 // $entity_ids   entities forgotten with the facts (named only by them), known even once the facts are purged
 // $probe_ids    the forgotten ids whose stored probe must hold no content in clear
 // returns: place, ref, detail, kept (true: left by design, not residue)
@@ -56,14 +57,15 @@ CALL () {
   RETURN place, ref, detail, false AS kept
   UNION
   MATCH (m:Summary)
-  WHERE m.tenant = $tenant AND m.text <> $removed
+  WHERE m.tenant = $tenant AND (m.text <> $removed OR coalesce(m.topic, '') <> $removed_topic)
   WITH m,
        EXISTS { (m)-[:DERIVED_FROM]->(f:Fact) WHERE f.fact_id IN $fact_ids } OR
        EXISTS { (m)-[:DERIVED_FROM]->(s:Source) WHERE s.source_id IN $source_ids } AS derived,
-       any(t IN $texts WHERE m.text CONTAINS t) AS holds
-  WHERE derived OR holds
+       any(t IN $texts WHERE m.text CONTAINS t) AS holds, any(t IN $texts WHERE m.topic CONTAINS t) AS named
+  WHERE derived OR holds OR named
   RETURN CASE WHEN m.kind = 'episode' THEN 'episode' ELSE 'summary' END AS place, m.version_id AS ref,
-         CASE WHEN holds THEN 'its text contains the content' ELSE 'derived from it, text kept' END AS detail,
+         CASE WHEN holds THEN 'its text contains the content' WHEN named THEN 'its topic contains the content'
+              WHEN m.text <> $removed THEN 'derived from it, text kept' ELSE 'derived from it, topic kept' END AS detail,
          false AS kept
   UNION
   // the global `fact_text` index (small tenants' versions) and the tenant's own full-text index once ready

@@ -2,7 +2,8 @@
 // clearance: not applied: forgetting reaches every copy of its target's content, whatever the clearance; the target
 //   itself was checked first (graph/clearance.py: content above the caller's clearance answers NotFound)
 // $tenant  tenant id
-// $removed     the content-free text a scrubbed summary version holds
+// $removed       the content-free text a scrubbed summary version holds
+// $removed_topic the content-free topic it holds
 // returns: place, ref, detail
 CALL () {
   MATCH (f:Fact) WHERE f.tenant = $tenant AND (f.forgotten_at IS NULL OR f.statement IS NOT NULL OR f.embedding IS NOT NULL)
@@ -11,8 +12,9 @@ CALL () {
   MATCH (s:Source) WHERE s.tenant = $tenant AND (s.forgotten_at IS NULL OR s.text IS NOT NULL)
   RETURN 'node property' AS place, 'Source' AS ref, toString(count(s)) + ' sources keep content' AS detail, count(s) AS n
   UNION
-  MATCH (m:Summary) WHERE m.tenant = $tenant AND m.text <> $removed
-  RETURN 'summary' AS place, 'Summary' AS ref, toString(count(m)) + ' summary versions keep text' AS detail, count(m) AS n
+  MATCH (m:Summary) WHERE m.tenant = $tenant AND (m.text <> $removed OR coalesce(m.topic, '') <> $removed_topic)
+  RETURN 'summary' AS place, 'Summary' AS ref, toString(count(m)) + ' summary versions keep text or topic' AS detail,
+         count(m) AS n
   UNION
   MATCH (e:Entity) WHERE e.tenant = $tenant AND e.forgotten_at IS NULL
   RETURN 'node property' AS place, 'Entity' AS ref, toString(count(e)) + ' entities keep names' AS detail, count(e) AS n

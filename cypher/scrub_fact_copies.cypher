@@ -1,7 +1,8 @@
 // Forgetting's one scrub of facts' content, in one round trip: every version's statement, quote, embedding, names
 // and literal object (and the quotes on their SOURCED_FROM edges), with the tombstone; dependents' stale causes
 // quoting a forgotten premise (a version's own, from before flags, and the cause lines of the state changes that
-// flagged them); summary and episode versions deriving from the facts or sources or holding a text;
+// flagged them); summary and episode versions deriving from the facts or sources or holding a text in their text or
+// topic (both go: a topic is by default the text's first line);
 // ledger details of events about the forgotten ids that hold a text; the question text of every read receipt that
 // served a version of the facts or whose question holds a text (case-insensitive). The indexes drop removed
 // properties themselves.
@@ -15,6 +16,7 @@
 // $reason       why
 // $cause        what is left in place of a stale cause that quoted a forgotten premise
 // $removed      the content-free text a scrubbed summary version holds
+// $removed_topic the content-free topic it holds
 // $hash         its hash
 // $detail       the content-free ledger detail (JSON text)
 // returns: versions, causes (stale causes and cause lines), events, receipts (counts scrubbed), rebuild (ids of current
@@ -51,13 +53,13 @@ CALL () {
 }
 CALL () {
   MATCH (m:Summary)
-  WHERE m.tenant = $tenant AND m.text <> $removed
+  WHERE m.tenant = $tenant AND (m.text <> $removed OR coalesce(m.topic, '') <> $removed_topic)
     AND (EXISTS { (m)-[:DERIVED_FROM]->(f:Fact) WHERE f.fact_id IN $fact_ids }
          OR EXISTS { (m)-[:DERIVED_FROM]->(s:Source) WHERE s.source_id IN $source_ids }
-         OR any(t IN $texts WHERE m.text CONTAINS t))
+         OR any(t IN $texts WHERE m.text CONTAINS t OR m.topic CONTAINS t))
   WITH m, CASE WHEN m.known_to IS NULL AND coalesce(m.kind, '') <> 'episode' THEN m.summary_id END AS again
-  SET m.text = $removed, m.text_hash = $hash, m.content_removed_at = $known, m.content_removed_by = $by,
-      m.content_removed_reason = $reason
+  SET m.text = $removed, m.topic = $removed_topic, m.text_hash = $hash,
+      m.content_removed_at = $known, m.content_removed_by = $by, m.content_removed_reason = $reason
   RETURN collect(DISTINCT again) AS rebuild
 }
 CALL () {

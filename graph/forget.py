@@ -13,6 +13,7 @@ from credo.graph.vectors import vector
 from credo.schema.forget import ForgetJob, Kept, Residue
 
 REMOVED_TEXT = "[content removed: an input was forgotten]"  # what a scrubbed summary version holds
+REMOVED_TOPIC = "[topic removed: an input was forgotten]"  # and its topic (by default the text's first line)
 
 READ_FORGET_PROBES = load("read_forget_probes")
 READ_SUMMARIES_HOLDING = load("read_summaries_holding")
@@ -81,13 +82,14 @@ def probes(tx: Tx, tenant: str, fact_ids: list[str]) -> list[dict[str, Any]]:
 def summaries_holding(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: list[str], texts: list[str]) -> list[dict[str, Any]]:
     """Summary versions deriving from the facts or sources, or whose text contains one of the texts."""
     return tx.rows(READ_SUMMARIES_HOLDING, tenant=tenant, fact_ids=fact_ids, source_ids=source_ids, texts=texts,
-                   removed=REMOVED_TEXT)
+                   removed=REMOVED_TEXT, removed_topic=REMOVED_TOPIC)
 
 
 def scrub_summaries(tx: Tx, version_ids: list[str], text: str, hash_: str, known: datetime, by: str, reason: str) -> None:
-    """Replace the text of summary versions by a content-free one."""
+    """Replace the text and topic of summary versions by content-free ones."""
     if version_ids:
-        tx.one(SCRUB_SUMMARY_VERSIONS, version_ids=version_ids, text=text, hash=hash_, known=known, by=by, reason=reason)
+        tx.one(SCRUB_SUMMARY_VERSIONS, version_ids=version_ids, text=text, topic=REMOVED_TOPIC, hash=hash_, known=known,
+               by=by, reason=reason)
 
 
 def _residue(rows: list[dict[str, Any]]) -> list[Residue]:
@@ -147,13 +149,14 @@ def summary_states(tx: Tx, tenant: str, summary_ids: list[str]) -> dict[str, dic
 def forget_summaries(tx: Tx, tenant: str, rows: list[tuple[str, str]], known: datetime, text: str, hash_: str) -> None:
     """Close the current versions of summaries and write content-free forgotten successors."""
     if rows:
-        tx.one(FORGET_SUMMARIES, tenant=tenant, known=known, text=text, hash=hash_,
+        tx.one(FORGET_SUMMARIES, tenant=tenant, known=known, text=text, topic=REMOVED_TOPIC, hash=hash_,
                rows=[{"summary_id": s, "version_id": v} for s, v in rows])
 
 
 def summary_residue(tx: Tx, tenant: str, summary_ids: list[str]) -> list[Residue]:
-    """Summary versions still holding their text."""
-    return _residue(tx.rows(READ_SUMMARY_RESIDUE, tenant=tenant, summary_ids=summary_ids, removed=REMOVED_TEXT))
+    """Summary versions still holding their text or topic."""
+    return _residue(tx.rows(READ_SUMMARY_RESIDUE, tenant=tenant, summary_ids=summary_ids, removed=REMOVED_TEXT,
+                            removed_topic=REMOVED_TOPIC))
 
 
 def purge(tx: Tx, tenant: str, *, fact_ids: list[str] = (), source_ids: list[str] = (), entity_ids: list[str] = (),
@@ -195,17 +198,17 @@ def tenant_batch(tx: Tx, tenant: str, kind: str, limit: int) -> list[str]:
 
 def tenant_residue(tx: Tx, tenant: str) -> list[Residue]:
     """What still holds content in the whole tenant."""
-    return _residue(tx.rows(READ_TENANT_RESIDUE, tenant=tenant, removed=REMOVED_TEXT))
+    return _residue(tx.rows(READ_TENANT_RESIDUE, tenant=tenant, removed=REMOVED_TEXT, removed_topic=REMOVED_TOPIC))
 
 
 def scrub_fact_copies(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: list[str], texts: list[str],
                       subject_ids: list[str], known: datetime, by: str, reason: str, cause: str, text_hash: str,
                       note: dict[str, Any]) -> list[str]:
-    """Remove the facts' content from their versions and every copy (stale causes, summaries, episodes, ledger
-    details) in one statement; returns the current summaries to rebuild without it."""
+    """Remove the facts' content from their versions and every copy (stale causes, summaries' texts and topics,
+    episodes, ledger details) in one statement; returns the current summaries to rebuild without it."""
     row = tx.one(SCRUB_FACT_COPIES, tenant=tenant, fact_ids=fact_ids, source_ids=source_ids, texts=texts,
                  subject_ids=subject_ids, known=known, by=by, reason=reason, cause=cause, removed=REMOVED_TEXT,
-                 hash=text_hash, detail=json.dumps(note))
+                 removed_topic=REMOVED_TOPIC, hash=text_hash, detail=json.dumps(note))
     return sorted(row["rebuild"]) if row else []
 
 
@@ -218,7 +221,8 @@ def fact_copies(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: list[st
     rows = tx.rows(READ_FACT_COPIES, tenant=tenant, fact_ids=fact_ids, source_ids=source_ids, texts=texts,
                    phrases=[q for _t, q in phrases], probe_texts=[t for t, _q in phrases],
                    embeddings=[vector(e) for e in embeddings], candidates=candidates, same_vector=same_vector,
-                   subject_ids=subject_ids, removed=REMOVED_TEXT, entity_ids=entity_ids, probe_ids=probe_ids)
+                   subject_ids=subject_ids, removed=REMOVED_TEXT, removed_topic=REMOVED_TOPIC, entity_ids=entity_ids,
+                   probe_ids=probe_ids)
     kept = [Kept(place=r["place"], ref=str(r["ref"]), detail=r["detail"]) for r in rows if r["kept"]]
     return _residue([r for r in rows if not r["kept"]]), kept
 
