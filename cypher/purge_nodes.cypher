@@ -6,7 +6,8 @@
 // $entity_ids    entity ids
 // $summary_ids   summary ids (every version)
 // $with_entities entities forgotten with the target (named only by its forgotten facts)
-// returns: deleted (count of target nodes), entities (list of {id, at, by, reason} of the entities deleted with them)
+// returns: deleted (count of target nodes), entities (list of {id, at, by, behalf, reason} of the entities deleted
+//          with them)
 CALL () {
   MATCH (f:Fact)
   WHERE f.fact_id IN $fact_ids AND f.tenant = $tenant
@@ -27,7 +28,8 @@ CALL (named) {
     AND NOT EXISTS { MATCH (g:Fact) USING INDEX g:Fact(subject_id) WHERE g.subject_id = id AND g.tenant = $tenant }
     AND NOT EXISTS { MATCH (g:Fact) USING INDEX g:Fact(object_id) WHERE g.object_id = id AND g.tenant = $tenant }
   WITH DISTINCT e
-  WITH e, {id: e.entity_id, at: e.forgotten_at, by: e.forgotten_by, reason: e.forgotten_reason} AS gone
+  WITH e, {id: e.entity_id, at: e.forgotten_at, by: e.forgotten_by, behalf: e.forgotten_on_behalf_of,
+           reason: e.forgotten_reason} AS gone
   DETACH DELETE e
   RETURN collect(gone) AS entities
 }

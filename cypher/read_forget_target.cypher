@@ -3,7 +3,8 @@
 //   above the caller's clearance (read_hidden_content)
 // $tenant  tenant id
 // $id      the id
-// returns: kind, fact_id, forgotten, tombstones (list of {at, by, reason} of the forgetting; empty when not forgotten)
+// returns: kind, fact_id, forgotten, tombstones (list of {at, by, behalf, reason} of the forgetting; empty when not
+//          forgotten)
 OPTIONAL MATCH (f:Fact) WHERE (f.fact_id = $id OR f.version_id = $id) AND f.tenant = $tenant
 WITH collect(f) AS fs
 OPTIONAL MATCH (s:Source {source_id: $id}) WHERE s.tenant = $tenant
@@ -17,6 +18,7 @@ RETURN CASE WHEN size(fs) > 0 THEN 'fact' WHEN s IS NOT NULL THEN 'source' WHEN 
             WHEN s IS NOT NULL THEN s.forgotten_at IS NOT NULL WHEN e IS NOT NULL THEN e.forgotten_at IS NOT NULL
             ELSE any(m IN ms WHERE m.known_to IS NULL AND @state_at(m, null) = 'forgotten') END AS forgotten,
        [t IN [x IN fs WHERE x.forgotten_at IS NOT NULL] + [x IN [s, e] WHERE x.forgotten_at IS NOT NULL]
-             | {at: t.forgotten_at, by: t.forgotten_by, reason: t.forgotten_reason}]
+             | {at: t.forgotten_at, by: t.forgotten_by, behalf: t.forgotten_on_behalf_of, reason: t.forgotten_reason}]
        + [m IN ms WHERE m.content_removed_at IS NOT NULL
-             | {at: m.content_removed_at, by: m.content_removed_by, reason: m.content_removed_reason}] AS tombstones
+             | {at: m.content_removed_at, by: m.content_removed_by, behalf: m.content_removed_on_behalf_of,
+                reason: m.content_removed_reason}] AS tombstones

@@ -2,7 +2,8 @@
 // full-text and vector probes: its ids and tombstone, and its content only as a sealed copy whose key lives outside
 // the graph (services/forget_seal.py), never in clear. No index covers it.
 // $tenant  tenant id
-// $props   {target_id, kind, ids, facts, entities, keys, forgotten_at, forgotten_by, forgotten_reason, sealed,
+// $props   {target_id, kind, ids, facts, entities, keys, forgotten_at, forgotten_by, forgotten_on_behalf_of,
+//          forgotten_reason, sealed,
 //          seal_key (absent without a key store)}
 // returns: target_id
 MERGE (p:ForgetProbe {tenant: $tenant, target_id: $props.target_id})

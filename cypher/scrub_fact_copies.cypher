@@ -12,7 +12,8 @@
 // $texts        content texts (may be empty)
 // $subject_ids  ids the ledger events about the forgotten content have as subject
 // $known        known time of the forgetting
-// $by           who forgot
+// $by           who forgot (the acting key or process user)
+// $behalf       who the caller said it acted for, or null
 // $reason       why
 // $cause        what is left in place of a stale cause that quoted a forgotten premise
 // $removed      the content-free text a scrubbed summary version holds
@@ -25,7 +26,8 @@ CALL () {
   MATCH (f:Fact)
   WHERE f.fact_id IN $fact_ids AND f.tenant = $tenant
   REMOVE f.statement, f.quote, f.embedding, f.subject_name, f.object_name, f.stale_cause, f.lapse_reason
-  SET f.object_value = '', f.forgotten_at = $known, f.forgotten_by = $by, f.forgotten_reason = $reason,
+  SET f.object_value = '', f.forgotten_at = $known, f.forgotten_by = $by, f.forgotten_on_behalf_of = $behalf,
+      f.forgotten_reason = $reason,
       f.end_reason = CASE WHEN f.end_reason IS NULL THEN null ELSE 'forgotten' END
   WITH f
   CALL (f) {
@@ -59,7 +61,8 @@ CALL () {
          OR any(t IN $texts WHERE m.text CONTAINS t OR m.topic CONTAINS t))
   WITH m, CASE WHEN m.known_to IS NULL AND coalesce(m.kind, '') <> 'episode' THEN m.summary_id END AS again
   SET m.text = $removed, m.topic = $removed_topic, m.text_hash = $hash,
-      m.content_removed_at = $known, m.content_removed_by = $by, m.content_removed_reason = $reason
+      m.content_removed_at = $known, m.content_removed_by = $by, m.content_removed_on_behalf_of = $behalf,
+      m.content_removed_reason = $reason
   RETURN collect(DISTINCT again) AS rebuild
 }
 CALL () {
@@ -81,7 +84,8 @@ CALL () {
   }
   WITH DISTINCT r
   REMOVE r.query
-  SET r.query_removed_at = $known, r.query_removed_by = $by, r.query_removed_reason = $reason
+  SET r.query_removed_at = $known, r.query_removed_by = $by, r.query_removed_on_behalf_of = $behalf,
+      r.query_removed_reason = $reason
   RETURN count(r) AS receipts
 }
 RETURN versions, causes + lines AS causes, events, receipts, rebuild

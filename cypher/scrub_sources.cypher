@@ -3,7 +3,8 @@
 // $tenant      tenant id
 // $source_ids  source ids
 // $known       known time of the forgetting
-// $by          who forgot
+// $by          who forgot (the acting key or process user)
+// $behalf      who the caller said it acted for, or null
 // $reason      why
 // returns: scrubbed
 MATCH (s:Source)
@@ -15,5 +16,5 @@ CALL (s) {
   REMOVE r.quote, r.span
 }
 REMOVE s.text, s.title, s.uri, s.author, s.text_hash
-SET s.forgotten_at = $known, s.forgotten_by = $by, s.forgotten_reason = $reason
+SET s.forgotten_at = $known, s.forgotten_by = $by, s.forgotten_on_behalf_of = $behalf, s.forgotten_reason = $reason
 RETURN count(s) AS scrubbed

@@ -46,14 +46,15 @@ READ_PURGED_TOMBSTONE = load("read_purged_tombstone")
 
 
 def target(tx: Tx, tenant: str, ident: str) -> dict[str, Any] | None:
-    """{kind, fact_id, forgotten, tombstone} of what an id names in the tenant, or None."""
+    """{kind, fact_id, forgotten, tombstone ({forgotten_at, by, on_behalf_of, reason})} of what an id names in the
+    tenant, or None."""
     row = tx.one(READ_FORGET_TARGET, tenant=tenant, id=ident)
     if not row or not row["kind"]:
         return None
     marks = [t for t in row["tombstones"] if t["at"] is not None]
     first = min(marks, key=lambda t: native(t["at"])) if marks else None
-    tombstone = ({"forgotten_at": native(first["at"]), "by": first["by"] or "", "reason": first["reason"] or ""}
-                 if first else None)
+    tombstone = ({"forgotten_at": native(first["at"]), "by": first["by"] or "", "on_behalf_of": first["behalf"],
+                  "reason": first["reason"] or ""} if first else None)
     return {"kind": row["kind"], "fact_id": row["fact_id"], "forgotten": row["forgotten"], "tombstone": tombstone}
 
 
@@ -64,7 +65,8 @@ def purged(tx: Tx, tenant: str, ident: str) -> dict[str, Any] | None:
         return None
     detail = json.loads(row["detail"] or "{}")
     tombstone = ({"forgotten_at": detail["forgotten_at"], "by": detail.get("forgotten_by") or "",
-                  "reason": row["reason"] or ""} if detail.get("forgotten_at") else None)
+                  "on_behalf_of": detail.get("forgotten_on_behalf_of"), "reason": row["reason"] or ""}
+                 if detail.get("forgotten_at") else None)
     return {"kind": detail.get("kind"), "tombstone": tombstone, "purged_at": native(row["purged_at"])}
 
 
@@ -85,11 +87,12 @@ def summaries_holding(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: l
                    removed=REMOVED_TEXT, removed_topic=REMOVED_TOPIC)
 
 
-def scrub_summaries(tx: Tx, version_ids: list[str], text: str, hash_: str, known: datetime, by: str, reason: str) -> None:
+def scrub_summaries(tx: Tx, version_ids: list[str], text: str, hash_: str, known: datetime, by: str, reason: str,
+                    behalf: str | None = None) -> None:
     """Replace the text and topic of summary versions by content-free ones."""
     if version_ids:
         tx.one(SCRUB_SUMMARY_VERSIONS, version_ids=version_ids, text=text, topic=REMOVED_TOPIC, hash=hash_, known=known,
-               by=by, reason=reason)
+               by=by, behalf=behalf, reason=reason)
 
 
 def _residue(rows: list[dict[str, Any]]) -> list[Residue]:
@@ -101,10 +104,11 @@ def source_dependents(tx: Tx, tenant: str, source_id: str) -> list[tuple[str, bo
     return [(r["fact_id"], r["backed"]) for r in tx.rows(READ_SOURCE_DEPENDENTS, tenant=tenant, source_id=source_id)]
 
 
-def scrub_sources(tx: Tx, tenant: str, source_ids: list[str], known: datetime, by: str, reason: str) -> None:
+def scrub_sources(tx: Tx, tenant: str, source_ids: list[str], known: datetime, by: str, reason: str,
+                  behalf: str | None = None) -> None:
     """Remove the sources' text and names, the quotes citing them, and stop believing the citing edges."""
     if source_ids:
-        tx.one(SCRUB_SOURCES, tenant=tenant, source_ids=source_ids, known=known, by=by, reason=reason)
+        tx.one(SCRUB_SOURCES, tenant=tenant, source_ids=source_ids, known=known, by=by, behalf=behalf, reason=reason)
 
 
 def source_residue(tx: Tx, tenant: str, source_ids: list[str]) -> list[Residue]:
@@ -129,10 +133,11 @@ def entity_names(tx: Tx, tenant: str, entity_ids: list[str]) -> list[str]:
     return [n for n in row["names"] if n] if row else []
 
 
-def scrub_entities(tx: Tx, tenant: str, entity_ids: list[str], known: datetime, by: str, reason: str) -> None:
+def scrub_entities(tx: Tx, tenant: str, entity_ids: list[str], known: datetime, by: str, reason: str,
+                   behalf: str | None = None) -> None:
     """Remove the entities' names and aliases."""
     if entity_ids:
-        tx.one(SCRUB_ENTITIES, tenant=tenant, entity_ids=entity_ids, known=known, by=by, reason=reason)
+        tx.one(SCRUB_ENTITIES, tenant=tenant, entity_ids=entity_ids, known=known, by=by, behalf=behalf, reason=reason)
 
 
 def entity_residue(tx: Tx, tenant: str, entity_ids: list[str]) -> list[Residue]:
@@ -162,7 +167,7 @@ def summary_residue(tx: Tx, tenant: str, summary_ids: list[str]) -> list[Residue
 def purge(tx: Tx, tenant: str, *, fact_ids: list[str] = (), source_ids: list[str] = (), entity_ids: list[str] = (),
           summary_ids: list[str] = (), with_entities: list[str] = ()) -> list[dict[str, Any]]:
     """Delete the tombstoned nodes with their edges, and the forgotten entities no fact names any more; returns
-    those entities' tombstones ({id, at, by, reason})."""
+    those entities' tombstones ({id, at, by, behalf, reason})."""
     row = tx.one(PURGE_NODES, tenant=tenant, fact_ids=list(fact_ids), source_ids=list(source_ids),
                  entity_ids=list(entity_ids), summary_ids=list(summary_ids), with_entities=list(with_entities))
     return [{**e, "at": native(e["at"])} for e in row["entities"]] if row else []
@@ -202,12 +207,12 @@ def tenant_residue(tx: Tx, tenant: str) -> list[Residue]:
 
 
 def scrub_fact_copies(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: list[str], texts: list[str],
-                      subject_ids: list[str], known: datetime, by: str, reason: str, cause: str, text_hash: str,
-                      note: dict[str, Any]) -> list[str]:
+                      subject_ids: list[str], known: datetime, by: str, behalf: str | None, reason: str, cause: str,
+                      text_hash: str, note: dict[str, Any]) -> list[str]:
     """Remove the facts' content from their versions and every copy (stale causes, summaries' texts and topics,
     episodes, ledger details) in one statement; returns the current summaries to rebuild without it."""
     row = tx.one(SCRUB_FACT_COPIES, tenant=tenant, fact_ids=fact_ids, source_ids=source_ids, texts=texts,
-                 subject_ids=subject_ids, known=known, by=by, reason=reason, cause=cause, removed=REMOVED_TEXT,
+                 subject_ids=subject_ids, known=known, by=by, behalf=behalf, reason=reason, cause=cause, removed=REMOVED_TEXT,
                  removed_topic=REMOVED_TOPIC, hash=text_hash, detail=json.dumps(note))
     return sorted(row["rebuild"]) if row else []
 

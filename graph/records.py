@@ -65,12 +65,13 @@ FORGOTTEN_NAME = "[forgotten]"
 
 
 def tombstone_of(row: dict[str, Any]) -> Tombstone | None:
-    """The tombstone a forgotten node carries (forgotten_at/by/reason), or None."""
+    """The tombstone a forgotten node carries (forgotten_at/by/on_behalf_of/reason), or None."""
     at = row.get("forgotten_at")
     if at is None:
         return None
     at = instant(at) if isinstance(at, str) else native(at)
-    return Tombstone(forgotten_at=at, by=row.get("forgotten_by") or "unknown", reason=row.get("forgotten_reason") or "")
+    return Tombstone(forgotten_at=at, by=row.get("forgotten_by") or "unknown", reason=row.get("forgotten_reason") or "",
+                     on_behalf_of=row.get("forgotten_on_behalf_of"))
 
 
 def fact_from_row(row: dict[str, Any]) -> Fact:

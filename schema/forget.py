@@ -13,17 +13,20 @@ TargetKind = Literal["fact", "source", "entity", "summary", "tenant"]
 
 
 class Tombstone(BaseModel):
-    """What a read at an earlier known time shows in place of forgotten content."""
+    """What a read at an earlier known time shows in place of forgotten content: when, who acted (the authenticated
+    key `key:<id>`, or the local process user `local:<user>`), who the caller said it acted for, and why."""
 
     model_config = ConfigDict(frozen=True)
 
     forgotten_at: datetime
     by: str
     reason: str
+    on_behalf_of: str | None = None
 
     def text(self) -> str:
-        """'forgotten on T by A for R'."""
-        return f"forgotten on {self.forgotten_at.isoformat()} by {self.by} for {self.reason}"
+        """'forgotten on T by A (on behalf of B) for R' (without the parenthesis when nobody else was named)."""
+        behalf = f" (on behalf of {self.on_behalf_of})" if self.on_behalf_of and self.on_behalf_of != self.by else ""
+        return f"forgotten on {self.forgotten_at.isoformat()} by {self.by}{behalf} for {self.reason}"
 
 
 class Residue(BaseModel):
@@ -115,7 +118,8 @@ class ForgetJob(BaseModel):
     scope: Literal["subject", "tenant"]
     target: str | None = None
     reason: str
-    actor: str
+    actor: str  # who started it: the acting key (`key:<id>`) or the local process user
+    on_behalf_of: str | None = None  # who the caller said it acted for
     state: Literal["running", "complete"]
     phase: str
     done: int = 0

@@ -29,7 +29,7 @@ from credo.schema.forget import ForgetResult, ResidueReport
 from credo.schema.lifecycle import State, check_transition
 from credo.services import crypto_erase, forget_seal
 from credo.services.context import Context
-from credo.services.forget_rules import SUMMARY_TEXT, Probe, ledger_subjects, only_evidence
+from credo.services.forget_rules import SUMMARY_TEXT, Probe, ledger_subjects, only_evidence, tombstone
 from credo.services.forget_verify import purged_report, verify
 from credo.services.summarizers import ListSummarizer
 from credo.services.tms_rules import text_hash
@@ -91,8 +91,8 @@ def forget_facts(tx: Tx, tenant: str, known: datetime, rows: list[dict[str, Any]
     return ids
 
 
-def reach_entities(tx: Tx, tenant: str, known: datetime, fact_ids: list[str], probe: Probe, *, by: str, reason: str,
-                   spare: list[str] = ()) -> list[str]:
+def reach_entities(tx: Tx, tenant: str, known: datetime, fact_ids: list[str], probe: Probe, *, by: str,
+                   behalf: str | None, reason: str, spare: list[str] = ()) -> list[str]:
     """Step: the entities the facts name that no remembered fact names any more go with them (rule in the module
     docstring); their names join the probe first, so `scrub_copies` removes their copies too. `spare`: entities the
     caller forgets itself (a subject's own family). Returns the entities forgotten."""
@@ -100,7 +100,7 @@ def reach_entities(tx: Tx, tenant: str, known: datetime, fact_ids: list[str], pr
     for names in found.values():
         probe.add(names)
     probe.entities += [e for e in found if e not in probe.entities]
-    repo.scrub_entities(tx, tenant, list(found), known, by, reason)
+    repo.scrub_entities(tx, tenant, list(found), known, by, reason, behalf)
     return list(found)
 
 
@@ -123,19 +123,20 @@ def probe_sealer(ctx: Context, target_id: str) -> Callable[[Tx, Probe], None]:
 
 
 def scrub_copies(tx: Tx, tenant: str, known: datetime, probe: Probe, *, fact_ids: list[str], source_ids: list[str],
-                 by: str, reason: str) -> list[str]:
+                 by: str, behalf: str | None, reason: str) -> list[str]:
     """The content of the facts' versions and of every copy (summaries, episodes, stale causes, ledger details of
     events about them), removed in one statement; returns the summaries to rebuild."""
     return repo.scrub_fact_copies(tx, tenant, fact_ids=fact_ids, source_ids=source_ids, texts=probe.texts,
                                   subject_ids=ledger_subjects(fact_ids, source_ids), known=known, by=by,
-                                  reason=reason, cause=f"premise forgotten for {reason}",
+                                  behalf=behalf, reason=reason, cause=f"premise forgotten for {reason}",
                                   text_hash=text_hash(SUMMARY_TEXT),
                                   note={"redacted": "content removed by forget", "by": by})
 
 
-def _tombstone_event(tx: Tx, tenant: str, known: datetime, target_id: str, kind: str, by: str, reason: str,
-                     ids: list[str]) -> None:
-    ledger.audit(tx, tenant, known, [("forget", target_id, {"kind": kind, "by": by, "reason": reason, "ids": ids})])
+def _tombstone_event(tx: Tx, tenant: str, known: datetime, target_id: str, kind: str, behalf: str | None,
+                     reason: str, ids: list[str]) -> None:
+    # the ledger records the acting key itself (its actor) and the claimed one apart (on_behalf_of)
+    ledger.audit(tx, tenant, known, [("forget", target_id, {"kind": kind, "by": behalf, "reason": reason, "ids": ids})])
 
 
 def rebuild_after(ctx: Context, summary_ids: list[str]) -> None:
@@ -147,7 +148,8 @@ def rebuild_after(ctx: Context, summary_ids: list[str]) -> None:
 
 
 def forget(ctx: Context, *, target_id: str, reason: str, actor: str, probes: dict[str, Probe]) -> ForgetResult:
-    """Forget what `target_id` names; returns the ids forgotten, the residue report and the cascade."""
+    """Forget what `target_id` names; returns the ids forgotten, the residue report and the cascade. The tombstone
+    names the acting principal (`ctx.actor`) and, apart, `actor`: who the caller said it acted for."""
     found = kind_of(ctx, target_id)
     kind = found["kind"]
     if kind == "entity":
@@ -177,16 +179,17 @@ def forget(ctx: Context, *, target_id: str, reason: str, actor: str, probes: dic
 
     rebuild: list[str] = []
     save_probe = probe_sealer(ctx, target)
+    by = ctx.actor
 
     def work(tx: Tx, known: datetime) -> ForgetResult:
-        repo.scrub_sources(tx, ctx.tenant, sources, known, actor, reason)
-        ids = forget_facts(tx, ctx.tenant, known, rows, by=actor, reason=reason, strict=kind == "fact")
-        entities = reach_entities(tx, ctx.tenant, known, ids, probe, by=actor, reason=reason)
-        rebuild[:] = scrub_copies(tx, ctx.tenant, known, probe, fact_ids=ids, source_ids=sources, by=actor,
-                                  reason=reason)
+        repo.scrub_sources(tx, ctx.tenant, sources, known, by, reason, actor)
+        ids = forget_facts(tx, ctx.tenant, known, rows, by=by, reason=reason, strict=kind == "fact")
+        entities = reach_entities(tx, ctx.tenant, known, ids, probe, by=by, behalf=actor, reason=reason)
+        rebuild[:] = scrub_copies(tx, ctx.tenant, known, probe, fact_ids=ids, source_ids=sources, by=by,
+                                  behalf=actor, reason=reason)
         _tombstone_event(tx, ctx.tenant, known, target, kind, actor, reason, ids + entities)
         probe.facts = [i for i in ids if i != target]
-        probe.tombstone = {"forgotten_at": known, "by": actor, "reason": reason}
+        probe.tombstone = tombstone(known, by, actor, reason)
         save_probe(tx, probe)  # held until purge: any handle sharing the key store can probe with it
         return ForgetResult(target_id=target, kind=kind, forgotten=sources + ids + entities,
                             report=ResidueReport(target_id=target))
@@ -199,8 +202,13 @@ def forget(ctx: Context, *, target_id: str, reason: str, actor: str, probes: dic
     return done.model_copy(update={"report": report})
 
 
-def _forget_summaries(ctx: Context, summary_ids: list[str], reason: str, actor: str,
-                      probes: dict[str, Probe]) -> ForgetResult:
+def _forget_summaries(ctx: Context, summary_ids: list[str], reason: str, actor: str | None,
+                      probes: dict[str, Probe], by: str | None = None) -> ForgetResult:
+    """Forget summaries (every version's text and topic); `by` the acting principal (default `ctx.actor`), `actor`
+    who it acted for."""
+    by = by or ctx.actor
+    mark: dict = {}
+
     def work(tx: Tx, known: datetime) -> None:
         states = repo.summary_states(tx, ctx.tenant, summary_ids)
         rows = []
@@ -209,13 +217,15 @@ def _forget_summaries(ctx: Context, summary_ids: list[str], reason: str, actor: 
                 check_transition(sid, st["state"], FORGOTTEN)
                 rows.append((sid, new_id("sv")))
         repo.scrub_summaries(tx, [v for st in states.values() for v in st["versions"]], SUMMARY_TEXT,
-                             text_hash(SUMMARY_TEXT), known, actor, reason)
+                             text_hash(SUMMARY_TEXT), known, by, reason, actor)
         repo.forget_summaries(tx, ctx.tenant, rows, known, SUMMARY_TEXT, text_hash(SUMMARY_TEXT))
         changes(tx).summaries.extend(sid for sid, _ in rows)
         _tombstone_event(tx, ctx.tenant, known, summary_ids[0], "summary", actor, reason, summary_ids)
+        mark.update(tombstone(known, by, actor, reason))
 
     ctx.write(work)
     probe = probes.setdefault(summary_ids[0], Probe(ids=summary_ids, kind="summary"))
+    probe.tombstone = probe.tombstone or mark
     report = verify(ctx, target_id=summary_ids[0], kind="summary", probe=probe)
     return ForgetResult(target_id=summary_ids[0], kind="summary", forgotten=summary_ids, report=report)
 
@@ -239,7 +249,8 @@ def purge(ctx: Context, *, target_id: str, probes: dict[str, Probe]) -> ResidueR
     ids = {"fact": "fact_ids", "source": "source_ids", "entity": "entity_ids", "summary": "summary_ids"}[kind]
     probe = probes.get(target)  # this handle's capture, if any (the stored one goes with the purge)
     tomb = found["tombstone"] or (probe.tombstone if probe else None) or {}
-    mark = {"forgotten_at": _iso(tomb.get("forgotten_at")), "forgotten_by": tomb.get("by"), "reason": tomb.get("reason")}
+    mark = {"forgotten_at": _iso(tomb.get("forgotten_at")), "forgotten_by": tomb.get("by"),
+            "forgotten_on_behalf_of": tomb.get("on_behalf_of"), "reason": tomb.get("reason")}
 
     def work(tx: Tx, known: datetime) -> datetime:
         family = repo.entity_family(tx, ctx.tenant, target) if kind == "entity" else [target]
@@ -250,7 +261,7 @@ def purge(ctx: Context, *, target_id: str, probes: dict[str, Probe]) -> ResidueR
         # one purge event per id deleted: the tombstone a purged id still answers with (content-free)
         ledger.audit(tx, ctx.tenant, known, [("purge", i, {"kind": kind, **mark}) for i in family] + [
             ("purge", e["id"], {"kind": "entity", "with": target, "forgotten_at": _iso(e["at"]), "forgotten_by": e["by"],
-                                "reason": e["reason"]}) for e in gone])
+                                "forgotten_on_behalf_of": e["behalf"], "reason": e["reason"]}) for e in gone])
         return known
 
     at = ctx.write(work)

@@ -25,7 +25,7 @@ class Probe:
     texts: list[str] = field(default_factory=list)
     embeddings: list[list[float]] = field(default_factory=list)
     keys: list[str] = field(default_factory=list)  # crypto-erasure keys that sealed it (ids only; never key bytes)
-    tombstone: dict[str, Any] | None = None  # {forgotten_at, by, reason}: content-free
+    tombstone: dict[str, Any] | None = None  # {forgotten_at, by, on_behalf_of, reason}: content-free
     purged_at: Any = None
 
     def add(self, texts: list[str], embeddings: list[list[float]] = ()) -> None:
@@ -43,7 +43,8 @@ class Probe:
         """A probe read back from its node, with its opened content (None: graph-only)."""
         texts, embeddings = content or ([], [])
         tombstone = ({"forgotten_at": props["forgotten_at"], "by": props.get("forgotten_by") or "",
-                      "reason": props.get("forgotten_reason") or ""} if props.get("forgotten_at") else None)
+                      "on_behalf_of": props.get("forgotten_on_behalf_of"), "reason": props.get("forgotten_reason") or ""}
+                     if props.get("forgotten_at") else None)
         return cls(ids=list(props.get("ids") or []), kind=props.get("kind") or "fact",
                    facts=list(props.get("facts") or []), entities=list(props.get("entities") or []),
                    texts=texts, embeddings=embeddings, keys=list(props.get("keys") or []), tombstone=tombstone)
@@ -53,12 +54,17 @@ class Probe:
         self.keys += [k for k in key_ids if k not in self.keys]
 
 
+def tombstone(at: Any, by: str, on_behalf_of: str | None, reason: str) -> dict[str, Any]:
+    """A forget's tombstone: when, who acted (the acting key or process user), for whom it said, and why."""
+    return {"forgotten_at": at, "by": by, "on_behalf_of": on_behalf_of, "reason": reason}
+
+
 def stored_tombstone(tombstone: dict[str, Any] | None) -> dict[str, Any]:
-    """A tombstone as node properties (forgotten_at, forgotten_by, forgotten_reason)."""
+    """A tombstone as node properties (forgotten_at, forgotten_by, forgotten_on_behalf_of, forgotten_reason)."""
     if not tombstone:
         return {}
     return {"forgotten_at": tombstone["forgotten_at"], "forgotten_by": tombstone["by"],
-            "forgotten_reason": tombstone["reason"]}
+            "forgotten_on_behalf_of": tombstone.get("on_behalf_of"), "forgotten_reason": tombstone["reason"]}
 
 
 def lucene_phrase(text: str) -> str:

@@ -22,9 +22,9 @@ from credo.schema.forget import ForgetJob, ResidueReport
 from credo.services import crypto_erase, forget_seal
 from credo.services.clearance import check_target, everything
 from credo.services.context import Context
-from credo.services.forget import (_forget_summaries, capture, forget_facts, probe_sealer, reach_entities,
-                                   rebuild_after, scrub_copies)
-from credo.services.forget_rules import SUMMARY_TEXT, Probe
+from credo.services.forget import (_forget_summaries, _tombstone_event, capture, forget_facts, probe_sealer,
+                                   reach_entities, rebuild_after, scrub_copies)
+from credo.services.forget_rules import SUMMARY_TEXT, Probe, tombstone
 from credo.services.forget_verify import stored_probe, verify
 from credo.services.tms_rules import text_hash
 
@@ -44,12 +44,14 @@ def _quiet(_job: ForgetJob) -> None:
 
 
 def start(ctx: Context, *, scope: str, target: str | None, reason: str, actor: str, batch_size: int) -> ForgetJob:
-    """The running job for this scope and target (resumed), or a new persisted one."""
+    """The running job for this scope and target (resumed), or a new persisted one: started by the acting principal
+    (`ctx.actor`, its tombstones' `by`) on behalf of `actor` (who the caller said it acted for)."""
     for job in ctx.read(lambda tx: repo.jobs(tx, ctx.tenant)):
         if job.scope == scope and job.target == target:
             return job
     now = ctx.now()
-    job = ForgetJob(job_id=new_id("fj"), scope=scope, target=target, reason=reason, actor=actor, state="running",
+    job = ForgetJob(job_id=new_id("fj"), scope=scope, target=target, reason=reason, actor=ctx.actor,
+                    on_behalf_of=actor, state="running",
                     phase="facts", batch_size=batch_size, started_at=now, updated_at=now)
     ctx.db.write(lambda tx: repo.save_job(tx, ctx.tenant, job))
     return job
@@ -57,6 +59,12 @@ def start(ctx: Context, *, scope: str, target: str | None, reason: str, actor: s
 
 def _advance(job: ForgetJob, ctx: Context, **changes: object) -> ForgetJob:
     return job.model_copy(update={**changes, "updated_at": ctx.now()})
+
+
+def _event(tx: Tx, ctx: Context, job: ForgetJob, known: datetime, ids: list[str]) -> None:
+    """The ledger's forget event of one batch (the acting key is the transaction's; the claimed actor apart)."""
+    _tombstone_event(tx, ctx.tenant, known, job.target or ctx.tenant, "entity" if job.scope == "subject" else "tenant",
+                     job.on_behalf_of, job.reason, ids)
 
 
 def _facts_batch(ctx: Context, job: ForgetJob, probe: Probe, entity_ids: list[str], forgotten: list[str]) -> ForgetJob:
@@ -76,20 +84,23 @@ def _facts_batch(ctx: Context, job: ForgetJob, probe: Probe, entity_ids: list[st
 
     def work(tx: Tx, known: datetime) -> ForgetJob:
         ids = forget_facts(tx, ctx.tenant, known, rows, by=job.actor, reason=job.reason, strict=False)
+        behalf = job.on_behalf_of
         batch_probe = Probe()
         for r in rows:
             batch_probe.add(r["statements"] + r["quotes"] + r["literals"])
         entities = []
         if job.scope == "subject":  # a tenant-wide forget forgets every entity in its own phase
-            entities = reach_entities(tx, ctx.tenant, known, ids, batch_probe, by=job.actor, reason=job.reason,
+            entities = reach_entities(tx, ctx.tenant, known, ids, batch_probe, by=job.actor, behalf=behalf,
+                                      reason=job.reason,
                                       spare=entity_ids)
             probe.add(batch_probe.texts if keep else [])
             probe.entities += [e for e in entities if e not in probe.entities]
         rebuild[:] = scrub_copies(tx, ctx.tenant, known, batch_probe, fact_ids=ids, source_ids=[], by=job.actor,
-                                  reason=job.reason)
+                                  behalf=behalf, reason=job.reason)
         moved = _advance(job, ctx, done=job.done + len(ids))
         repo.save_job(tx, ctx.tenant, moved)
-        probe.tombstone = probe.tombstone or {"forgotten_at": known, "by": job.actor, "reason": job.reason}
+        _event(tx, ctx, job, known, ids + entities)
+        probe.tombstone = probe.tombstone or tombstone(known, job.actor, behalf, job.reason)
         if save_probe is not None:  # the probe grew: stored with the batch, so a resumed job or another handle uses it
             save_probe(tx, probe)
         forgotten.extend(ids + entities)
@@ -109,19 +120,20 @@ def _ids_batch(ctx: Context, job: ForgetJob, kind: str, forgotten: list[str], pr
     if not ids:
         return _advance(job, ctx, phase=phases[phases.index(job.phase) + 1])
     if kind == "summary":
-        _forget_summaries(ctx, ids, job.reason, job.actor, {})
+        _forget_summaries(ctx, ids, job.reason, job.on_behalf_of, {}, by=job.actor)
         moved = _advance(job, ctx, done=job.done + len(ids))
         ctx.db.write(lambda tx: repo.save_job(tx, ctx.tenant, moved))
         return moved
 
     def work(tx: Tx, known: datetime) -> ForgetJob:
         if kind == "source":
-            repo.scrub_sources(tx, ctx.tenant, ids, known, job.actor, job.reason)
+            repo.scrub_sources(tx, ctx.tenant, ids, known, job.actor, job.reason, job.on_behalf_of)
             repo.scrub_summaries(tx, [h["version_id"] for h in repo.summaries_holding(
                 tx, ctx.tenant, fact_ids=[], source_ids=ids, texts=[])], SUMMARY_TEXT, text_hash(SUMMARY_TEXT), known,
-                job.actor, job.reason)
+                job.actor, job.reason, job.on_behalf_of)
         else:
-            repo.scrub_entities(tx, ctx.tenant, ids, known, job.actor, job.reason)
+            repo.scrub_entities(tx, ctx.tenant, ids, known, job.actor, job.reason, job.on_behalf_of)
+        _event(tx, ctx, job, known, ids)
         moved = _advance(job, ctx, done=job.done + len(ids))
         repo.save_job(tx, ctx.tenant, moved)
         return moved
@@ -159,8 +171,10 @@ def run(ctx: Context, job: ForgetJob, *, progress: Progress = _quiet, probe: Pro
                 named = Probe()  # the subject's own names: copies in summaries, receipts' questions, ledger details
                 named.add(repo.entity_names(tx, ctx.tenant, family))
                 probe.add(named.texts)
-                scrub_copies(tx, ctx.tenant, known, named, fact_ids=[], source_ids=[], by=job.actor, reason=job.reason)
-                repo.scrub_entities(tx, ctx.tenant, family, known, job.actor, job.reason)
+                scrub_copies(tx, ctx.tenant, known, named, fact_ids=[], source_ids=[], by=job.actor,
+                             behalf=job.on_behalf_of, reason=job.reason)
+                repo.scrub_entities(tx, ctx.tenant, family, known, job.actor, job.reason, job.on_behalf_of)
+                _event(tx, ctx, job, known, family)
                 moved = _advance(job, ctx, phase="verify")
                 repo.save_job(tx, ctx.tenant, moved)
                 return moved

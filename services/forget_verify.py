@@ -113,6 +113,7 @@ def verify(ctx: Context, *, target_id: str, kind: str | None = None, probe: Prob
         return ResidueReport(target_id=tid, kind=kind, residue=places, probes=ran, probe_from=probe_from,
                              checked=checked, left_by_design=kept,
                              tombstone=Tombstone(forgotten_at=tombstone["forgotten_at"], by=tombstone["by"],
+                                                 on_behalf_of=tombstone.get("on_behalf_of"),
                                                  reason=tombstone["reason"]) if tombstone else None,
                              purged_at=purged_at, outside_store=outside(retention), tx_log_retention=retention,
                              crypto_erased=erased, crypto_reason=why)

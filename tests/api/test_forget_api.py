@@ -104,3 +104,19 @@ def test_over_rest_a_forgotten_and_purged_diagnosis_leaves_no_question_in_the_ta
         assert answer.status_code == 200, answer.json()
         report = answer.json()
         assert report["complete"] is True and report["purged_at"] and report["tombstone"]["reason"] == "erasure"
+
+
+def test_a_tombstone_over_rest_names_the_acting_key_and_apart_the_actor_a_body_claims(api, tenant_a):
+    # given a fact, forgotten over REST by a body claiming to act as "the CEO"
+    made = api.post("/v1/facts", json={"subject": "Vault", "predicate": "code_kept_by", "object": "Alice",
+                                       "statement": SECRET}, headers=tenant_a.headers).json()["result"]
+    fid = made["fact_id"]
+    answer = api.post(f"/v1/items/{fid}/forget", json={"reason": "cleanup", "actor": "the CEO"},
+                      headers=tenant_a.headers)
+    assert answer.status_code == 200, answer.json()
+    # then the history reads "by key:<id> (on behalf of the CEO)", and the tombstone keeps both apart
+    acting = f"key:{tenant_a.key_id}"
+    [old] = api.get(f"/v1/facts/{fid}/history", headers=tenant_a.headers).json()["items"]
+    assert f"by {acting} (on behalf of the CEO) for cleanup" in old["statement"], old["statement"]
+    tombstone = answer.json()["result"]["report"]["tombstone"]
+    assert (tombstone["by"], tombstone["on_behalf_of"]) == (acting, "the CEO")

@@ -58,7 +58,8 @@ def test_verify_from_another_handle_runs_the_text_and_vector_probes_with_the_sto
     # and after purge the forgetting handle still verifies with its memory; another handle answers the tombstone
     assert one.verify_forgotten(f.fact_id).probe_from == "this handle's memory"
     gone = _other_handle(one).verify_forgotten(f.fact_id)
-    assert gone.complete and gone.purged_at is not None and gone.tombstone.by == "dpo"
+    assert gone.complete and gone.purged_at is not None
+    assert (gone.tombstone.by, gone.tombstone.on_behalf_of) == (one.principal.actor, "dpo")
     with pytest.raises(NotFound):
         _other_handle(one).verify_forgotten("f_" + "0" * 20)
 
