@@ -10,7 +10,8 @@
 // $flags   list of {version_id, state, cause (index into $change.causes; null for the first line or none), path (list of fact ids, or null)}
 // $seq     the chain's new head position (unchanged when the write appends nothing)
 // $head    the hash of the chain's new last event (unchanged when the write appends nothing)
-// $rows    list of {event_id, tenant, seq, action, subject_id, ids, actor, on_behalf_of, reason, detail (JSON text), prev_hash, hash}
+// $rows    list of {event_id, tenant, seq, action, subject_id, ids, actor, on_behalf_of, reason, detail (JSON text), prev_hash, hash,
+//          reason_commit, detail_commit, on_behalf_of_commit (salted commitments of the free text, or null)}
 // returns: appended, flagged (list of version ids actually flagged), statements (their statements, same order)
 CALL () {
   CREATE (c:StateChange {tenant: $tenant, change_id: $change.change_id, kind: $change.kind, actor: $change.actor,
@@ -36,7 +37,8 @@ CALL () {
   UNWIND $rows AS row
   CREATE (a:AuditEvent {event_id: row.event_id, tenant: row.tenant, seq: row.seq, at: $known, action: row.action,
                         subject_id: row.subject_id, ids: row.ids, actor: row.actor, on_behalf_of: row.on_behalf_of, reason: row.reason,
-                        detail: row.detail, prev_hash: row.prev_hash, hash: row.hash})
+                        detail: row.detail, prev_hash: row.prev_hash, hash: row.hash, reason_commit: row.reason_commit,
+                        detail_commit: row.detail_commit, on_behalf_of_commit: row.on_behalf_of_commit})
   RETURN count(a) AS appended
 }
 RETURN appended, flagged, statements

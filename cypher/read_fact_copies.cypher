@@ -4,7 +4,9 @@
 // episodes deriving from them or holding a text (in their text or their topic); full-text hits of each text probe (the global index and the
 // tenant's own) and vector hits of each embedding
 // probe among the tenant's own vectors (its partition index, or an exact scan of its versions); ledger events about
-// the forgotten ids whose detail holds a text; read receipts that served a version of the facts or whose question
+// the forgotten ids, and every free-text property of the tenant (@free_text_props: reasons, causes, claimed actors,
+// task labels, ledger details, through the `free_text` index), that holds a text; read receipts that served a version
+// of the facts or whose question
 // holds a text and still keep their question; the entities the facts name (and those forgotten with them): one
 // that no remembered fact names (through merges) and still holds a name or an alias is residue, one that other
 // remembered facts name is left by design; the sources the facts cite that were not forgotten (left by design: their
@@ -26,6 +28,9 @@
 // $removed_topic the content-free topic it holds
 // $entity_ids   entities forgotten with the facts (named only by them), known even once the facts are purged
 // $probe_ids    the forgotten ids whose stored probe must hold no content in clear
+// $free_queries one Lucene query of the `free_text` index per free-text probe
+// $free_texts   the text each was made from (same order)
+// $free_fields  label -> its free-text properties
 // returns: place, ref, detail, kept (true: left by design, not residue)
 CALL () {
   MATCH (f:Fact)
@@ -106,9 +111,28 @@ CALL () {
   RETURN 'vector' AS place, node.version_id AS ref,
          found_by + ' finds it (score ' + toString(round(score, 4)) + ')' AS detail, false AS kept
   UNION
-  MATCH (a:AuditEvent)
-  WHERE a.tenant = $tenant AND a.subject_id IN $subject_ids AND any(t IN $texts WHERE a.detail CONTAINS t)
-  RETURN 'audit ledger' AS place, a.event_id AS ref, "an event's detail holds the content" AS detail, false AS kept
+  CALL () {
+    UNWIND range(0, size($free_queries) - 1) AS i
+    CALL db.index.fulltext.queryNodes('free_text', $free_queries[i]) YIELD node
+    WITH node, $free_texts[i] AS text WHERE node.tenant = $tenant
+    RETURN node, text
+    UNION
+    MATCH (node:AuditEvent)
+    WHERE node.tenant = $tenant AND node.subject_id IN $subject_ids
+    UNWIND $texts AS text
+    RETURN node, text
+  }
+  WITH node, text, @free_text_props(node, text) AS hit
+  WHERE size(hit) > 0
+  WITH node, reduce(s = [], h IN collect(hit) | s + [k IN h WHERE NOT k IN s]) AS props,
+       head([l IN labels(node) WHERE l IN keys($free_fields)]) AS label
+  RETURN CASE WHEN node:AuditEvent THEN 'audit ledger' ELSE 'free text' END AS place,
+         label + ':' + coalesce(node.event_id, node.version_id, node.change_id, node.entity_id, node.source_id,
+                                node.job_id, node.target_id, node.receipt_id, elementId(node)) AS ref,
+         'its ' + reduce(s = '', k IN props | s + CASE WHEN s = '' THEN '' ELSE ', ' END + k) + ' holds the content'
+         + CASE WHEN node:AuditEvent AND any(k IN props WHERE node[k + '_commit'] IS NULL)
+                THEN ' (an event written before its free text could be redacted)' ELSE '' END AS detail,
+         false AS kept
   UNION
   CALL () {
     MATCH (f:Fact)<-[:SERVED]-(r:ReadReceipt)

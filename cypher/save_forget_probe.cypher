@@ -3,7 +3,7 @@
 // the graph (services/forget_seal.py), never in clear. No index covers it.
 // $tenant  tenant id
 // $props   {target_id, kind, ids, facts, entities, keys, forgotten_at, forgotten_by, forgotten_on_behalf_of,
-//          forgotten_reason, sealed,
+//          forgotten_reason, names (how many of the sealed texts are names, first), sealed,
 //          seal_key (absent without a key store)}
 // returns: target_id
 MERGE (p:ForgetProbe {tenant: $tenant, target_id: $props.target_id})

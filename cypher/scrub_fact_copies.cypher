@@ -3,9 +3,13 @@
 // quoting a forgotten premise (a version's own, from before flags, and the cause lines of the state changes that
 // flagged them); summary and episode versions deriving from the facts or sources or holding a text in their text or
 // topic (both go: a topic is by default the text's first line);
-// ledger details of events about the forgotten ids that hold a text; the question text of every read receipt that
-// served a version of the facts or whose question holds a text (case-insensitive). The indexes drop removed
-// properties themselves.
+// the question text of every read receipt that served a version of the facts or whose question holds a text
+// (case-insensitive); and every free-text property of the tenant that holds a text (@free_text_props: reasons,
+// causes, claimed actors, task labels, ledger details; found through the `free_text` index, and among the ledger
+// events about the forgotten ids): a ledger event's is redacted (its value and salt go, its digest stays, so the hash
+// chain holds: schema/ledger.py; an event written before commitments is left, and reported), a task label is replaced
+// on the task and all its receipts, a forget job's report is dropped, any other value is replaced by $free_removed
+// (a list keeps its other lines). The indexes drop removed properties themselves.
 // $tenant       tenant id
 // $fact_ids     fact ids (may be empty)
 // $source_ids   forgotten source ids a summary trace may name (may be empty)
@@ -19,9 +23,14 @@
 // $removed      the content-free text a scrubbed summary version holds
 // $removed_topic the content-free topic it holds
 // $hash         its hash
-// $detail       the content-free ledger detail (JSON text)
-// returns: versions, causes (stale causes and cause lines), events, receipts (counts scrubbed), rebuild (ids of current
-//          summaries to rebuild without it)
+// $free_queries one Lucene query of the `free_text` index per free-text probe
+// $free_texts   the text each was made from (same order)
+// $free_fields  label -> its free-text properties
+// $free_removed the content-free text left in place of a free-text value naming the content
+// $free_dropped free-text properties removed rather than replaced (a job's JSON report)
+// $task_removed the prefix of the content-free label a task naming the content takes
+// returns: versions, causes (stale causes and cause lines), free (nodes whose free text was removed or redacted),
+//          receipts (counts scrubbed), rebuild (ids of current summaries to rebuild without it)
 CALL () {
   MATCH (f:Fact)
   WHERE f.fact_id IN $fact_ids AND f.tenant = $tenant
@@ -66,12 +75,6 @@ CALL () {
   RETURN collect(DISTINCT again) AS rebuild
 }
 CALL () {
-  MATCH (a:AuditEvent)
-  WHERE a.tenant = $tenant AND a.subject_id IN $subject_ids AND any(t IN $texts WHERE a.detail CONTAINS t)
-  SET a.detail = $detail
-  RETURN count(a) AS events
-}
-CALL () {
   CALL () {
     MATCH (f:Fact)<-[:SERVED]-(r:ReadReceipt)
     WHERE f.fact_id IN $fact_ids AND f.tenant = $tenant AND r.query IS NOT NULL
@@ -88,4 +91,32 @@ CALL () {
       r.query_removed_reason = $reason
   RETURN count(r) AS receipts
 }
-RETURN versions, causes + lines AS causes, events, receipts, rebuild
+CALL () {
+  CALL () {
+    UNWIND range(0, size($free_queries) - 1) AS i
+    CALL db.index.fulltext.queryNodes('free_text', $free_queries[i]) YIELD node
+    WITH node, $free_texts[i] AS text WHERE node.tenant = $tenant
+    RETURN node, text
+    UNION
+    MATCH (node:AuditEvent)
+    WHERE node.tenant = $tenant AND node.subject_id IN $subject_ids
+    UNWIND $texts AS text
+    RETURN node, text
+  }
+  WITH node, text, @free_text_props(node, text) AS hit
+  WHERE size(hit) > 0
+  WITH node, collect(text) AS texts, reduce(s = [], h IN collect(hit) | s + [k IN h WHERE NOT k IN s]) AS props
+  FOREACH (k IN CASE WHEN node:AuditEvent THEN [k IN props WHERE node[k + '_commit'] IS NOT NULL] ELSE [] END |
+    SET node[k + '_commit'] = ':' + split(node[k + '_commit'], ':')[1], node[k] = null)
+  FOREACH (t IN CASE WHEN node:ReadReceipt AND 'task' IN props THEN [(node)-[:FOR_TASK]->(t:Task) | t] ELSE [] END |
+    SET t.name = $task_removed + randomUUID() + ']'
+    FOREACH (r IN [(t)<-[:FOR_TASK]-(r:ReadReceipt) | r] | SET r.task = t.name))
+  FOREACH (k IN CASE WHEN node:AuditEvent THEN [] ELSE [k IN props WHERE NOT (node:ReadReceipt AND k = 'task')] END |
+    SET node[k] = CASE WHEN k IN $free_dropped THEN null
+                       WHEN node[k] IS :: LIST<STRING NOT NULL>
+                         THEN [x IN node[k] | CASE WHEN any(t IN texts WHERE toLower(x) CONTAINS toLower(t))
+                                                   THEN $free_removed ELSE x END]
+                       ELSE $free_removed END)
+  RETURN count(node) AS free
+}
+RETURN versions, causes + lines AS causes, free, receipts, rebuild

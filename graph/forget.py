@@ -207,24 +207,30 @@ def tenant_residue(tx: Tx, tenant: str) -> list[Residue]:
 
 
 def scrub_fact_copies(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: list[str], texts: list[str],
-                      subject_ids: list[str], known: datetime, by: str, behalf: str | None, reason: str, cause: str,
-                      text_hash: str, note: dict[str, Any]) -> list[str]:
+                      free: list[tuple[str, str]], free_text: dict[str, Any], subject_ids: list[str], known: datetime,
+                      by: str, behalf: str | None, reason: str, cause: str, text_hash: str) -> list[str]:
     """Remove the facts' content from their versions and every copy (stale causes, summaries' texts and topics,
-    episodes, ledger details) in one statement; returns the current summaries to rebuild without it."""
+    episodes, receipts' questions) and every free text naming it (`free`: (text, `free_text` index query); `free_text`
+    its rule: fields, removed, dropped, task_removed) in one statement; returns the current summaries to rebuild."""
     row = tx.one(SCRUB_FACT_COPIES, tenant=tenant, fact_ids=fact_ids, source_ids=source_ids, texts=texts,
-                 subject_ids=subject_ids, known=known, by=by, behalf=behalf, reason=reason, cause=cause, removed=REMOVED_TEXT,
-                 removed_topic=REMOVED_TOPIC, hash=text_hash, detail=json.dumps(note))
+                 subject_ids=subject_ids, known=known, by=by, behalf=behalf, reason=reason, cause=cause,
+                 removed=REMOVED_TEXT, removed_topic=REMOVED_TOPIC, hash=text_hash,
+                 free_queries=[q for _t, q in free], free_texts=[t for t, _q in free],
+                 free_fields=free_text["fields"], free_removed=free_text["removed"],
+                 free_dropped=free_text["dropped"], task_removed=free_text["task_removed"])
     return sorted(row["rebuild"]) if row else []
 
 
 def fact_copies(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: list[str], texts: list[str],
-                phrases: list[tuple[str, str]], embeddings: list[list[float]], subject_ids: list[str],
-                entity_ids: list[str], probe_ids: list[str], same_vector: float,
-                candidates: int = 20) -> tuple[list[Residue], list[Kept]]:
-    """Every place still holding forgotten facts' content, with the full-text (`phrases`: (text, Lucene query)) and
-    vector probes, in one round trip; and what it leaves by design (entities other facts name, sources)."""
+                phrases: list[tuple[str, str]], free: list[tuple[str, str]], free_fields: dict[str, list[str]],
+                embeddings: list[list[float]], subject_ids: list[str], entity_ids: list[str], probe_ids: list[str],
+                same_vector: float, candidates: int = 20) -> tuple[list[Residue], list[Kept]]:
+    """Every place still holding forgotten facts' content, with the full-text (`phrases`: (text, Lucene query)),
+    free-text (`free`: (text, `free_text` index query)) and vector probes, in one round trip; and what it leaves by
+    design (entities other facts name, sources)."""
     rows = tx.rows(READ_FACT_COPIES, tenant=tenant, fact_ids=fact_ids, source_ids=source_ids, texts=texts,
                    phrases=[q for _t, q in phrases], probe_texts=[t for t, _q in phrases],
+                   free_queries=[q for _t, q in free], free_texts=[t for t, _q in free], free_fields=free_fields,
                    embeddings=[vector(e) for e in embeddings], candidates=candidates, same_vector=same_vector,
                    subject_ids=subject_ids, removed=REMOVED_TEXT, removed_topic=REMOVED_TOPIC, entity_ids=entity_ids,
                    probe_ids=probe_ids)

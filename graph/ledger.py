@@ -17,7 +17,7 @@ from credo.cypher import load
 from credo.graph.db import Tx
 from credo.graph.records import native
 from credo.schema.errors import ConfigError
-from credo.schema.ledger import CONTENT_KEYS, AuditEvent, canonical_json, event_hash
+from credo.schema.ledger import CONTENT_KEYS, AuditEvent, canonical_json, commitments, event_hash, redacted
 from credo.schema.time import next_tick
 
 TICK_CLOCK = load("tick_clock")
@@ -77,9 +77,10 @@ def audit(tx: Tx, tenant: str, known: datetime, events: list[tuple[str, str | No
         clean = _content_free(dict(detail))
         reason = clean.pop("reason", None)
         behalf = _said(clean)
-        _pending(tx).append({"event_id": new_id("a"), "tenant": tenant, "action": operation, "subject_id": subject,
-                             "ids": _ids(subject, clean), "actor": str(actor), "on_behalf_of": behalf,
-                             "reason": None if reason is None else str(reason), "detail": canonical_json(clean)})
+        _pending(tx).append(_committed({"event_id": new_id("a"), "tenant": tenant, "action": operation,
+                                        "subject_id": subject, "ids": _ids(subject, clean), "actor": str(actor),
+                                        "on_behalf_of": behalf, "reason": None if reason is None else str(reason),
+                                        "detail": canonical_json(clean)}))
 
 
 def audit_listed(tx: Tx, tenant: str, operation: str, subject: str | None, detail: dict[str, Any],
@@ -89,10 +90,18 @@ def audit_listed(tx: Tx, tenant: str, operation: str, subject: str | None, detai
     clean = dict(detail)
     reason = clean.pop("reason", None)
     behalf = _said(clean)
-    _pending(tx).append({"event_id": new_id("a"), "tenant": tenant, "action": operation, "subject_id": subject,
-                         "ids": list(dict.fromkeys([subject, *ids] if subject else ids)),
-                         "actor": str(getattr(tx, "credo_actor", SYSTEM_ACTOR)), "on_behalf_of": behalf,
-                         "reason": None if reason is None else str(reason), "detail": canonical_json(clean)})
+    _pending(tx).append(_committed({"event_id": new_id("a"), "tenant": tenant, "action": operation,
+                                    "subject_id": subject,
+                                    "ids": list(dict.fromkeys([subject, *ids] if subject else ids)),
+                                    "actor": str(getattr(tx, "credo_actor", SYSTEM_ACTOR)), "on_behalf_of": behalf,
+                                    "reason": None if reason is None else str(reason),
+                                    "detail": canonical_json(clean)}))
+
+
+def _committed(row: dict[str, Any]) -> dict[str, Any]:
+    """An event row with the salted commitments of its free text (reason, detail, claimed actor): forgetting can
+    redact those later without breaking the chain (schema/ledger.py)."""
+    return {"reason_commit": None, "detail_commit": None, "on_behalf_of_commit": None, **row, **commitments(row)}
 
 
 def finish(tx: Tx, tenant: str, known: datetime) -> None:
@@ -145,7 +154,7 @@ def to_event(row: dict[str, Any]) -> AuditEvent:
         detail = {"unparsed": str(row["detail"])}
     return AuditEvent(event_id=row["event_id"], seq=row.get("seq"), at=native(row["at"]), operation=row["action"],
                       subject_id=row.get("subject_id"), ids=list(row.get("ids") or []), actor=row.get("actor"),
-                      on_behalf_of=row.get("on_behalf_of"),
+                      on_behalf_of=row.get("on_behalf_of"), redacted=redacted(row),
                       reason=row.get("reason"), detail=detail if isinstance(detail, dict) else {"value": detail},
                       prev_hash=row.get("prev_hash"), hash=row.get("hash"))
 

@@ -5,12 +5,20 @@ canonical JSON is `json.dumps(..., sort_keys=True, separators=(",", ":"), ensure
 fields `CHAINED` names, and those of `CHAINED_WHEN_SET` an event has (`at` as ISO 8601 UTC with microseconds,
 `detail` as its stored JSON text). The first event
 of a tenant has `prev_hash = ""`. Events hold ids and reasons, never statements, quotes or source text.
+
+Free text (`REDACTABLE`: the reason, the detail and the claimed actor) is chained through a salted commitment stored
+beside it (`<field>_commit` = `<salt>:<sha256(salt, field, value)>`): the hash covers `sha256:<digest>` in the
+field's place. Forgetting redacts a field that names forgotten content by removing its value and its salt and
+keeping the digest, so the chain still verifies (the event says which fields were redacted) and nobody can confirm a
+guessed text against it; changing a value, its salt or its digest still breaks it. Events written before
+commitments existed chain their values as such: forgetting cannot redact those.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 from datetime import datetime, timezone
 from typing import Any, Literal
 
@@ -20,6 +28,8 @@ CHAINED = ("tenant", "seq", "at", "operation", "subject_id", "ids", "actor", "re
 """The fields the hash covers, in the canonical JSON (sorted keys)."""
 CHAINED_WHEN_SET = ("on_behalf_of",)
 """Fields the hash covers only when an event has them (events written before they existed still verify)."""
+REDACTABLE = ("reason", "detail", "on_behalf_of")
+"""Free-text fields chained through a salted commitment, so forgetting can redact them without breaking the chain."""
 
 CONTENT_KEYS = frozenset({"statement", "quote", "text", "content", "excerpt", "title", "premise_statement",
                           "old_content", "new_content", "hedges", "topic"})
@@ -36,10 +46,49 @@ def instant_text(at: datetime) -> str:
     return at.astimezone(timezone.utc).isoformat(timespec="microseconds")
 
 
+def _digest(salt: str, name: str, value: str) -> str:
+    return hashlib.sha256(f"{salt}\n{name}\n{value}".encode("utf-8")).hexdigest()
+
+
+def commitments(fields: dict[str, Any]) -> dict[str, str]:
+    """`<field>_commit` for each redactable field that has a value: a fresh random salt and the digest."""
+    made = {}
+    for name in REDACTABLE:
+        if fields.get(name) is not None:
+            salt = secrets.token_hex(16)
+            made[f"{name}_commit"] = f"{salt}:{_digest(salt, name, str(fields[name]))}"
+    return made
+
+
+def commitment_holds(fields: dict[str, Any]) -> bool:
+    """Every committed field still has the value its digest names, or was redacted (value and salt gone)."""
+    for name in REDACTABLE:
+        commit = fields.get(f"{name}_commit")
+        if not commit:
+            continue
+        salt, _, digest = str(commit).partition(":")
+        value = fields.get(name)
+        if value is None and salt:
+            return False  # the value went without its salt: not a redaction
+        if value is not None and (not salt or _digest(salt, name, str(value)) != digest):
+            return False
+    return True
+
+
+def redacted(fields: dict[str, Any]) -> list[str]:
+    """The free-text fields forgetting redacted from an event (their digest stays, their salt and value went)."""
+    return [name for name in REDACTABLE if str(fields.get(f"{name}_commit") or "x").startswith(":")]
+
+
 def event_hash(fields: dict[str, Any]) -> str:
-    """sha256 (hex) of the canonical JSON of the chained fields (`at` a datetime, `detail` its JSON text)."""
+    """sha256 (hex) of the canonical JSON of the chained fields (`at` a datetime, `detail` its JSON text; a
+    committed field as `sha256:<digest>`)."""
     chained = {name: fields.get(name) for name in CHAINED}
     chained |= {name: fields[name] for name in CHAINED_WHEN_SET if fields.get(name) is not None}
+    for name in REDACTABLE:
+        commit = fields.get(f"{name}_commit")
+        if commit:
+            chained[name] = "sha256:" + str(commit).partition(":")[2]
     chained["at"] = instant_text(chained["at"])
     return hashlib.sha256(canonical_json(chained).encode("utf-8")).hexdigest()
 
@@ -57,6 +106,7 @@ class AuditEvent(BaseModel):
     on_behalf_of: str | None = None  # who the caller said it acted for (a body's actor / by), as given
     reason: str | None = None
     detail: dict[str, Any] = Field(default_factory=dict)
+    redacted: list[str] = Field(default_factory=list)  # free-text fields forgetting removed (they named its content)
     prev_hash: str | None = None
     hash: str | None = None
 
@@ -85,4 +135,5 @@ class LedgerReport(BaseModel):
     unchained: int = 0  # events written before the chain existed (before `chain_starts_at`), not verifiable
     chain_starts_at: datetime | None = None
     head_seq: int = 0
+    redacted: int = 0  # chained events with a free-text field forgetting removed (the chain still holds)
     problems: list[LedgerProblem] = Field(default_factory=list)

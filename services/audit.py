@@ -12,7 +12,7 @@ from datetime import datetime
 from credo.graph import ledger
 from credo.graph.db import Tx
 from credo.schema.errors import InvalidInput
-from credo.schema.ledger import AuditPage, LedgerReport
+from credo.schema.ledger import AuditPage, LedgerReport, redacted
 from credo.schema.time import parse_instant
 from credo.services.context import Context
 from credo.services.ledger_rules import check_chain, unchained_problems
@@ -57,6 +57,6 @@ def verify_ledger(ctx: Context) -> LedgerReport:
                                                                  unchained=True), start)
         problems = check_chain(rows, head_seq=head_seq, head_hash=head_hash) + inserted
         return LedgerReport(ok=not problems, events=len(rows), unchained=legacy, chain_starts_at=start,
-                            head_seq=head_seq, problems=problems)
+                            head_seq=head_seq, redacted=sum(1 for r in rows if redacted(r)), problems=problems)
 
     return ctx.read(work)

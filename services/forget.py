@@ -29,7 +29,8 @@ from credo.schema.forget import ForgetResult, ResidueReport
 from credo.schema.lifecycle import State, check_transition
 from credo.services import crypto_erase, forget_seal
 from credo.services.context import Context
-from credo.services.forget_rules import SUMMARY_TEXT, Probe, ledger_subjects, only_evidence, tombstone
+from credo.services.forget_rules import (FREE_DROPPED, FREE_REMOVED, FREE_TEXT, SUMMARY_TEXT, TASK_REMOVED, Probe,
+                                         free_probes, ledger_subjects, only_evidence, tombstone, without_forgotten)
 from credo.services.forget_verify import purged_report, verify
 from credo.services.summarizers import ListSummarizer
 from credo.services.tms_rules import text_hash
@@ -91,30 +92,36 @@ def forget_facts(tx: Tx, tenant: str, known: datetime, rows: list[dict[str, Any]
     return ids
 
 
-def reach_entities(tx: Tx, tenant: str, known: datetime, fact_ids: list[str], probe: Probe, *, by: str,
-                   behalf: str | None, reason: str, spare: list[str] = ()) -> list[str]:
-    """Step: the entities the facts name that no remembered fact names any more go with them (rule in the module
-    docstring); their names join the probe first, so `scrub_copies` removes their copies too. `spare`: entities the
-    caller forgets itself (a subject's own family). Returns the entities forgotten."""
+def reach_entities(tx: Tx, tenant: str, fact_ids: list[str], probe: Probe, *,
+                   spare: list[str] = ()) -> dict[str, list[str]]:
+    """Step: the entities the facts name that no remembered fact names any more, which go with them (rule in the
+    module docstring; the caller scrubs them). Their names join the probe first, so the forget's reason is checked
+    against them and `scrub_copies` removes their copies too. `spare`: entities the caller forgets itself (a
+    subject's own family). Returns entity id -> its names."""
     found = {e: names for e, names in repo.orphans(tx, tenant, fact_ids).items() if e not in spare}
     for names in found.values():
-        probe.add(names)
+        probe.add_names(names)
     probe.entities += [e for e in found if e not in probe.entities]
-    repo.scrub_entities(tx, tenant, list(found), known, by, reason, behalf)
-    return list(found)
+    return found
+
+
+def recorded(reason: str, behalf: str | None, probe: Probe) -> tuple[str, str | None]:
+    """The reason and the claimed actor as the forget records them (tombstones, ledger, cascade causes): either one
+    naming the forgotten content is replaced by a content-free text, as the free-text scrub would do after."""
+    return without_forgotten(reason, probe.texts) or reason, without_forgotten(behalf, probe.texts)
 
 
 def probe_sealer(ctx: Context, target_id: str) -> Callable[[Tx, Probe], None]:
     """A step storing the probe until purge inside the forget's write: its ids and tombstone, and its content only
     sealed under the target's probe key (fetched now, before the transaction: services/forget_seal.py); without a
     key store, no content at all. In crypto-erasure mode no text is kept: a copy readable until purge would outlive
-    the destroyed content keys."""
+    the destroyed content keys (the names of the entities forgotten with it are kept: names are never sealed)."""
     key = forget_seal.probe_key(ctx.keys, ctx.tenant, target_id) if ctx.keys is not None else None
 
     def save(tx: Tx, probe: Probe) -> None:
         props = probe.stored(target_id)
         if key is not None and (probe.texts or probe.embeddings):
-            texts = probe.texts if ctx.cipher is None else []
+            texts = probe.texts if ctx.cipher is None else probe.names
             props["seal_key"] = key[0]
             props["sealed"] = forget_seal.seal_with(key[1], ctx.tenant, target_id, texts, probe.embeddings)
         repo.save_probe(tx, ctx.tenant, props)
@@ -122,15 +129,19 @@ def probe_sealer(ctx: Context, target_id: str) -> Callable[[Tx, Probe], None]:
     return save
 
 
+FREE_RULE = {"fields": FREE_TEXT, "removed": FREE_REMOVED, "dropped": FREE_DROPPED, "task_removed": TASK_REMOVED}
+
+
 def scrub_copies(tx: Tx, tenant: str, known: datetime, probe: Probe, *, fact_ids: list[str], source_ids: list[str],
                  by: str, behalf: str | None, reason: str) -> list[str]:
-    """The content of the facts' versions and of every copy (summaries, episodes, stale causes, ledger details of
-    events about them), removed in one statement; returns the summaries to rebuild."""
+    """The content of the facts' versions and of every copy (summaries, episodes, stale causes, receipts' questions),
+    and every free text of the tenant naming it (reasons, causes, claimed actors, task labels, ledger details: the
+    ledger's redacted, its chain intact), removed in one statement; returns the summaries to rebuild."""
     return repo.scrub_fact_copies(tx, tenant, fact_ids=fact_ids, source_ids=source_ids, texts=probe.texts,
+                                  free=free_probes(probe.texts, tenant), free_text=FREE_RULE,
                                   subject_ids=ledger_subjects(fact_ids, source_ids), known=known, by=by,
                                   behalf=behalf, reason=reason, cause=f"premise forgotten for {reason}",
-                                  text_hash=text_hash(SUMMARY_TEXT),
-                                  note={"redacted": "content removed by forget", "by": by})
+                                  text_hash=text_hash(SUMMARY_TEXT))
 
 
 def _tombstone_event(tx: Tx, tenant: str, known: datetime, target_id: str, kind: str, behalf: str | None,
@@ -182,14 +193,16 @@ def forget(ctx: Context, *, target_id: str, reason: str, actor: str, probes: dic
     by = ctx.actor
 
     def work(tx: Tx, known: datetime) -> ForgetResult:
-        repo.scrub_sources(tx, ctx.tenant, sources, known, by, reason, actor)
-        ids = forget_facts(tx, ctx.tenant, known, rows, by=by, reason=reason, strict=kind == "fact")
-        entities = reach_entities(tx, ctx.tenant, known, ids, probe, by=by, behalf=actor, reason=reason)
+        entities = list(reach_entities(tx, ctx.tenant, [r["fact_id"] for r in rows], probe))
+        why, behalf = recorded(reason, actor, probe)
+        repo.scrub_sources(tx, ctx.tenant, sources, known, by, why, behalf)
+        ids = forget_facts(tx, ctx.tenant, known, rows, by=by, reason=why, strict=kind == "fact")
+        repo.scrub_entities(tx, ctx.tenant, entities, known, by, why, behalf)
         rebuild[:] = scrub_copies(tx, ctx.tenant, known, probe, fact_ids=ids, source_ids=sources, by=by,
-                                  behalf=actor, reason=reason)
-        _tombstone_event(tx, ctx.tenant, known, target, kind, actor, reason, ids + entities)
+                                  behalf=behalf, reason=why)
+        _tombstone_event(tx, ctx.tenant, known, target, kind, behalf, why, ids + entities)
         probe.facts = [i for i in ids if i != target]
-        probe.tombstone = tombstone(known, by, actor, reason)
+        probe.tombstone = tombstone(known, by, behalf, why)
         save_probe(tx, probe)  # held until purge: any handle sharing the key store can probe with it
         return ForgetResult(target_id=target, kind=kind, forgotten=sources + ids + entities,
                             report=ResidueReport(target_id=target))
@@ -240,7 +253,10 @@ def purge(ctx: Context, *, target_id: str, probes: dict[str, Probe]) -> ResidueR
     try:
         found = kind_of(ctx, target_id)
     except NotFound:
-        return purged_report(ctx, target_id=target_id, probe=probes.get(target_id))
+        report = purged_report(ctx, target_id=target_id, probe=probes.get(target_id))
+        if target_id in probes:  # purged along with another target (an entity with its facts): this handle saw it
+            probes[target_id].purged_at = probes[target_id].purged_at or report.purged_at
+        return report
     kind = found["kind"]
     target = found["fact_id"] if kind == "fact" else target_id
     if not found["forgotten"]:
@@ -252,12 +268,17 @@ def purge(ctx: Context, *, target_id: str, probes: dict[str, Probe]) -> ResidueR
     mark = {"forgotten_at": _iso(tomb.get("forgotten_at")), "forgotten_by": tomb.get("by"),
             "forgotten_on_behalf_of": tomb.get("on_behalf_of"), "reason": tomb.get("reason")}
 
+    deleted: list[str] = [target]
+
     def work(tx: Tx, known: datetime) -> datetime:
         family = repo.entity_family(tx, ctx.tenant, target) if kind == "entity" else [target]
         stored = repo.read_probe(tx, ctx.tenant, target) or {}
         along = list(dict.fromkeys([*(probe.entities if probe else []), *(stored.get("entities") or [])]))
         gone = repo.purge(tx, ctx.tenant, **{ids: family}, with_entities=along)
-        repo.delete_probes(tx, ctx.tenant, [target])  # the sealed copy goes with the tombstone (its key just after)
+        deleted[1:] = [e["id"] for e in gone]
+        # the sealed copies go with the tombstones (their keys just after): the target's, and those of entities
+        # forgotten on their own and deleted with it
+        repo.delete_probes(tx, ctx.tenant, deleted)
         # one purge event per id deleted: the tombstone a purged id still answers with (content-free)
         ledger.audit(tx, ctx.tenant, known, [("purge", i, {"kind": kind, **mark}) for i in family] + [
             ("purge", e["id"], {"kind": "entity", "with": target, "forgotten_at": _iso(e["at"]), "forgotten_by": e["by"],
@@ -265,8 +286,11 @@ def purge(ctx: Context, *, target_id: str, probes: dict[str, Probe]) -> ResidueR
         return known
 
     at = ctx.write(work)
-    forget_seal.destroy(ctx.keys, ctx.tenant, [target])
+    forget_seal.destroy(ctx.keys, ctx.tenant, deleted)
     if probe is not None:
         probe.purged_at = at
         probe.tombstone = probe.tombstone or found["tombstone"]
+    for other in deleted[1:]:
+        if other in probes:
+            probes[other].purged_at = probes[other].purged_at or at
     return purged_report(ctx, target_id=target, probe=probe)

@@ -23,8 +23,8 @@ from credo.services import crypto_erase, forget_seal
 from credo.services.clearance import check_target, everything
 from credo.services.context import Context
 from credo.services.forget import (_forget_summaries, _tombstone_event, capture, forget_facts, probe_sealer,
-                                   reach_entities, rebuild_after, scrub_copies)
-from credo.services.forget_rules import SUMMARY_TEXT, Probe, tombstone
+                                   reach_entities, rebuild_after, recorded, scrub_copies)
+from credo.services.forget_rules import SUMMARY_TEXT, Probe, tombstone, without_forgotten
 from credo.services.forget_verify import stored_probe, verify
 from credo.services.tms_rules import text_hash
 
@@ -83,24 +83,26 @@ def _facts_batch(ctx: Context, job: ForgetJob, probe: Probe, entity_ids: list[st
     save_probe = probe_sealer(ctx, probe_key(ctx, job)) if keep or job.scope == "subject" else None
 
     def work(tx: Tx, known: datetime) -> ForgetJob:
-        ids = forget_facts(tx, ctx.tenant, known, rows, by=job.actor, reason=job.reason, strict=False)
-        behalf = job.on_behalf_of
         batch_probe = Probe()
         for r in rows:
             batch_probe.add(r["statements"] + r["quotes"] + r["literals"])
-        entities = []
+        found: dict[str, list[str]] = {}
         if job.scope == "subject":  # a tenant-wide forget forgets every entity in its own phase
-            entities = reach_entities(tx, ctx.tenant, known, ids, batch_probe, by=job.actor, behalf=behalf,
-                                      reason=job.reason,
-                                      spare=entity_ids)
+            found = reach_entities(tx, ctx.tenant, [r["fact_id"] for r in rows], batch_probe, spare=entity_ids)
+        entities = list(found)
+        why, behalf = recorded(job.reason, job.on_behalf_of, batch_probe)  # a reason naming this batch's content
+        ids = forget_facts(tx, ctx.tenant, known, rows, by=job.actor, reason=why, strict=False)
+        repo.scrub_entities(tx, ctx.tenant, entities, known, job.actor, why, behalf)
+        if job.scope == "subject":
+            probe.add_names([n for names in found.values() for n in names])
             probe.add(batch_probe.texts if keep else [])
             probe.entities += [e for e in entities if e not in probe.entities]
         rebuild[:] = scrub_copies(tx, ctx.tenant, known, batch_probe, fact_ids=ids, source_ids=[], by=job.actor,
-                                  behalf=behalf, reason=job.reason)
-        moved = _advance(job, ctx, done=job.done + len(ids))
+                                  behalf=behalf, reason=why)
+        moved = _advance(job, ctx, done=job.done + len(ids), reason=why, on_behalf_of=behalf)
         repo.save_job(tx, ctx.tenant, moved)
-        _event(tx, ctx, job, known, ids + entities)
-        probe.tombstone = probe.tombstone or tombstone(known, job.actor, behalf, job.reason)
+        _event(tx, ctx, moved, known, ids + entities)
+        probe.tombstone = probe.tombstone or tombstone(known, job.actor, behalf, why)
         if save_probe is not None:  # the probe grew: stored with the batch, so a resumed job or another handle uses it
             save_probe(tx, probe)
         forgotten.extend(ids + entities)
@@ -158,6 +160,7 @@ def run(ctx: Context, job: ForgetJob, *, progress: Progress = _quiet, probe: Pro
         stored = stored_probe(ctx, probe_key(ctx, job))
         probe = probe or Probe(ids=[probe_key(ctx, job)], kind=kind)
         if stored is not None:
+            probe.add_names(stored.names)
             probe.add(stored.texts, stored.embeddings)
             probe.entities += [e for e in stored.entities if e not in probe.entities]
             probe.tombstone = probe.tombstone or stored.tombstone
@@ -167,10 +170,14 @@ def run(ctx: Context, job: ForgetJob, *, progress: Progress = _quiet, probe: Pro
         if job.phase == "facts":
             job = _facts_batch(ctx, job, probe, family, forgotten)
         elif job.phase == "entity":
+            save_names = probe_sealer(ctx, probe_key(ctx, job))
+
             def scrub(tx: Tx, known: datetime) -> ForgetJob:
-                named = Probe()  # the subject's own names: copies in summaries, receipts' questions, ledger details
-                named.add(repo.entity_names(tx, ctx.tenant, family))
-                probe.add(named.texts)
+                named = Probe()  # the subject's own names: copies in summaries, receipts' questions, free text
+                named.add_names(repo.entity_names(tx, ctx.tenant, family))
+                probe.add_names(named.texts)
+                probe.tombstone = probe.tombstone or tombstone(known, job.actor, job.on_behalf_of, job.reason)
+                save_names(tx, probe)  # stored with its names: another handle's verify probes for them too
                 scrub_copies(tx, ctx.tenant, known, named, fact_ids=[], source_ids=[], by=job.actor,
                              behalf=job.on_behalf_of, reason=job.reason)
                 repo.scrub_entities(tx, ctx.tenant, family, known, job.actor, job.reason, job.on_behalf_of)
@@ -215,8 +222,11 @@ def forget_subject(ctx: Context, *, entity_id: str | None = None, entity: str | 
         raise NotFound("entity", entity_id)
     # it reaches every fact naming the entity: one above the caller's clearance makes it as if missing
     ctx.read(lambda tx: check_target(tx, ctx.tenant, entity_id, "entity"))
+    # a reason or a claimed actor naming the subject would keep its name in every tombstone: recorded without it
+    names = ctx.read(lambda tx: repo.entity_names(tx, ctx.tenant, repo.entity_family(tx, ctx.tenant, entity_id)))
+    reason, actor = without_forgotten(reason, names) or reason, without_forgotten(actor, names) or actor
     job = start(ctx, scope="subject", target=entity_id, reason=reason, actor=actor, batch_size=batch_size)
-    probe = (probes or {}).setdefault(entity_id, Probe(ids=[entity_id], kind="entity"))
+    probe = (probes if probes is not None else {}).setdefault(entity_id, Probe(ids=[entity_id], kind="entity"))
     job, forgotten = run(ctx, job, progress=progress, probe=probe)
     return SubjectJob(job, forgotten[-1:] + forgotten[:-1] if forgotten else [entity_id])
 

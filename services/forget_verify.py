@@ -13,7 +13,7 @@ from credo.schema.errors import NotFound
 from credo.schema.forget import Kept, OutsideStore, Residue, ResidueReport, Tombstone
 from credo.services import crypto_erase, forget_seal
 from credo.services.context import Context
-from credo.services.forget_rules import Probe, ledger_subjects, lucene_phrase
+from credo.services.forget_rules import FREE_TEXT, Probe, free_probes, ledger_subjects, lucene_phrase
 
 MAX_TEXT_PROBES = 12
 RETENTION_TTL_S = 60.0
@@ -25,10 +25,10 @@ SAME_VECTOR = 0.9999  # a hit this close to a forgotten embedding is a copy of i
 
 # every kind of place the residue check looks in, whatever the target's kind (the index probes need the content)
 CHECKED = ["forgotten nodes", "lifecycle", "relation copies", "stale causes", "summaries", "episodes",
-           "read receipts", "entities and aliases", "sources", "ledger", "probe"]
+           "read receipts", "entities and aliases", "sources", "ledger", "probe", "free text"]
 LEDGER_KEPT = Kept(place="ledger", ref="AuditEvent",
-                   detail="content-free events (operation, ids, time, actor, reason) stay: the ledger is append-only "
-                          "and hash-chained")
+                   detail="events (operation, ids, time, actor) stay: the ledger is append-only and hash-chained; "
+                          "a reason, detail or claimed actor naming the content is redacted, its digest kept")
 TASKS_KEPT = Kept(place="read receipt", ref="SERVED",
                   detail="receipts keep their task label and their links to the served versions (now tombstones), "
                          "without the question text")
@@ -50,9 +50,11 @@ def residue(tx: Tx, tenant: str, kind: str, target_id: str, probe: Probe,
         places += repo.summary_residue(tx, tenant, probe.ids or [target_id])
     if kind == "tenant":
         places += repo.tenant_residue(tx, tenant)
-    texts = probe.texts[:MAX_TEXT_PROBES]
+    texts = ([t for t in probe.texts if t not in probe.names] + probe.names)[:MAX_TEXT_PROBES]  # statements first
     found, kept = repo.fact_copies(tx, tenant, fact_ids=fact_ids, source_ids=source_ids, texts=probe.texts,
-                                   phrases=[(t, lucene_phrase(t)) for t in texts], embeddings=probe.embeddings[:3],
+                                   phrases=[(t, lucene_phrase(t)) for t in texts],
+                                   free=free_probes(probe.texts, tenant), free_fields=FREE_TEXT,
+                                   embeddings=probe.embeddings[:3],
                                    subject_ids=ledger_subjects(fact_ids, source_ids), entity_ids=probe.entities,
                                    probe_ids=[target_id], same_vector=SAME_VECTOR)
     return list(dict.fromkeys(places + found)), list(dict.fromkeys(kept))
@@ -101,7 +103,7 @@ def verify(ctx: Context, *, target_id: str, kind: str | None = None, probe: Prob
             kind = kind or (found["kind"] if found else "fact")
             tid = found["fact_id"] if found and kind == "fact" else target_id
         places, kept = residue(tx, ctx.tenant, kind, tid, probe, list(extra_facts))
-        ran = (["graph"] + (["full-text", "ledger by subject"] if probe.texts else [])
+        ran = (["graph"] + (["full-text", "ledger by subject", "free text"] if probe.texts else [])
                + (["vector"] if probe.embeddings else []))
         checked = CHECKED + (["full-text index"] if probe.texts else []) + (["vector index"] if probe.embeddings else [])
         kept += [LEDGER_KEPT, TASKS_KEPT] + ([] if purged_at else [Kept(

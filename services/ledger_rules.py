@@ -3,7 +3,8 @@
 A chained event must (1) hash to its stored `hash` (else it was *changed*), (2) name the previous event's hash as
 its `prev_hash` and sit at the next `seq` (an extra event at a taken or unissued position, or without a seq after
 the chain began, was *inserted*; a missing position was *removed*), and (3) the last one must match the head the
-clock records (so a removed or re-hashed tail is caught too).
+clock records (so a removed or re-hashed tail is caught too). A free-text field chained through a commitment may be
+redacted by forgetting (schema/ledger.py); any other change to it is a change.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from credo.schema.ledger import LedgerProblem, event_hash
+from credo.schema.ledger import LedgerProblem, commitment_holds, event_hash
 
 
 def hash_holds(row: dict[str, Any]) -> bool:
-    """The stored hash is the hash of the stored fields."""
+    """The stored hash is the hash of the stored fields, and each committed free-text field still holds (or was
+    redacted)."""
     try:
-        return row.get("hash") == event_hash({**row, "operation": row.get("action")})
+        return row.get("hash") == event_hash({**row, "operation": row.get("action")}) and commitment_holds(row)
     except (TypeError, ValueError, AttributeError):
         return False
 

@@ -84,3 +84,132 @@ def test_a_summary_topic_holding_forgotten_words_is_residue_until_it_goes(kstore
     for handle in (kstore, another_handle(kstore)):
         report = handle.verify_forgotten(fact.fact_id)
         assert not report.complete and "summary" in {r.place for r in report.residue}, report.residue
+
+
+LAMBDA = ("erasename",)
+NAME = "Lambda Erasename"
+
+
+def _ward_and_lambda(store: Store):
+    """Facts about Lambda (forgotten with it), and one that does not name it."""
+    treats = store.add_fact("Ward Nine", "treats", NAME, valid_from="2024-01-01")
+    store.add_fact(NAME, "lives_in", "Quillbury", valid_from="2024-01-01")
+    other = store.add_fact("Ward Nine", "located_in", "Building C", valid_from="2024-01-01")
+    return treats, other
+
+
+def test_a_retract_reason_naming_a_forgotten_subject_goes_with_it_and_the_ledger_still_verifies(kstore):
+    # given "Ward Nine treats Lambda Erasename", retracted with a reason naming Lambda
+    treats, _other = _ward_and_lambda(kstore)
+    kstore.retract_fact(treats.fact_id, reason=f"{NAME} transferred")
+    assert "Fact:FactText.end_reason" in raw_scan(kstore, LAMBDA) and "AuditEvent.reason" in raw_scan(kstore, LAMBDA)
+    # when Lambda is forgotten
+    report = kstore.forget(treats.object.entity_id, reason="erasure request", actor="dpo").report
+    # then the report is complete only because nothing names Lambda any more: not the version's end reason, not the
+    # ledger's reason
+    assert report.complete, report.residue
+    assert raw_scan(kstore, LAMBDA) == []
+    assert "free text" in report.checked
+    # and the ledger still verifies, the retraction's event saying its reason was redacted
+    ledger = kstore.verify_ledger()
+    assert ledger.ok and ledger.redacted >= 1, ledger
+    [retraction] = kstore.audit(operation="retract_fact").items
+    assert retraction.reason is None and retraction.redacted == ["reason"]
+
+
+def _retract(s, other):
+    s.retract_fact(other.fact_id, reason=f"{NAME} said it was wrong")
+
+
+def _deprecate(s, other):
+    s.deprecate(other.fact_id, reason=f"{NAME} said the building closed", actor=f"{NAME}'s nurse")
+
+
+def _quarantine(s, other):
+    s.quarantine(fact_id=other.fact_id, reason=f"{NAME} doubts it", actor="ward clerk")
+    s.release(fact_id=other.fact_id, reason=f"{NAME} confirmed it", actor="ward clerk")
+
+
+def _admit(s, other):
+    s.quarantine(fact_id=other.fact_id, reason="check", actor="ward clerk")
+    s.release(fact_id=other.fact_id, reason="checked", actor="ward clerk")
+    s.admit(other.fact_id, by=f"the policy {NAME} agreed to")
+
+
+def _conflict(s, other):
+    s.add_fact("Ward Nine", "located_in", "Building D", valid_from="2024-03-01")
+    [conflict] = s.conflicts()
+    s.resolve_conflict(conflict.conflict_id, decision="reject", reason=f"{NAME} said it never moved")
+
+
+def _lapse(s, other):
+    premise = s.add_fact("Ward Nine", "open", "yes", valid_from="2024-01-01")
+    rule = s.add_fact("Ward Nine", "needs", "night staff", valid_from="2024-01-01", depends_on=[premise.fact_id])
+    s.end_fact(premise.fact_id, at="2024-06-01")
+    s.reverify(rule.fact_id, outcome="lapsed", note=f"{NAME} left the ward")
+
+
+def _feedback(s, other):
+    package = s.context("Ward Nine", task="ward review")
+    s.feedback(package.receipt_id, other.fact_id, outcome="useful", reason=f"{NAME} liked it")
+
+
+def _task_label(s, other):
+    s.context("Ward Nine", task=f"review for {NAME}")
+
+
+# every act whose free text a person writes, each naming Lambda about a fact that does not name Lambda
+ACTS = [("retract", _retract), ("deprecate, with a claimed actor", _deprecate), ("quarantine and release", _quarantine),
+        ("admit by", _admit), ("reject in a conflict", _conflict), ("lapse note", _lapse), ("feedback", _feedback),
+        ("task label", _task_label)]
+
+
+@pytest.mark.parametrize("act", [a[1] for a in ACTS], ids=[a[0] for a in ACTS])
+def test_free_text_naming_a_forgotten_subject_goes_wherever_it_is_and_the_ledger_still_verifies(kstore, act):
+    # given an act on a fact unrelated to Lambda, whose free text names Lambda
+    treats, other = _ward_and_lambda(kstore)
+    act(kstore, other)
+    assert raw_scan(kstore, LAMBDA)
+    # when Lambda is forgotten and purged
+    report = kstore.forget(treats.object.entity_id, reason="erasure request", actor="dpo").report
+    # then no property of the tenant names Lambda, the report is complete, and the ledger's chain holds
+    assert raw_scan(kstore, LAMBDA) == []
+    assert report.complete, report.residue
+    assert kstore.purge(treats.object.entity_id).complete
+    assert kstore.verify_ledger().ok
+    # and what the act said about the other fact is still there, without the name
+    assert kstore.history(other.fact_id)
+
+
+def test_a_forget_reason_or_claimed_actor_naming_what_it_forgets_is_recorded_without_it(kstore):
+    # given Lambda, and a message quoting Lambda's diagnosis
+    treats, _other = _ward_and_lambda(kstore)
+    # when Lambda is forgotten for a reason naming Lambda, on behalf of someone named after Lambda
+    result = kstore.forget(treats.object.entity_id, reason=f"{NAME} asked", actor=f"{NAME}'s lawyer")
+    # then no tombstone, job, probe or ledger event keeps the name, and the report says why it was forgotten without it
+    assert raw_scan(kstore, LAMBDA) == []
+    assert result.report.complete and "erasename" not in result.report.model_dump_json().lower()
+    assert result.report.tombstone.reason.startswith("[removed by forget")
+    assert kstore.verify_ledger().ok
+
+
+PLANTS = {
+    "free text": Query("raw", "MATCH (f:Fact {fact_id: $other}) SET f.end_reason = $text", frozenset()),
+    "audit ledger": Query("raw", "MATCH (a:AuditEvent {tenant: $tenant}) WITH a ORDER BY a.seq LIMIT 1 "
+                                 "SET a.reason = $text REMOVE a.reason_commit", frozenset()),
+}
+
+
+@pytest.mark.parametrize("place", sorted(PLANTS))
+def test_free_text_naming_the_forgotten_subject_left_anywhere_makes_the_report_incomplete(kstore, place):
+    # given Lambda forgotten (complete)
+    treats, other = _ward_and_lambda(kstore)
+    assert kstore.forget(treats.object.entity_id, reason="erasure request", actor="dpo").report.complete
+    # when the name is found in free text afterwards (a restored backup; a ledger event written before its free text
+    # could be redacted)
+    kstore._db.query(PLANTS[place], write=True, tenant=kstore.tenant, other=other.fact_id, text=f"{NAME} moved")
+    # then verify_forgotten, from this handle and from another, names the place
+    for handle in (kstore, another_handle(kstore)):
+        report = handle.verify_forgotten(treats.object.entity_id)
+        assert not report.complete and place in {r.place for r in report.residue}, report.residue
+        assert "erasename" not in report.model_dump_json().lower()

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from credo.schema.ledger import event_hash
+from credo.schema.ledger import commitments, event_hash
 from credo.services.ledger_rules import check_chain, unchained_problems
 
 T0 = datetime(2025, 1, 1, tzinfo=timezone.utc)
@@ -83,3 +83,68 @@ def test_an_empty_ledger_holds():
 def test_events_without_a_seq_are_legacy_only_before_the_chain_began(row, legacy, inserted):
     count, problems = unchained_problems([row], T0)
     assert count == legacy and [p.event_id for p in problems] == inserted
+
+
+# free text (reason, detail, the claimed actor) is chained through a salted commitment, so forgetting can redact it
+# (the value and its salt go, the digest stays) without breaking the chain, while any other change still breaks it
+def committed_chain(n: int) -> list[dict]:
+    rows, prev = [], ""
+    for seq in range(1, n + 1):
+        row = {"event_id": f"a_{seq}", "tenant": "t", "seq": seq, "at": T0 + timedelta(seconds=seq),
+               "action": "retract_fact", "subject_id": f"f_{seq}", "ids": [f"f_{seq}"], "actor": "key:k1",
+               "on_behalf_of": "Nurse Ward Nine", "reason": "Lambda Erasename transferred", "detail": '{"v":1}',
+               "prev_hash": prev}
+        row.update(commitments(row))
+        row["hash"] = prev = event_hash({**row, "operation": row["action"]})
+        rows.append(row)
+    return rows
+
+
+def redacted(rows):  # what forgetting does: the value and its salt go, the digest stays
+    for name in ("reason", "detail", "on_behalf_of"):
+        rows[1][name] = None
+        rows[1][f"{name}_commit"] = ":" + rows[1][f"{name}_commit"].partition(":")[2]
+    return rows
+
+
+def reason_changed(rows):
+    rows[1]["reason"] = "someone else transferred"
+    return rows
+
+
+def removed_without_redaction(rows):  # the value deleted, its salt kept: not how forgetting redacts
+    rows[1]["reason"] = None
+    return rows
+
+
+def digest_changed(rows):
+    salt, _, _digest = rows[1]["reason_commit"].partition(":")
+    rows[1]["reason_commit"] = f"{salt}:{'0' * 64}"
+    return rows
+
+
+def commitment_dropped(rows):  # pretending the event was written before commitments: its hash no longer holds
+    rows[1].pop("reason_commit")
+    return rows
+
+
+@pytest.mark.parametrize("tamper, expected", [
+    (lambda rows: rows, []),
+    (redacted, []),
+    (reason_changed, [("changed", "a_2", 2)]),
+    (removed_without_redaction, [("changed", "a_2", 2)]),
+    (digest_changed, [("changed", "a_2", 2)]),
+    (commitment_dropped, [("changed", "a_2", 2)]),
+], ids=["untouched", "redacted by forget", "reason changed", "removed, salt kept", "digest changed",
+        "commitment dropped"])
+def test_a_redacted_free_text_field_keeps_the_chain_and_any_other_change_breaks_it(tamper, expected):
+    rows = committed_chain(3)
+    found = check_chain(tamper([dict(r) for r in rows]), head_seq=3, head_hash=rows[-1]["hash"])
+    assert [(p.kind, p.event_id, p.seq) for p in found] == expected
+
+
+def test_a_commitment_does_not_reveal_the_text_and_two_of_the_same_text_differ():
+    first, second = commitments({"reason": "Lambda Erasename transferred"}), commitments(
+        {"reason": "Lambda Erasename transferred"})
+    assert "Erasename" not in first["reason_commit"] and first["reason_commit"] != second["reason_commit"]
+    assert commitments({"reason": None}) == {}
