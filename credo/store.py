@@ -60,6 +60,8 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
             cipher = cipher_for(crypto, keys, principal.tenant)
             if cipher is None:  # mode off: refused for a tenant whose content is sealed (ConfigError)
                 self._sealed.refuse_if_sealed(principal.tenant)
+        if cipher is not None:  # a tenant sealed with another key store is refused too (ConfigError)
+            self._sealed.refuse_if_foreign(principal.tenant, cipher.keys)
         self._db = db
         self._owns_db = _owns_db
         self._ctx = Context(db=db, tenant=principal.tenant, clock=_clock or system_clock, embedder=embedder,

@@ -36,19 +36,32 @@ def new_id(prefix: str) -> str:
     return f"{prefix}_{secrets.token_hex(10)}"  # 80 random bits, as uuid4().hex[:20] gave, at a third of its cost
 
 
-def begin(tx: Tx, tenant: str, now: datetime, *, sealing: bool = False, opening: bool = False) -> datetime:
+def begin(tx: Tx, tenant: str, now: datetime, *, sealing: bool = False, opening: bool = False,
+          key_store: str | None = None) -> datetime:
     """Lock the tenant's clock and assign this write's known time (strictly increasing); `finish` stores it.
 
-    `sealing`: this process seals content (the clock is marked sealed); `opening`: it can open sealed content (crypto
-    mode on or read-only). A process that cannot open a tenant whose clock is marked sealed is refused: it would
-    write plaintext beside ciphertext it cannot read."""
-    row = tx.one(TICK_CLOCK, tenant=tenant, sealing=sealing)
+    `sealing`: this process seals content (the clock is marked sealed, and `key_store`, the id of its key store,
+    recorded the first time); `opening`: it can open sealed content (crypto mode on or read-only). A process that
+    cannot open a tenant whose clock is marked sealed is refused, as is one whose key store is not the one that
+    sealed it: it would write plaintext, or content sealed under keys the tenant's readers lack, beside ciphertext
+    it cannot read."""
+    row = tx.one(TICK_CLOCK, tenant=tenant, sealing=sealing, key_store=key_store)
     if row is not None and row.get("sealed") and not opening:
         raise ConfigError(f"tenant {tenant!r} holds crypto-sealed content and this process runs with CREDO_CRYPTO=off: "
                           "set CREDO_CRYPTO=on (or read-only) and the key directory that sealed it "
                           "(docs/crypto-erasure.md)")
+    if row is not None and row.get("sealed") and key_store and row.get("key_store") not in (None, key_store):
+        raise ConfigError(foreign_key_store(tenant, row["key_store"], key_store))
     setattr(tx, "credo_chain", (int(row["ledger_seq"] or 0), row["ledger_head"] or "") if row else (0, ""))
     return next_tick(native(row["last"]) if row else None, now)
+
+
+def foreign_key_store(tenant: str, sealed_by: str | None, ours: str) -> str:
+    """The one-line refusal of a tenant sealed with another key store than this process's."""
+    said = (f"tenant {tenant!r} was sealed with key store {sealed_by}, but this process's CREDO_KEY_DIR holds key "
+            f"store {ours}" if sealed_by else f"tenant {tenant!r} holds crypto-sealed content, but this process's "
+            f"CREDO_KEY_DIR (key store {ours}) holds none of its keys")
+    return f"{said}: set CREDO_KEY_DIR to the directory that sealed it (docs/crypto-erasure.md)"
 
 
 def act_as(tx: Tx, actor: str | None) -> None:

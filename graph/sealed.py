@@ -12,8 +12,13 @@ READ_TENANT_SEALED = load("read_tenant_sealed")
 
 def tenant_sealed(tx: Tx, tenant: str) -> bool:
     """Whether the tenant's commit clock is marked as holding crypto-sealed content."""
+    return sealed_by(tx, tenant)[0]
+
+
+def sealed_by(tx: Tx, tenant: str) -> tuple[bool, str | None]:
+    """(sealed, the id of the key store that sealed it or None when not recorded) from the tenant's commit clock."""
     row = tx.one(READ_TENANT_SEALED, tenant=tenant)
-    return bool(row and row["sealed"])
+    return (bool(row["sealed"]), row["key_store"]) if row else (False, None)
 
 
 def content_keys(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: list[str]) -> list[str]:

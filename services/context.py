@@ -128,6 +128,7 @@ class Context:
         plan = Vectors(self.embedder is not None, self.embed(embed))
         created = [0]
         sealing = self.cipher is not None and self.cipher.sealing
+        store_id = self.cipher.keys.store_id() if self.cipher is not None else None  # file I/O: before the transaction
 
         def run(tx: Tx) -> T:
             from credo.services.cascade import cascade, completed
@@ -137,7 +138,8 @@ class Context:
             self.bind(tx)
             ledger.act_as(tx, self.actor)
             # now is read after the clock lock is held, so no commit can land at a known time a reader already used
-            known = ledger.begin(tx, self.tenant, self.now(), sealing=sealing, opening=self.cipher is not None)
+            known = ledger.begin(tx, self.tenant, self.now(), sealing=sealing, opening=self.cipher is not None,
+                                 key_store=store_id)
             result = work(tx, known)
             # every write that stopped believing something re-checks what rested on it, before commit; truth
             # maintenance sees every version whatever the caller's clearance, and its report is then cut to it

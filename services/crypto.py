@@ -211,6 +211,33 @@ class SealedTenants:
     def __init__(self, db: Any) -> None:
         self._db = db
         self._known: dict[str, float | None] = {}  # tenant -> when "not sealed" was read (None: sealed)
+        self._stores: dict[str, str | None] = {}  # sealed tenant -> the key store that sealed it (None: not recorded)
+
+    def refuse_if_foreign(self, tenant: str, keys: KeyStore) -> None:
+        """ConfigError when the tenant was sealed with another key store than `keys` (a wrong or empty
+        CREDO_KEY_DIR would read every sealed value as destroyed): the id its clock records differs, or, for a
+        tenant sealed before ids were recorded, `keys` holds none of its keys. The recorded id never changes, so it
+        is read once per process; an unsealed tenant is asked again after RECHECK_S."""
+        import time
+
+        from credo.graph.ledger import foreign_key_store
+        from credo.graph.sealed import sealed_by
+
+        if tenant not in self._stores:
+            seen = self._known.get(tenant, float("-inf"))
+            if seen is not None and time.monotonic() - seen < self.RECHECK_S:
+                return
+            sealed, store = self._db.read(lambda tx: sealed_by(tx, tenant))
+            if not sealed:
+                self._known[tenant] = time.monotonic()
+                return
+            self._known[tenant] = None
+            if store is not None:
+                self._stores[tenant] = store
+        store = self._stores.get(tenant)
+        ours = keys.store_id()
+        if (store is not None and store != ours) or (store is None and not keys.has_keys(tenant)):
+            raise ConfigError(foreign_key_store(tenant, store, ours))
 
     def refuse_if_sealed(self, tenant: str) -> None:
         """ConfigError when the tenant holds sealed content (this process cannot open it)."""

@@ -3,6 +3,9 @@ the graph. Destroying a key makes every copy of the content it sealed unreadable
 
 A key id is `<subject>~<random>`: a subject whose key was destroyed gets a fresh key (a new id) if it is written
 again, so an old ciphertext never meets a new key and a destroyed id stays destroyed.
+
+Each key store has an id (`store_id`, written once): the first sealing write records it on the tenant's commit clock,
+and a process whose key store is another refuses the tenant (services/crypto.py `SealedTenants`).
 """
 
 from __future__ import annotations
@@ -40,6 +43,9 @@ class KeyStore(Protocol):
     def list(self, tenant: str) -> list[str]:
         """The live key ids of a tenant."""
 
+    def store_id(self) -> str:
+        """This key store's id, made once and never changed (the id a sealed tenant's clock records)."""
+
 
 def subject_of(key_id: str) -> str:
     """The subject a key id belongs to."""
@@ -63,9 +69,37 @@ class FileKeyStore:
     fsync, rename, fsync of the directory) and destroyed by overwrite, fsync, unlink and fsync of the directory.
     Do not back this directory up with the graph: a backup holding both can decrypt what was forgotten."""
 
+    ID_FILE = "store.id"
+
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root)
         self._paths: dict[tuple[str, str], str] = {}
+        self._id: str | None = None
+
+    def store_id(self) -> str:
+        """The id in `root/store.id`, written on first use (atomically: the first of two racing processes wins)."""
+        if self._id is None:
+            path = self.root / self.ID_FILE
+            try:
+                self._id = path.read_text(encoding="ascii").strip()
+            except FileNotFoundError:
+                self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+                tmp = self.root / f"{self.ID_FILE}.{secrets.token_hex(4)}.tmp"
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                try:
+                    os.write(fd, f"ks_{secrets.token_hex(8)}\n".encode("ascii"))
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+                try:
+                    os.link(tmp, path)  # fails when another process wrote its id first: that one stands
+                except FileExistsError:
+                    pass
+                finally:
+                    tmp.unlink()
+                _fsync_dir(self.root)
+                self._id = path.read_text(encoding="ascii").strip()
+        return self._id
 
     def _tenant_dir(self, tenant: str) -> Path:
         return self.root / _digest(tenant)

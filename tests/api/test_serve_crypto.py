@@ -67,3 +67,20 @@ def test_a_crypto_off_server_refuses_a_tenant_sealed_elsewhere(neo4j_db, cli_env
     for refused in (read, write):
         assert (refused.status_code, refused.json()["code"]) == (503, "not_configured"), refused.text
         assert "crypto-sealed" in refused.json()["detail"] and "enc1:" not in refused.text
+
+
+def test_a_crypto_on_server_with_another_key_directory_refuses_the_sealed_tenant_instead_of_serving_it_destroyed(
+        neo4j_db, cli_env, tmp_path):
+    caller = new_tenant(neo4j_db)
+    h = {"X-API-Key": caller.key}
+    with serving(dict(cli_env, CREDO_CRYPTO="on", CREDO_KEY_DIR=str(tmp_path / "sealing"))) as (url, _):
+        assert httpx.post(f"{url}/v1/facts", headers=h, json={
+            "subject": "Zorblax", "predicate": "signed", "object": "Quennick treaty"}).status_code == 201
+    # another process, crypto on, pointed at an empty key directory (a typo, a fresh volume)
+    (tmp_path / "empty").mkdir()
+    with serving(dict(cli_env, CREDO_CRYPTO="on", CREDO_KEY_DIR=str(tmp_path / "empty"))) as (url, _):
+        read = httpx.get(f"{url}/v1/facts", headers=h, params={"subject": "Zorblax"})
+    # then it refuses, in one line naming the key store, and never answers "[unreadable: ...]"
+    assert (read.status_code, read.json()["code"]) == (503, "not_configured"), read.text
+    assert "key store" in read.json()["detail"] and "CREDO_KEY_DIR" in read.json()["detail"]
+    assert "unreadable" not in read.text and "enc1:" not in read.text and str(tmp_path) not in read.text

@@ -132,7 +132,7 @@ def test_a_walk_step_taken_by_the_closing_statement_is_asked_again_once_another_
         fact_repo.close_current(tx, store.tenant, clock(), p.fact_id, "retraction", "test")
         first = dependencies.dependents(tx, store.tenant, [p.fact_id], with_given=True)
         fact_repo.close_current(tx, store.tenant, clock(), d.fact_id, "retraction", "test")
-        tx.one(TICK_CLOCK, tenant=store.tenant, sealing=False)  # any other statement in between
+        tx.one(TICK_CLOCK, tenant=store.tenant, sealing=False, key_store=None)  # any other statement in between
         again = dependencies.dependents(tx, store.tenant, [d.fact_id], with_given=True)
         raise _Rollback(first, again)
 
