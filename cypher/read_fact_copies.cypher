@@ -17,6 +17,7 @@
 // $tenant       tenant id
 // $fact_ids     forgotten fact ids (may be empty)
 // $source_ids   forgotten source ids a summary trace may name (may be empty)
+// $receipt_ids  receipts whose sealed question holds a text (opened and compared in Python)
 // $texts        content texts (may be empty)
 // $phrases      one Lucene phrase query per text probe (may be empty)
 // $probe_texts  the text each phrase was made from (same order as $phrases)
@@ -142,6 +143,10 @@ CALL () {
     MATCH (r:ReadReceipt)
     WHERE r.tenant = $tenant AND size($texts) > 0 AND r.query IS NOT NULL
       AND any(t IN $texts WHERE toLower(r.query) CONTAINS toLower(t))
+    RETURN r
+    UNION
+    MATCH (r:ReadReceipt)
+    WHERE r.receipt_id IN $receipt_ids AND r.tenant = $tenant AND r.query IS NOT NULL
     RETURN r
   }
   RETURN DISTINCT 'read receipt' AS place, r.receipt_id AS ref,

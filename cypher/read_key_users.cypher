@@ -1,8 +1,10 @@
 // How many remembered (not forgotten) nodes still hold content sealed under each key: a fact key's users are the
-// versions about its subject entity sealed with it, a source key's user is the source itself.
+// versions about its subject entity sealed with it, a source key's user is the source itself, the receipts key's are
+// the tenant's receipts whose question is still sealed (their envelopes name the key in a header Cypher cannot read:
+// every sealed question counts, so the key is kept while any is left).
 // clearance: not applied: crypto-erasure bookkeeping (which versions need a key), no content
 // $tenant  tenant id
-// $rows    list of {key_id, kind ('entity' or 'source'), id (entity id or source id)}
+// $rows    list of {key_id, kind ('entity', 'source' or 'receipts'), id (entity id, source id, or 'questions')}
 // returns: key_id, users
 UNWIND $rows AS row
 CALL (row) {
@@ -15,4 +17,9 @@ CALL (row) {
   WHERE row.kind = 'source' AND s.tenant = $tenant AND s.crypto_key = row.key_id AND s.forgotten_at IS NULL
   RETURN count(s) AS sources
 }
-RETURN row.key_id AS key_id, facts + sources AS users
+CALL (row) {
+  OPTIONAL MATCH (r:ReadReceipt)
+  WHERE row.kind = 'receipts' AND r.tenant = $tenant AND r.query STARTS WITH 'enc1:'
+  RETURN count(r) AS questions
+}
+RETURN row.key_id AS key_id, facts + sources + questions AS users

@@ -13,6 +13,7 @@
 // $tenant       tenant id
 // $fact_ids     fact ids (may be empty)
 // $source_ids   forgotten source ids a summary trace may name (may be empty)
+// $receipt_ids  receipts whose sealed question holds a text (opened and compared in Python)
 // $texts        content texts (may be empty)
 // $subject_ids  ids the ledger events about the forgotten content have as subject
 // $known        known time of the forgetting
@@ -83,6 +84,10 @@ CALL () {
     MATCH (r:ReadReceipt)
     WHERE r.tenant = $tenant AND size($texts) > 0 AND r.query IS NOT NULL
       AND any(t IN $texts WHERE toLower(r.query) CONTAINS toLower(t))
+    RETURN r
+    UNION
+    MATCH (r:ReadReceipt)
+    WHERE r.receipt_id IN $receipt_ids AND r.tenant = $tenant AND r.query IS NOT NULL
     RETURN r
   }
   WITH DISTINCT r

@@ -43,6 +43,7 @@ DELETE_FORGET_PROBES = load("delete_forget_probes")
 READ_ORPHAN_ENTITIES = load("read_orphan_entities")
 READ_ENTITY_NAMES = load("read_entity_names")
 READ_PURGED_TOMBSTONE = load("read_purged_tombstone")
+READ_SEALED_QUESTIONS = load("read_sealed_questions")
 
 
 def target(tx: Tx, tenant: str, ident: str) -> dict[str, Any] | None:
@@ -206,13 +207,24 @@ def tenant_residue(tx: Tx, tenant: str) -> list[Residue]:
     return _residue(tx.rows(READ_TENANT_RESIDUE, tenant=tenant, removed=REMOVED_TEXT, removed_topic=REMOVED_TOPIC))
 
 
+def sealed_questions(tx: Tx, tenant: str) -> list[tuple[str, str]]:
+    """(receipt id, question) of the tenant's receipts whose question is sealed, opened with this transaction's
+    cipher (a destroyed key's reads as such); none without a cipher."""
+    if getattr(tx, "credo_cipher", None) is None:
+        return []
+    return [(r["receipt_id"], r["query"]) for r in tx.rows(READ_SEALED_QUESTIONS, tenant=tenant)]
+
+
 def scrub_fact_copies(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: list[str], texts: list[str],
                       free: list[tuple[str, str]], free_text: dict[str, Any], subject_ids: list[str], known: datetime,
-                      by: str, behalf: str | None, reason: str, cause: str, text_hash: str) -> list[str]:
+                      by: str, behalf: str | None, reason: str, cause: str, text_hash: str,
+                      receipt_ids: list[str] = ()) -> list[str]:
     """Remove the facts' content from their versions and every copy (stale causes, summaries' texts and topics,
-    episodes, receipts' questions) and every free text naming it (`free`: (text, `free_text` index query); `free_text`
-    its rule: fields, removed, dropped, task_removed) in one statement; returns the current summaries to rebuild."""
+    episodes, receipts' questions: `receipt_ids` those whose sealed question holds a text) and every free text naming
+    it (`free`: (text, `free_text` index query); `free_text` its rule: fields, removed, dropped, task_removed) in one
+    statement; returns the current summaries to rebuild."""
     row = tx.one(SCRUB_FACT_COPIES, tenant=tenant, fact_ids=fact_ids, source_ids=source_ids, texts=texts,
+                 receipt_ids=list(receipt_ids),
                  subject_ids=subject_ids, known=known, by=by, behalf=behalf, reason=reason, cause=cause,
                  removed=REMOVED_TEXT, removed_topic=REMOVED_TOPIC, hash=text_hash,
                  free_queries=[q for _t, q in free], free_texts=[t for t, _q in free],
@@ -224,12 +236,14 @@ def scrub_fact_copies(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: l
 def fact_copies(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: list[str], texts: list[str],
                 phrases: list[tuple[str, str]], free: list[tuple[str, str]], free_fields: dict[str, list[str]],
                 embeddings: list[list[float]], subject_ids: list[str], entity_ids: list[str], probe_ids: list[str],
-                same_vector: float, candidates: int = 20) -> tuple[list[Residue], list[Kept]]:
+                same_vector: float, receipt_ids: list[str] = (),
+                candidates: int = 20) -> tuple[list[Residue], list[Kept]]:
     """Every place still holding forgotten facts' content, with the full-text (`phrases`: (text, Lucene query)),
     free-text (`free`: (text, `free_text` index query)) and vector probes, in one round trip; and what it leaves by
     design (entities other facts name, sources)."""
     rows = tx.rows(READ_FACT_COPIES, tenant=tenant, fact_ids=fact_ids, source_ids=source_ids, texts=texts,
-                   phrases=[q for _t, q in phrases], probe_texts=[t for t, _q in phrases],
+                   receipt_ids=list(receipt_ids), phrases=[q for _t, q in phrases],
+                   probe_texts=[t for t, _q in phrases],
                    free_queries=[q for _t, q in free], free_texts=[t for t, _q in free], free_fields=free_fields,
                    embeddings=[vector(e) for e in embeddings], candidates=candidates, same_vector=same_vector,
                    subject_ids=subject_ids, removed=REMOVED_TEXT, removed_topic=REMOVED_TOPIC, entity_ids=entity_ids,

@@ -26,6 +26,13 @@ FACT_FIELDS = ("statement", "quote")  # a fact version's words
 LITERAL_FIELDS = ("object_value", "object_name")  # a literal object (an entity object is a name: not sealed)
 SOURCE_FIELDS = ("text", "title")  # a source's verbatim words, and a document's title
 EDGE_QUOTE = "sourced_quote"  # the quote on a SOURCED_FROM edge, sealed under the source's key
+QUESTION = "query"  # a read receipt's question, sealed under the tenant's receipts key
+# A question is the asker's words, not a data subject's: it may name no stored subject or several, so no subject's
+# key fits it, and a key per question would be a key file per read. Forgetting removes the questions naming its
+# content from the store; this key, which forgetting one subject never destroys (other questions need it), keeps
+# their old copies sealed from anyone holding a backup without the key store (forget_tenant's sweep destroys it
+# once no question is left).
+RECEIPTS_SUBJECT = "receipts:questions"
 ERASED = "[unreadable: its key was destroyed by forget]"
 
 
@@ -166,6 +173,12 @@ class Cipher:
         if not self.sealing or not quote or is_sealed(quote):
             return quote
         return self.seal(tenant, source_subject(source_id), f"{version_id}>{source_id}", EDGE_QUOTE, quote)[0]
+
+    def seal_question(self, tenant: str, receipt_id: str, question: str | None) -> str | None:
+        """A read receipt's question sealed under the tenant's receipts key (RECEIPTS_SUBJECT)."""
+        if not self.sealing or not question or is_sealed(question):
+            return question
+        return self.seal(tenant, RECEIPTS_SUBJECT, receipt_id, QUESTION, question)[0]
 
     # -- the decrypt seam ------------------------------------------------------------------
     def open_tree(self, tenant: str, data: Any) -> Any:

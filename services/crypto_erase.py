@@ -4,7 +4,11 @@ outside the store (transaction logs, backups) are unreadable, and why.
 
 Rule: a key is destroyed when no node that is not forgotten holds content sealed under it. A subject's key so goes
 with the last remembered fact about it (forget_subject, or forgetting its only fact); a source's key goes with the
-source. Forgetting one fact of a subject with other remembered facts keeps the key, and says so.
+source. Forgetting one fact of a subject with other remembered facts keeps the key, and says so. The tenant's
+receipts key (read receipts' questions) goes only when no sealed question is left (a tenant-wide forget's sweep).
+
+`crypto_erased` is true only when every copy the forget touched is sealed under a destroyed key or gone from the
+store (the residue report is complete); `crypto_reason` names what the mode never seals.
 """
 
 from __future__ import annotations
@@ -15,9 +19,14 @@ from credo.services.context import Context
 from credo.services.crypto import Cipher
 from credo.services.crypto_keys import subject_of
 
-COVERED = "statement and quote of every version, source text and evidence quotes"
-NOT_COVERED = ("not covered: embeddings, entity names, literal object values and summaries, which are stored in "
-               "plaintext (docs/crypto-erasure.md)")
+COVERED = ("statement, quote and literal value of every version, source text and title, and evidence quotes, sealed "
+           "under their subject's or source's key")
+NOT_COVERED = ("not covered (their copies in transaction logs and backups stay readable until they expire; forgetting "
+               "removed them from the store): embeddings, entity names and aliases, summaries' topics and texts, "
+               "reasons and other free text (ledger reasons, details and claimed actors, end and lapse reasons, stale "
+               "causes, task labels), source uris and authors, stored in plaintext; and read receipts' questions, "
+               "sealed under the tenant's receipts key, which forgetting one subject never destroys "
+               "(docs/crypto-erasure.md)")
 
 
 def _users(tx: Tx, tenant: str, key_ids: list[str]) -> dict[str, int]:
@@ -59,8 +68,17 @@ def erase_keys(ctx: Context, key_ids: list[str]) -> list[str]:
     return gone
 
 
-def status(tx: Tx, tenant: str, cipher: Cipher | None, key_ids: list[str]) -> tuple[bool, str]:
-    """(crypto_erased, why) for forgotten content sealed under `key_ids`."""
+def status(tx: Tx, tenant: str, cipher: Cipher | None, key_ids: list[str], *,
+           complete: bool = True) -> tuple[bool, str]:
+    """(crypto_erased, why) for forgotten content sealed under `key_ids`; never true while a copy of it is still in the
+    store (`complete` false: the residue report names it)."""
+    erased, why = _keys_status(tx, tenant, cipher, key_ids)
+    if erased and not complete:
+        return False, f"not erased while copies of it are still in the store (see residue); {why}"
+    return erased, why
+
+
+def _keys_status(tx: Tx, tenant: str, cipher: Cipher | None, key_ids: list[str]) -> tuple[bool, str]:
     if not key_ids:
         if cipher is None:
             return False, ("crypto-erasure mode is off for this store: copies in transaction logs and backups stay "

@@ -30,7 +30,8 @@ from credo.schema.lifecycle import State, check_transition
 from credo.services import crypto_erase, forget_seal
 from credo.services.context import Context
 from credo.services.forget_rules import (FREE_DROPPED, FREE_REMOVED, FREE_TEXT, SUMMARY_TEXT, TASK_REMOVED, Probe,
-                                         free_probes, ledger_subjects, only_evidence, tombstone, without_forgotten)
+                                         free_probes, holding, ledger_subjects, only_evidence, tombstone,
+                                         without_forgotten)
 from credo.services.forget_verify import purged_report, verify
 from credo.services.summarizers import ListSummarizer
 from credo.services.tms_rules import text_hash
@@ -137,8 +138,9 @@ def scrub_copies(tx: Tx, tenant: str, known: datetime, probe: Probe, *, fact_ids
     """The content of the facts' versions and of every copy (summaries, episodes, stale causes, receipts' questions),
     and every free text of the tenant naming it (reasons, causes, claimed actors, task labels, ledger details: the
     ledger's redacted, its chain intact), removed in one statement; returns the summaries to rebuild."""
+    sealed = holding(repo.sealed_questions(tx, tenant), probe.texts) if probe.texts else []  # crypto mode only
     return repo.scrub_fact_copies(tx, tenant, fact_ids=fact_ids, source_ids=source_ids, texts=probe.texts,
-                                  free=free_probes(probe.texts, tenant), free_text=FREE_RULE,
+                                  receipt_ids=sealed, free=free_probes(probe.texts, tenant), free_text=FREE_RULE,
                                   subject_ids=ledger_subjects(fact_ids, source_ids), known=known, by=by,
                                   behalf=behalf, reason=reason, cause=f"premise forgotten for {reason}",
                                   text_hash=text_hash(SUMMARY_TEXT))

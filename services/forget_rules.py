@@ -77,9 +77,7 @@ class Probe:
     def from_stored(cls, props: dict[str, Any], content: tuple[list[str], list[list[float]]] | None) -> "Probe":
         """A probe read back from its node, with its opened content (None: graph-only)."""
         texts, embeddings = content or ([], [])
-        tombstone = ({"forgotten_at": props["forgotten_at"], "by": props.get("forgotten_by") or "",
-                      "on_behalf_of": props.get("forgotten_on_behalf_of"), "reason": props.get("forgotten_reason") or ""}
-                     if props.get("forgotten_at") else None)
+        tombstone = (tombstone_of_props(props) if props.get("forgotten_at") else None)
         return cls(ids=list(props.get("ids") or []), kind=props.get("kind") or "fact",
                    facts=list(props.get("facts") or []), entities=list(props.get("entities") or []),
                    texts=texts, names=texts[:int(props.get("names") or 0)], embeddings=embeddings,
@@ -88,6 +86,12 @@ class Probe:
     def add_keys(self, key_ids: list[str]) -> None:
         """Remember which keys sealed the content (the nodes naming them may be purged later)."""
         self.keys += [k for k in key_ids if k not in self.keys]
+
+
+def tombstone_of_props(props: dict[str, Any]) -> dict[str, Any]:
+    """The tombstone stored as node properties (stored_tombstone's inverse)."""
+    return tombstone(props["forgotten_at"], props.get("forgotten_by") or "", props.get("forgotten_on_behalf_of"),
+                     props.get("forgotten_reason") or "")
 
 
 def tombstone(at: Any, by: str, on_behalf_of: str | None, reason: str) -> dict[str, Any]:
@@ -121,6 +125,13 @@ def free_probes(texts: list[str], tenant: str) -> list[tuple[str, str]]:
     """(text, index query) of the free-text probes of forgotten texts, at most MAX_FREE_TEXT_PROBES."""
     found = [(t, free_text_query(t, tenant)) for t in texts[:MAX_FREE_TEXT_PROBES]]
     return [(t, q) for t, q in found if q]
+
+
+def holding(found: list[tuple[str, str]], texts: list[str]) -> list[str]:
+    """The ids of the (id, text) pairs whose text contains one of `texts`, compared in lower case (as the Cypher
+    scans do): how sealed questions, opened in Python, are matched."""
+    folded = [t.lower() for t in texts if t]
+    return [i for i, text in found if text and any(t in text.lower() for t in folded)] if folded else []
 
 
 def without_forgotten(text: str | None, texts: list[str]) -> str | None:

@@ -13,7 +13,7 @@ from credo.schema.errors import NotFound
 from credo.schema.forget import Kept, OutsideStore, Residue, ResidueReport, Tombstone
 from credo.services import crypto_erase, forget_seal
 from credo.services.context import Context
-from credo.services.forget_rules import FREE_TEXT, Probe, free_probes, ledger_subjects, lucene_phrase
+from credo.services.forget_rules import FREE_TEXT, Probe, free_probes, holding, ledger_subjects, lucene_phrase
 
 MAX_TEXT_PROBES = 12
 RETENTION_TTL_S = 60.0
@@ -51,7 +51,9 @@ def residue(tx: Tx, tenant: str, kind: str, target_id: str, probe: Probe,
     if kind == "tenant":
         places += repo.tenant_residue(tx, tenant)
     texts = ([t for t in probe.texts if t not in probe.names] + probe.names)[:MAX_TEXT_PROBES]  # statements first
+    sealed = holding(repo.sealed_questions(tx, tenant), probe.texts) if probe.texts else []  # crypto mode only
     found, kept = repo.fact_copies(tx, tenant, fact_ids=fact_ids, source_ids=source_ids, texts=probe.texts,
+                                   receipt_ids=sealed,
                                    phrases=[(t, lucene_phrase(t)) for t in texts],
                                    free=free_probes(probe.texts, tenant), free_fields=FREE_TEXT,
                                    embeddings=probe.embeddings[:3],
@@ -111,7 +113,7 @@ def verify(ctx: Context, *, target_id: str, kind: str | None = None, probe: Prob
         keys = probe.keys if ctx.cipher is None else list(dict.fromkeys(probe.keys + sealed.content_keys(
             tx, ctx.tenant, fact_ids=([tid] if kind == "fact" else []) + list(extra_facts),
             source_ids=[tid] if kind == "source" else [])))  # crypto off: nothing sealed to look up
-        erased, why = crypto_erase.status(tx, ctx.tenant, ctx.cipher, keys)
+        erased, why = crypto_erase.status(tx, ctx.tenant, ctx.cipher, keys, complete=not places)
         return ResidueReport(target_id=tid, kind=kind, residue=places, probes=ran, probe_from=probe_from,
                              checked=checked, left_by_design=kept,
                              tombstone=Tombstone(forgotten_at=tombstone["forgotten_at"], by=tombstone["by"],

@@ -29,6 +29,8 @@ def record(
     count one use of each; `parts` names the package part each was served in. Returns the receipt id."""
     task = clean_name(task, "task")
     receipt_id = ledger.new_id("rr")
+    cipher = getattr(w.tx, "credo_cipher", None)  # crypto-erasure: the question is sealed (services/crypto.py)
+    query = cipher.seal_question(w.tenant, receipt_id, query) if cipher is not None else query
     labels = list(parts) if parts is not None else [None] * len(version_ids)
     served = list(dict.fromkeys(zip(version_ids, labels)))  # a version served twice in one read counts once
     receipt_repo.create(w.tx, w.tenant, w.known, receipt_id=receipt_id, task=task, operation=operation,
