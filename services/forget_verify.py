@@ -30,8 +30,8 @@ LEDGER_KEPT = Kept(place="ledger", ref="AuditEvent",
                    detail="events (operation, ids, time, actor) stay: the ledger is append-only and hash-chained; "
                           "a reason, detail or claimed actor naming the content is redacted, its digest kept")
 TASKS_KEPT = Kept(place="read receipt", ref="SERVED",
-                  detail="receipts keep their task label and their links to the served versions (now tombstones), "
-                         "without the question text")
+                  detail="receipts keep their links to the served versions (now tombstones) and their task label "
+                         "unless it named the content, without the question text")
 
 
 def residue(tx: Tx, tenant: str, kind: str, target_id: str, probe: Probe,
