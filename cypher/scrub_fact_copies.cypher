@@ -7,7 +7,8 @@
 // (case-insensitive); and every free-text property of the tenant that holds a text (@free_text_props: reasons,
 // causes, claimed actors, task labels, ledger details; found through the `free_text` index, and among the ledger
 // events about the forgotten ids): a ledger event's is redacted (its value and salt go, its digest stays, so the hash
-// chain holds: schema/ledger.py; an event written before commitments is left, and reported), a task label is replaced
+// chain holds: schema/ledger.py; a chained event written before commitments is left, and reported; one written before
+// the chain, which no hash covers, loses the value), a task label is replaced
 // on the task and all its receipts, a forget job's report is dropped, any other value is replaced by $free_removed
 // (a list keeps its other lines). The indexes drop removed properties themselves.
 // $tenant       tenant id
@@ -113,6 +114,9 @@ CALL () {
   WITH node, collect(text) AS texts, reduce(s = [], h IN collect(hit) | s + [k IN h WHERE NOT k IN s]) AS props
   FOREACH (k IN CASE WHEN node:AuditEvent THEN [k IN props WHERE node[k + '_commit'] IS NOT NULL] ELSE [] END |
     SET node[k + '_commit'] = ':' + split(node[k + '_commit'], ':')[1], node[k] = null)
+  FOREACH (k IN CASE WHEN node:AuditEvent AND node.seq IS NULL THEN [k IN props WHERE node[k + '_commit'] IS NULL]
+                ELSE [] END |
+    SET node[k] = null)
   FOREACH (t IN CASE WHEN node:ReadReceipt AND 'task' IN props THEN [(node)-[:FOR_TASK]->(t:Task) | t] ELSE [] END |
     SET t.name = $task_removed + randomUUID() + ']'
     FOREACH (r IN [(t)<-[:FOR_TASK]-(r:ReadReceipt) | r] | SET r.task = t.name))

@@ -213,3 +213,18 @@ def test_free_text_naming_the_forgotten_subject_left_anywhere_makes_the_report_i
         report = handle.verify_forgotten(treats.object.entity_id)
         assert not report.complete and place in {r.place for r in report.residue}, report.residue
         assert "erasename" not in report.model_dump_json().lower()
+
+
+_LEGACY_EVENT = Query("raw", "CREATE (:AuditEvent {tenant: $tenant, event_id: 'a_legacy0001', action: 'retract_fact', "
+                             "at: datetime('2020-01-01T00:00:00Z'), reason: $text, detail: '{}'})", frozenset())
+
+
+def test_an_event_written_before_the_chain_loses_a_reason_naming_the_forgotten_subject(kstore):
+    # given an event written before the ledger was chained (no hash covers it) whose reason names Lambda
+    treats, _other = _ward_and_lambda(kstore)
+    kstore._db.query(_LEGACY_EVENT, write=True, tenant=kstore.tenant, text=f"{NAME} transferred")
+    # when Lambda is forgotten
+    report = kstore.forget(treats.object.entity_id, reason="erasure request", actor="dpo").report
+    # then its reason is gone too, and the ledger still counts it as unchained
+    assert raw_scan(kstore, LAMBDA) == [] and report.complete, report.residue
+    assert kstore.verify_ledger().unchained == 1
