@@ -81,12 +81,14 @@ HitKind = Literal["fact", "entity", "summary"]
 
 
 class PathScore(BaseModel):
-    """How one retrieval path ranked a hit: its 1-based rank and the path's own score."""
+    """How one retrieval path ranked a hit: its 1-based rank and the path's own score (the vector path's similarity,
+    the graph path's; none for the lexical path, whose Lucene score moves with statistics over every tenant's and
+    clearance's documents: it would tell a caller about what it may not see)."""
 
     model_config = ConfigDict(frozen=True)
 
     rank: int
-    score: float
+    score: float | None = None
 
 
 class FoundVersion(BaseModel):
