@@ -8,8 +8,14 @@ steps here cover what a look-up cannot:
 - `label`: the sensitivity a write records. A label above the caller's clearance is refused (Forbidden, naming
   `sensitivity`); an unlabelled write by a caller cleared below `internal` (the level unlabelled versions count as)
   is labelled with the caller's clearance, so it can read what it wrote.
-- `check_target`: an id whose content is above the caller's clearance (any version of a fact, a source evidencing
-  one, an entity one is about, a summary) answers NotFound, for acts that reach all of it (forget, purge, merges).
+- `check_target`: an id whose content is above the caller's clearance (any version of a fact, a source the caller
+  may not see, an entity one is about, a summary) answers NotFound, for acts that reach all of it (forget, purge,
+  merges).
+
+Sources follow one rule, cypher/fragments/visible_source.cypher: a source is labelled like a fact (`label`) and is
+hidden from a caller who may not see its label or a fact version it is evidence for (SOURCED_FROM, ACCEPTED_IN).
+Every read of a source by id or by session applies it (graph/sources.py), so the write gate, acceptance,
+extraction, cite, quarantine and release meet a hidden message or document exactly as a missing one.
 - `withheld`: a write's cascade report names only what the caller may see; the rest is counted.
 """
 

@@ -1,0 +1,110 @@
+"""The review's clearance findings over REST, each as the reviewer ran it: keys of one tenant, `OP` (operator, all),
+`PUBR` (reader, public), `PUBC` (curator, public), `PUBA` (agent, public), `CONFA` (agent, confidential) and
+`ADMPUB` (operator, public). Nothing a key may not see reaches it, and a refusal never tells a hidden thing from a
+missing one."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+import pytest
+
+from credo.services import api_keys
+
+KEYS = {"OP": ("operator", "all"), "PUBR": ("reader", "public"), "PUBC": ("curator", "public"),
+        "PUBA": ("agent", "public"), "CONFA": ("agent", "confidential"), "ADMPUB": ("operator", "public")}
+MISSING_SOURCE = "s_00000000000000000000"
+
+
+@dataclass
+class Keys:
+    """One tenant and its keys by name."""
+
+    tenant: str
+    secrets: dict[str, str]
+
+    def h(self, name: str) -> dict[str, str]:
+        return {"X-API-Key": self.secrets[name]}
+
+
+@pytest.fixture
+def keys(neo4j_db) -> Keys:
+    tenant = f"t_{uuid.uuid4().hex[:12]}"
+    return Keys(tenant, {name: api_keys.create_key(neo4j_db, tenant=tenant, clearance=clearance,
+                                                   scopes=[preset]).secret
+                         for name, (preset, clearance) in KEYS.items()})
+
+
+def ok(response):
+    assert response.status_code < 300, response.text
+    return response.json()
+
+
+def answer(response) -> tuple[int, dict]:
+    """Status and body, the request id left out (it differs on every call)."""
+    body = response.json()
+    return response.status_code, {k: v for k, v in body.items() if k != "request_id"}
+
+
+def said(api, k: Keys, session: str, texts: list[str], key: str = "OP") -> list[dict]:
+    return ok(api.post(f"/v1/sessions/{session}/messages", headers=k.h(key), json={"messages": [
+        {"index": i, "role": "user", "origin": "human_input", "author": "maria", "text": t,
+         "at": f"2025-03-01T09:0{i}:00Z"} for i, t in enumerate(texts)]}))
+
+
+# -- 1. the write gate is no oracle on a message above the caller's clearance -----------------------------------
+@pytest.mark.parametrize("agent", ["PUBA", "CONFA"])
+def test_probing_a_relabelled_message_over_rest_answers_like_a_missing_one(api, keys, agent):
+    k = keys
+    said(api, k, "s1", ["Quokka Hiddenperson has diabetesvex condition.", "The canteen opens at noon today."])
+    fact = ok(api.post("/v1/sessions/s1/remember", headers=k.h("OP"), json={
+        "quote": "Quokka Hiddenperson has diabetesvex condition", "content": "Quokka Hiddenperson has diabetesvex "
+        "condition", "subject": "Quokka Hiddenperson", "predicate": "has_condition", "object": "diabetesvex"}))
+    ok(api.post(f"/v1/facts/{fact['result']['fact_id']}/correct", headers=k.h("OP"), json={"sensitivity": "secret"}))
+    probe = {"content": "unrelated words here", "subject": "Nobody", "predicate": "p", "object": "Nothing"}
+    held = api.post("/v1/sessions/s1/remember", headers=k.h(agent), json={"quote": "Quokka Hiddenperson has d", **probe})
+    absent = api.post("/v1/sessions/s1/remember", headers=k.h(agent), json={"quote": "Quokka Hiddenperson has c",
+                                                                          **probe})
+    assert held.status_code >= 400 and answer(held) == answer(absent)
+    stolen = api.post("/v1/sessions/s1/remember", headers=k.h(agent), json={
+        "quote": "Quokka Hiddenperson has diabetesvex", "content": "Quokka Hiddenperson has diabetesvex",
+        "subject": "Quokka Hiddenperson", "predicate": "has", "object": "diabetesvex"})
+    assert stolen.status_code in (404, 422)
+    assert "diabetesvex" not in api.get("/v1/facts", headers=k.h("PUBR")).text.lower()
+
+
+# -- 4. cite, quarantine and release by a hidden source answer like a missing source ----------------------------
+def test_a_source_backing_a_secret_fact_is_missing_to_a_public_curator_and_reader(api, keys):
+    k = keys
+    public = ok(api.post("/v1/facts", headers=k.h("OP"), json={"subject": "Door", "predicate": "opens",
+                                                               "object": "Friday", "valid_from": "2024-01-01",
+                                                               "sensitivity": "public"}))
+    secret = ok(api.post("/v1/facts", headers=k.h("OP"), json={"subject": "Vault", "predicate": "holds",
+                                                               "object": "Gold", "valid_from": "2024-01-01",
+                                                               "sensitivity": "secret"}))
+    doc = ok(api.post("/v1/sources", headers=k.h("OP"), json={"kind": "document", "text": "The vault holds gold.",
+                                                                "title": "Vault ledger Q3",
+                                                                "uri": "https://example.org/vault-ledger"}))
+    pid, sid, src = public["result"]["fact_id"], secret["result"]["fact_id"], doc["result"]["source_id"]
+    ok(api.post(f"/v1/facts/{sid}/cite", headers=k.h("OP"), json={"source_id": src}))
+    acts = [("POST", f"/v1/facts/{pid}/cite", {"source_id": "{s}"}),
+            ("POST", "/v1/quarantine", {"source_id": "{s}", "reason": "r", "actor": "a"}),
+            ("POST", "/v1/release", {"source_id": "{s}", "reason": "r", "actor": "a"})]
+    for method, path, body in acts:
+        hidden = api.request(method, path, headers=k.h("PUBC"), json={key: v.format(s=src) for key, v in body.items()})
+        missing = api.request(method, path, headers=k.h("PUBC"),
+                              json={key: v.format(s=MISSING_SOURCE) for key, v in body.items()})
+        assert hidden.status_code == 404, (path, hidden.text)
+        status, problem = answer(hidden)
+        assert (status, {key: str(v).replace(src, MISSING_SOURCE) for key, v in problem.items()}) == (
+            missing.status_code, {key: str(v) for key, v in answer(missing)[1].items()})
+    # a cleared key cites the hidden source for the public fact: the public reader's views still never name it
+    ok(api.post(f"/v1/facts/{pid}/cite", headers=k.h("OP"), json={"source_id": src}))
+    for path in (f"/v1/facts/{pid}/why", f"/v1/facts/{pid}/prov"):
+        shown = api.get(path, headers=k.h("PUBR"))
+        assert shown.status_code == 200, shown.text
+        for word in (src, "Vault ledger Q3", "vault-ledger"):
+            assert word not in shown.text, (path, word)
+    assert ok(api.get(f"/v1/facts/{pid}/why", headers=k.h("PUBR")))["sources_withheld"] == 1
+
