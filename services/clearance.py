@@ -16,12 +16,15 @@ Sources follow one rule, cypher/fragments/visible_source.cypher: a source is lab
 hidden from a caller who may not see its label or a fact version it is evidence for (SOURCED_FROM, ACCEPTED_IN).
 Every read of a source by id or by session applies it (graph/sources.py), so the write gate, acceptance,
 extraction, cite, quarantine and release meet a hidden message or document exactly as a missing one.
+- `uncarved`: a range write that would split a version above the caller's clearance is refused (Forbidden,
+  naming `valid_from`): no act by a key changes a version above its clearance.
 - `withheld`: a write's cascade report names only what the caller may see; the rest is counted.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from credo.graph import clearance as clearance_repo
@@ -30,6 +33,7 @@ from credo.schema.cascade import CascadeReport
 from credo.schema.errors import Forbidden, NotFound
 from credo.schema.facts import Fact, FactCreate
 from credo.schema.search import CLEARANCE_ALL, UNLABELLED, can_see, check_clearance
+from credo.schema.time import overlaps
 
 if TYPE_CHECKING:
     from credo.services.context import Context
@@ -61,6 +65,18 @@ def named(clearance: str, fact: Fact, *, fallback: str) -> tuple[str, str]:
     if can_see(check_clearance(clearance), fact.sensitivity):
         return fact.fact_id, f"fact {fact.fact_id} holds {fact.object_name!r}"
     return fallback, "a fact above your clearance holds a value"
+
+
+def uncarved(clearance: str, current: Sequence[Fact], start: datetime | None, end: datetime | None) -> None:
+    """Forbidden (field `valid_from`) when a range write over [start, end) would split a version the caller may not
+    see: no act by a key changes a version above its clearance. The refusal says only that such a value overlaps
+    the range (one bit, as the conflict rule's), never which or what (pure rule)."""
+    level = check_clearance(clearance)
+    if level == CLEARANCE_ALL:
+        return
+    if any(not can_see(level, f.sensitivity) for f in current if overlaps(f.valid_from, f.valid_to, start, end)):
+        raise Forbidden("valid_from", "the range overlaps a value above your clearance: a key cleared for it must "
+                                      "write this range")
 
 
 def check_target(tx: Tx, tenant: str, ref: str, kind: str, *, name: str | None = None,

@@ -25,7 +25,7 @@ from credo.schema.names import clean_name, visible
 from credo.schema.time import parse_point
 from credo.services import dedup
 from credo.services import predicates as predicate_service
-from credo.services.clearance import labelled
+from credo.services.clearance import labelled, uncarved
 from credo.services.context import Context
 from credo.services.flags import flag_states
 from credo.services.justify import check_premises
@@ -311,6 +311,7 @@ def write_range(ctx: Context, *, data: FactCreate) -> Fact:
         current = [f for f in fact_repo.current_for(tx, ctx.tenant, [(ids, data.predicate)])[0]
                    if f.scope == data.scope and f.state != State.CONFLICTED]
         if cardinality == "single":
+            uncarved(ctx.clearance, current, start, end)
             hit, _rest = carve(tx, known, current, start, end, start_p, end_p, how=EndKind.RANGE_WRITE.value,
                                why=f"range write {start.isoformat()}..{end.isoformat()}")
             ledger.audit(tx, ctx.tenant, known, [("range_split", f.fact_id, {"version_id": f.version_id}) for f in hit])

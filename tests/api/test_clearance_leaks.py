@@ -108,3 +108,22 @@ def test_a_source_backing_a_secret_fact_is_missing_to_a_public_curator_and_reade
             assert word not in shown.text, (path, word)
     assert ok(api.get(f"/v1/facts/{pid}/why", headers=k.h("PUBR")))["sources_withheld"] == 1
 
+
+
+# -- 2. a range write never splits a version above the caller's clearance ---------------------------------------
+def test_a_public_curators_range_write_over_a_secret_value_is_forbidden_and_writes_nothing(api, keys, neo4j_db):
+    from tests.api.test_scopes import footprint
+
+    k = keys
+    secret = ok(api.post("/v1/facts", headers=k.h("OP"), json={"subject": "Vault", "predicate": "holds",
+                                                               "object": "Gold", "valid_from": "2024-01-01",
+                                                               "sensitivity": "secret"}))["result"]
+    before = footprint(neo4j_db, k.tenant)
+    refused = api.post("/v1/facts/range", headers=k.h("PUBC"), json={
+        "subject": "Vault", "predicate": "holds", "object": "Silver", "valid_from": "2024-03-01",
+        "valid_to": "2024-04-01"})
+    assert (refused.status_code, refused.json()["code"], refused.json()["field"]) == (403, "forbidden", "valid_from")
+    assert "Gold" not in refused.text
+    assert footprint(neo4j_db, k.tenant) == before
+    history = ok(api.get(f"/v1/facts/{secret['fact_id']}/history", headers=k.h("OP")))
+    assert [v["version_id"] for v in (history.get("items") or history)] == [secret["version_id"]]
