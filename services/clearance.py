@@ -16,6 +16,8 @@ Sources follow one rule, cypher/fragments/visible_source.cypher: a source is lab
 hidden from a caller who may not see its label or a fact version it is evidence for (SOURCED_FROM, ACCEPTED_IN).
 Every read of a source by id or by session applies it (graph/sources.py), so the write gate, acceptance,
 extraction, cite, quarantine and release meet a hidden message or document exactly as a missing one.
+- `bound_by`: a version names (`bounded_by`) only an established version every reader of it may see; a bound by a
+  more sensitive value keeps its date and names nothing.
 - `uncarved`: a range write that would split a version above the caller's clearance is refused (Forbidden,
   naming `valid_from`): no act by a key changes a version above its clearance.
 - `withheld`: a write's cascade report names only what the caller may see; the rest is counted.
@@ -25,14 +27,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from credo.graph import clearance as clearance_repo
 from credo.graph.db import Tx
 from credo.schema.cascade import CascadeReport
 from credo.schema.errors import Forbidden, NotFound
 from credo.schema.facts import Fact, FactCreate
-from credo.schema.search import CLEARANCE_ALL, UNLABELLED, can_see, check_clearance
+from credo.schema.search import CLEARANCE_ALL, UNLABELLED, can_see, check_clearance, readers_see
 from credo.schema.time import overlaps
 
 if TYPE_CHECKING:
@@ -77,6 +79,13 @@ def uncarved(clearance: str, current: Sequence[Fact], start: datetime | None, en
     if any(not can_see(level, f.sensitivity) for f in current if overlaps(f.valid_from, f.valid_to, start, end)):
         raise Forbidden("valid_from", "the range overlaps a value above your clearance: a key cleared for it must "
                                       "write this range")
+
+
+def bound_by(sensitivity: str | None, bounding: Any) -> str | None:
+    """The `bounded_by` a version labelled `sensitivity` records for the established version that bounds it: its id
+    when every reader of the version may see that one, else None (the bound itself stays: its date is the one bit
+    the conflict rule gives away). A version never names a version more sensitive than itself (pure rule)."""
+    return bounding.version_id if readers_see(sensitivity, bounding.sensitivity) else None
 
 
 def check_target(tx: Tx, tenant: str, ref: str, kind: str, *, name: str | None = None,

@@ -25,7 +25,7 @@ from credo.schema.names import clean_name, visible
 from credo.schema.time import parse_point
 from credo.services import dedup
 from credo.services import predicates as predicate_service
-from credo.services.clearance import labelled, uncarved
+from credo.services.clearance import bound_by, labelled, uncarved
 from credo.services.context import Context
 from credo.services.flags import flag_states
 from credo.services.justify import check_premises
@@ -136,7 +136,7 @@ def record(
         if decision.outcome == "bound":
             fact = fact.model_copy(update={
                 "valid_to": decision.bound_to, "valid_to_precision": decision.bounded_by.valid_from_precision,
-                "bounded_by": decision.bounded_by.version_id,
+                "bounded_by": bound_by(fact.sensitivity, decision.bounded_by),
             })
         elif decision.outcome == "conflict":
             fact = fact.model_copy(update={"state": State.CONFLICTED.value})
@@ -264,7 +264,7 @@ def _resolve(
     for (subject_at, predicate, _obj), rows in zip(keys, held):
         slot = slots.setdefault((by_norm[norms[subject_at]].entity_id, predicate), {})
         for row in rows:
-            slot.setdefault(row[1], Held(*row))
+            slot.setdefault(row[1], Held(*row[:8], sensitivity=row[8]))
     return resolved, made, {key: list(slot.values()) for key, slot in slots.items()}
 
 

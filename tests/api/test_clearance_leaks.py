@@ -127,3 +127,36 @@ def test_a_public_curators_range_write_over_a_secret_value_is_forbidden_and_writ
     assert footprint(neo4j_db, k.tenant) == before
     history = ok(api.get(f"/v1/facts/{secret['fact_id']}/history", headers=k.h("OP")))
     assert [v["version_id"] for v in (history.get("items") or history)] == [secret["version_id"]]
+
+
+# -- 3. the conflict rule names nothing above the reader's clearance -------------------------------------------
+def test_the_conflict_rule_tells_public_keys_no_hidden_version(api, keys):
+    k = keys
+
+    def write(key, obj, start, label):
+        return ok(api.post("/v1/facts", headers=k.h(key), json={"subject": "Acme", "predicate": "ceo", "object": obj,
+                                                                "valid_from": start, "sensitivity": label}))["result"]
+
+    hidden = write("OP", "Bob", "2024-06-01", "secret")
+    bounded = write("PUBC", "Alice", "2024-01-01", "public")
+    assert bounded["bounded_by"] is None and bounded["valid_to"].startswith("2024-06-01")
+    conflicted = write("PUBC", "Carol", "2024-07-01", "public")
+    assert conflicted["state"] == "conflicted"
+    reads = [api.get(p, headers=k.h("PUBR"), params=q) for p, q in [
+        ("/v1/facts", {"subject": "Acme", "states": ["active", "conflicted"]}),
+        (f"/v1/facts/{bounded['fact_id']}/history", {}), (f"/v1/facts/{bounded['fact_id']}/why", {}),
+        ("/v1/context", {"query": "Acme", "valid_at": "2024-08-01"})]]
+    for r in reads:
+        assert r.status_code == 200 and hidden["version_id"] not in r.text and "Bob" not in r.text, r.text
+    package = reads[-1].json()
+    [item] = [i for i in package["open"] if i["fact"]["fact_id"] == conflicted["fact_id"]]
+    assert item["cause"] == "conflicted (awaiting a decision by a key cleared for it)"
+    assert "contradicts" not in reads[-1].text
+    # a public fact relabelled secret by a restatement: its public reader is told only that it was superseded
+    first = ok(api.post("/v1/facts", headers=k.h("OP"), json={"subject": "Door", "predicate": "opens",
+                                                              "object": "Friday", "valid_from": "2024-01-01",
+                                                              "sensitivity": "public"}))["result"]
+    ok(api.post("/v1/facts", headers=k.h("OP"), json={"subject": "Door", "predicate": "opens", "object": "Friday",
+                                                      "valid_from": "2024-01-01", "sensitivity": "secret"}))
+    history = api.get(f"/v1/facts/{first['fact_id']}/history", headers=k.h("PUBR"))
+    assert "relabelled" not in history.text and "superseded by a restatement" in history.text

@@ -39,7 +39,7 @@ class World:
         self.entities = ["Acme", "Plumtree Holdings", "Inkwell Works", "Copperleaf Labs", "Sablewing Clinic",
                          "Sablewing Vault", "Sablewing Holdings", "Friday"]
         self.predicates = ["uses_public", "uses_internal", "uses_confidential", "uses_secret", "owned_by", "treats",
-                           "rule", "deploys_on", "motto", "hq_in"]
+                           "rule", "deploys_on", "motto", "hq_in", "ceo"]
         self.task = "audit-task"
 
 
@@ -72,6 +72,11 @@ def _build(store: Store, clock) -> World:
                     statement="Plumtree City hosts Acme"))
     made.append(add("Acme", "hq_in", "Plumtree Town", valid_from="2024-03-01", sensitivity="public",
                     statement="Plumtree Town hosts Acme"))
+    # a public value bounded where a secret one starts: it names the secret version nowhere (its bounded_by)
+    made.append(add("Acme", "ceo", "Sablewing Boss", valid_from="2024-06-01", sensitivity="secret",
+                    statement="Sablewing Boss leads Acme"))
+    made.append(add("Acme", "ceo", "Plumtree Boss", valid_from="2024-01-01", sensitivity="public",
+                    statement="Plumtree Boss leads Acme"))
     # a supersession: a public motto corrected into a secret one
     motto = add("Acme", "motto", "Plumtree motto", valid_from="2024-01-01", sensitivity="public",
                 statement="Plumtree motto: ship it")

@@ -1,0 +1,95 @@
+"""What the conflict rule, relabelling, the ledger, purged tombstones, read receipts and forget refusals tell a
+caller about content above its clearance (the review of issue 24's clearance): a version names (`bounded_by`) only
+a version every reader of it may see; a conflicted write against a hidden value is open without saying what it
+contradicts; a version relabelled above a reader says only that it was superseded; the audit ledger is read with
+clearance `all`; a purged id's tombstone answers only a caller who could have seen it; a receipt's question is
+withheld from a reader below its asker; a forget by name answers a hidden entity as a missing name."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from credo.schema.errors import Forbidden, NotFound
+from credo.services.context_rules import CONFLICTED_UNSEEN
+
+BELOW_SECRET = ["public", "internal", "confidential"]
+
+
+def dumped(*answers) -> str:
+    """Answers as one JSON text (models and lists of models)."""
+    def plain(a):
+        if isinstance(a, list):
+            return [plain(x) for x in a]
+        return a.model_dump(mode="json") if hasattr(a, "model_dump") else a
+    return json.dumps([plain(a) for a in answers], default=str)
+
+
+# -- 3. the conflict rule names nothing above the reader's clearance -----------------------------------------
+@pytest.mark.parametrize("clearance", BELOW_SECRET)
+def test_a_write_bounded_by_a_hidden_value_names_it_nowhere(store, clearance):
+    # given a secret value established from June
+    hidden = store.add_fact("Acme", "ceo", "Bob", valid_from="2024-06-01", sensitivity="secret")
+    caller = store.for_tenant(store.tenant, clearance=clearance)
+    # when the caller writes an earlier open-ended value
+    mine = caller.add_fact("Acme", "ceo", "Alice", valid_from="2024-01-01", sensitivity="public")
+    # then it is bounded where the hidden value starts (the conflict rule's one bit), naming no version
+    assert mine.valid_to is not None and mine.valid_to.isoformat().startswith("2024-06-01")
+    assert mine.bounded_by is None
+    reads = dumped(mine, caller.facts("Acme", "ceo"), caller.history(mine.fact_id), caller.why(mine.fact_id),
+                   caller.context("Acme", valid_at="2024-07-01"), caller.chain("Acme", "ceo"),
+                   caller.entity_versions("Acme"), caller.export_prov(mine.fact_id))
+    assert hidden.version_id not in reads and hidden.fact_id not in reads and "Bob" not in reads
+    # and a cleared reader reads the same version (a version never names a more sensitive one)
+    assert [v.bounded_by for v in store.history(mine.fact_id)] == [None]
+
+
+def test_a_bound_by_a_value_its_readers_may_see_is_named_as_before(store):
+    public = store.add_fact("Acme", "ceo", "Bob", valid_from="2024-06-01", sensitivity="public")
+    internal = store.add_fact("Acme", "ceo", "Alice", valid_from="2024-01-01", sensitivity="internal")
+    assert internal.bounded_by == public.version_id
+    # relabelled for fewer readers, it still names it
+    raised = store.correct_fact(internal.fact_id, sensitivity="secret")
+    assert raised.bounded_by == public.version_id
+
+
+def test_a_bounded_version_relabelled_below_its_bound_no_longer_names_it(store):
+    bound = store.add_fact("Acme", "ceo", "Bob", valid_from="2024-06-01", sensitivity="secret")
+    secret = store.add_fact("Acme", "ceo", "Alice", valid_from="2024-01-01", sensitivity="secret")
+    assert secret.bounded_by == bound.version_id
+    public = store.correct_fact(secret.fact_id, sensitivity="public")
+    assert public.bounded_by is None and public.valid_to == secret.valid_to
+    assert bound.version_id not in dumped(store.for_tenant(store.tenant, clearance="public").history(
+        secret.fact_id))
+
+
+@pytest.mark.parametrize("clearance", BELOW_SECRET)
+def test_a_write_kept_conflicted_by_a_hidden_value_is_open_without_what_it_contradicts(store, clearance):
+    store.add_fact("Acme", "ceo", "Bob", valid_from="2024-01-01", sensitivity="secret")
+    caller = store.for_tenant(store.tenant, clearance=clearance)
+    mine = caller.add_fact("Acme", "ceo", "Carol", valid_from="2024-03-01", sensitivity="public")
+    assert mine.state == "conflicted"  # the one bit a write learns
+    package = caller.context("Acme", valid_at="2024-04-01")
+    [item] = [i for i in package.open if i.fact.fact_id == mine.fact_id]
+    assert item.cause == CONFLICTED_UNSEEN
+    assert "contradicts" not in package.markdown and "established" not in package.markdown
+    assert caller.conflicts() == []
+    # while a key cleared for both sides is told what it contradicts, and may resolve it
+    [full] = [i for i in store.context("Acme", valid_at="2024-04-01").open if i.fact.fact_id == mine.fact_id]
+    assert "contradicts the established value" in full.cause and len(store.conflicts()) == 1
+
+
+@pytest.mark.parametrize("clearance", BELOW_SECRET)
+def test_a_version_relabelled_above_its_reader_says_only_that_it_was_superseded(store, clearance):
+    first = store.add_fact("Door", "opens", "Friday", valid_from="2024-01-01", sensitivity="public")
+    store.add_fact("Door", "opens", "Friday", valid_from="2024-01-01", sensitivity="secret")
+    [old] = store.for_tenant(store.tenant, clearance=clearance).history(first.fact_id)
+    assert old.end_reason == "superseded by a restatement"
+    assert "relabel" not in dumped(store.for_tenant(store.tenant, clearance=clearance).history(first.fact_id))
+
+
+def test_a_version_relabelled_for_the_same_readers_says_so(store):
+    first = store.add_fact("Door", "opens", "Friday", valid_from="2024-01-01", sensitivity="secret")
+    store.add_fact("Door", "opens", "Friday", valid_from="2024-01-01", sensitivity="public")
+    assert store.history(first.fact_id)[0].end_reason == "relabelled by a restatement"
