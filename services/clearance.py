@@ -20,6 +20,8 @@ extraction, cite, quarantine and release meet a hidden message or document exact
   more sensitive value keeps its date and names nothing.
 - `uncarved`: a range write that would split a version above the caller's clearance is refused (Forbidden,
   naming `valid_from`): no act by a key changes a version above its clearance.
+- `purged_label` / `check_purged`: a purge records the most sensitive label of what it deletes; its tombstone
+  answers NotFound to a caller who could not have seen that content, exactly as for an id never held.
 - `withheld`: a write's cascade report names only what the caller may see; the rest is counted.
 """
 
@@ -34,7 +36,7 @@ from credo.graph.db import Tx
 from credo.schema.cascade import CascadeReport
 from credo.schema.errors import Forbidden, NotFound
 from credo.schema.facts import Fact, FactCreate
-from credo.schema.search import CLEARANCE_ALL, UNLABELLED, can_see, check_clearance, readers_see
+from credo.schema.search import CLEARANCE_ALL, UNLABELLED, can_see, check_clearance, most_sensitive, readers_see
 from credo.schema.time import overlaps
 
 if TYPE_CHECKING:
@@ -86,6 +88,23 @@ def bound_by(sensitivity: str | None, bounding: Any) -> str | None:
     when every reader of the version may see that one, else None (the bound itself stays: its date is the one bit
     the conflict rule gives away). A version never names a version more sensitive than itself (pure rule)."""
     return bounding.version_id if readers_see(sensitivity, bounding.sensitivity) else None
+
+
+# the label of a purge recorded before purges kept one: only a caller cleared for all may read its tombstone
+UNRECORDED = "unrecorded"
+
+
+def purged_label(labels: Sequence[str | None]) -> str:
+    """The label a purge records for the content it deletes: the most sensitive it had (lower case; unlabelled
+    counts as internal), so its tombstone answers only a caller who could have seen that content (pure rule)."""
+    return (most_sensitive(list(labels)) or UNLABELLED).strip().lower()
+
+
+def check_purged(clearance: str, recorded: str | None, kind: str, ref: str) -> None:
+    """NotFound(kind, ref), exactly as for an id never held, when a purged id's recorded label is above the
+    caller's clearance (a purge recorded without one is read only with clearance all)."""
+    if not can_see(check_clearance(clearance), recorded or UNRECORDED):
+        raise NotFound(kind, ref)
 
 
 def check_target(tx: Tx, tenant: str, ref: str, kind: str, *, name: str | None = None,

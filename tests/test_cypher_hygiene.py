@@ -50,7 +50,7 @@ def test_migrations_are_numbered_without_gaps():
 
 
 _WRITES = re.compile(r"\b(CREATE|MERGE|SET|DELETE|REMOVE)\b")
-_CONTENT = re.compile(r":(Fact|Summary|Entity|Source)\b")
+_CONTENT = re.compile(r":(Fact|Summary|Entity|Source|AuditEvent)\b")
 _VISIBILITY = re.compile(r"@visible(_summary|_entity|_source)?\(")
 
 

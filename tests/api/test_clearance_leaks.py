@@ -160,3 +160,50 @@ def test_the_conflict_rule_tells_public_keys_no_hidden_version(api, keys):
                                                       "valid_from": "2024-01-01", "sensitivity": "secret"}))
     history = api.get(f"/v1/facts/{first['fact_id']}/history", headers=k.h("PUBR"))
     assert "relabelled" not in history.text and "superseded by a restatement" in history.text
+
+
+# -- 5. the audit ledger needs clearance all, on every surface ---------------------------------------------------
+def test_an_operator_key_cleared_for_public_reads_no_ledger(api, keys):
+    from tests.api.test_inspector_pages import login
+
+    k = keys
+    secret = ok(api.post("/v1/facts", headers=k.h("OP"), json={"subject": "Vault Guard", "predicate": "guards",
+                                                               "object": "Vault", "valid_from": "2024-01-01",
+                                                               "sensitivity": "secret"}))["result"]
+    ok(api.post(f"/v1/facts/{secret['fact_id']}/retract", headers=k.h("OP"),
+                json={"reason": "SECRETREASON Vault Guard embezzled"}))
+    for params in ({}, {"id": secret["fact_id"]}):
+        refused = api.get("/v1/audit", headers=k.h("ADMPUB"), params=params)
+        assert (refused.status_code, refused.json()["code"], refused.json()["field"]) == (403, "forbidden",
+                                                                                          "clearance")
+        assert "SECRETREASON" not in refused.text and secret["fact_id"] not in refused.text
+    assert ok(api.get("/v1/audit/verify", headers=k.h("ADMPUB")))["ok"] is True
+    assert "SECRETREASON" in api.get("/v1/audit", headers=k.h("OP"), params={"id": secret["fact_id"]}).text
+    # the inspector's why-view of a public fact says the ledger needs clearance all, and shows none of it
+    public = ok(api.post("/v1/facts", headers=k.h("OP"), json={"subject": "Door", "predicate": "opens",
+                                                               "object": "Friday", "valid_from": "2024-01-01",
+                                                               "sensitivity": "public"}))["result"]
+    login(api, type("T", (), {"key": k.secrets["ADMPUB"]})())
+    page = api.get(f"/ui/facts/{public['fact_id']}.json")
+    assert page.status_code == 200 and page.json()["ledger"] == []
+    assert any("clearance 'all'" in m for m in page.json()["missing"])
+
+
+# -- 6. a purged tombstone answers only a key that could have seen it ---------------------------------------------
+def test_a_purged_secret_facts_tombstone_is_missing_to_a_public_reader(api, keys):
+    k = keys
+    secret = ok(api.post("/v1/facts", headers=k.h("OP"), json={"subject": "Vault Guard", "predicate": "guards",
+                                                               "object": "Vault", "valid_from": "2024-01-01",
+                                                               "sensitivity": "secret"}))["result"]
+    fid, missing = secret["fact_id"], "f_00000000000000000000"
+    ok(api.post(f"/v1/items/{fid}/forget", headers=k.h("OP"), json={"reason": "SECRETFORGETREASON",
+                                                                     "actor": "dpo"}))
+    absent = answer(api.get(f"/v1/items/{missing}/residue", headers=k.h("PUBR")))
+    assert api.get(f"/v1/items/{fid}/residue", headers=k.h("PUBR")).status_code == 404
+    ok(api.post(f"/v1/items/{fid}/purge", headers=k.h("OP"), json={}))
+    after = api.get(f"/v1/items/{fid}/residue", headers=k.h("PUBR"))
+    status, body = answer(after)
+    assert status == 404 and "SECRETFORGETREASON" not in after.text and "dpo" not in after.text
+    assert (status, {key: str(v).replace(fid, missing) for key, v in body.items()}) == (
+        absent[0], {key: str(v) for key, v in absent[1].items()})
+    assert "SECRETFORGETREASON" in api.get(f"/v1/items/{fid}/residue", headers=k.h("OP")).text

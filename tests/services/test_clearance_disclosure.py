@@ -93,3 +93,48 @@ def test_a_version_relabelled_for_the_same_readers_says_so(store):
     first = store.add_fact("Door", "opens", "Friday", valid_from="2024-01-01", sensitivity="secret")
     store.add_fact("Door", "opens", "Friday", valid_from="2024-01-01", sensitivity="public")
     assert store.history(first.fact_id)[0].end_reason == "relabelled by a restatement"
+
+
+# -- 5. the audit ledger is read with clearance all ---------------------------------------------------------
+@pytest.mark.parametrize("clearance", ["public", "internal", "confidential", "secret"])
+def test_reading_the_audit_ledger_needs_clearance_for_every_label(store, clearance):
+    secret = store.add_fact("Vault", "guard", "Quentin", valid_from="2024-01-01", sensitivity="secret")
+    store.retract_fact(secret.fact_id, reason="SECRETREASON Vault Guard embezzled")
+    caller = store.for_tenant(store.tenant, clearance=clearance)
+    for call in (lambda: caller.audit(), lambda: caller.audit(id=secret.fact_id),
+                 lambda: caller.audit(operation="retract_fact")):
+        with pytest.raises(Forbidden) as refused:
+            call()
+        assert refused.value.field == "clearance" and "SECRETREASON" not in str(refused.value)
+    # the chain's check answers counts and event ids only: it stays an admin's read at any clearance
+    report = caller.verify_ledger()
+    assert report.ok and report.events == len(store.audit().items)
+    assert "SECRETREASON" in dumped(store.audit(id=secret.fact_id))
+
+
+# -- 6. a purged id's tombstone answers only a caller who could have seen it ------------------------------------
+MISSING_FACT = "f_00000000000000000000"
+
+
+@pytest.mark.parametrize(("label", "clearance", "sees"), [
+    ("secret", "public", False), ("secret", "confidential", False), ("secret", "secret", True),
+    (None, "public", False), (None, "internal", True), ("public", "public", True)])
+def test_a_purged_tombstone_answers_only_a_caller_cleared_for_what_it_held(store, label, clearance, sees):
+    fact = store.add_fact("Vault", "guard", "Quentin", valid_from="2024-01-01", sensitivity=label)
+    store.forget(fact.fact_id, reason="SECRETFORGETREASON", actor="dpo")
+    store.for_tenant(store.tenant).purge(fact.fact_id)  # another handle: no capture of its own
+    caller = store.for_tenant(store.tenant, clearance=clearance)
+    if sees:
+        report = caller.verify_forgotten(fact.fact_id)
+        assert report.purged_at is not None and report.tombstone.reason == "SECRETFORGETREASON"
+    else:
+        with pytest.raises(NotFound) as hidden:
+            caller.verify_forgotten(fact.fact_id)
+        with pytest.raises(NotFound) as missing:
+            caller.verify_forgotten(MISSING_FACT)
+        assert str(hidden.value).replace(fact.fact_id, MISSING_FACT) == str(missing.value)
+        with pytest.raises(NotFound):
+            caller.purge(fact.fact_id)  # purging it again answers its report: not to this caller
+    # the purge recorded the label of what it deleted
+    [event] = [e for e in store.audit(operation="purge").items if e.subject_id == fact.fact_id]
+    assert event.detail["sensitivity"] == (label or "internal")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from credo.schema.errors import NotFound
+from credo.schema.errors import Forbidden, NotFound
 from credo.schema.lifecycle import State
 from credo.schema.operations import OPERATIONS
 from credo.schema.search import CLEARANCES, SENSITIVITY_ORDER, can_see
@@ -151,6 +151,8 @@ CALLS: dict[str, Callable[[World], list[dict[str, Any]]]] = {
 }
 # the ledger names ids of every act (auditors read it; it never holds content): its version ids are not checked
 CONTENT_FREE = {"audit", "verify_ledger"}
+# reads refused (Forbidden, field clearance) to every caller not cleared for all: the audit ledger's free-text reasons
+CLEARED_FOR_ALL = {"audit"}
 # reads that answer every version the caller may see of what they select (no ranking, no route picked)
 COMPLETE = {"facts", "history", "chain", "relations", "holders", "stale", "entity_versions", "tasks_served",
             "served_to", "summaries", "summary"}
@@ -168,10 +170,15 @@ def _plain(value: Any) -> Any:
 
 
 def _answer(store: Store, name: str, kwargs: dict[str, Any]) -> str | None:
-    """The serialized answer (its echo of the caller's own arguments removed), or None for NotFound."""
+    """The serialized answer (its echo of the caller's own arguments removed), or None for NotFound (and for a read
+    only a caller cleared for all may make: the audit ledger)."""
     try:
         found = getattr(store, name)(**kwargs)
     except NotFound:
+        return None
+    except Forbidden as refused:
+        if refused.field != "clearance" or name not in CLEARED_FOR_ALL:
+            raise
         return None
     text = json.dumps(_plain(found), sort_keys=True)
     for value in kwargs.values():
@@ -291,3 +298,10 @@ def test_the_levels_of_each_clearance_are_what_can_see_says():
         for label in labels:
             in_cypher = "*" in levels or (label or "internal").lower() in levels
             assert in_cypher == can_see(clearance, label), (clearance, label)
+
+
+@pytest.mark.parametrize("clearance", [c for c in CLEARANCES if c != "all"])
+def test_the_audit_ledger_is_refused_below_clearance_all(world, clearance):
+    with pytest.raises(Forbidden) as refused:
+        world.store.for_tenant(world.store.tenant, clearance=clearance).audit()
+    assert refused.value.field == "clearance"
