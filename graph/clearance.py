@@ -15,6 +15,12 @@ READ_CONTENT_LABELS = load("read_content_labels")
 EVERY = SEES_ALL[0]  # the $levels entry of a caller cleared for all
 
 
+def clearance_of(tx: Tx) -> str:
+    """The clearance of the caller a transaction runs for, from its `$levels` ('all', or the highest label it
+    sees: schema/search.py `query_levels` lists the labels up to it)."""
+    return "all" if EVERY in tx.levels else tx.levels[-1]
+
+
 def hidden(tx: Tx, tenant: str, ref: str, *, current_only: bool = False) -> bool:
     """Whether `ref` (a fact, version, source, entity or summary id) names content above the caller's clearance
     (facts: with `current_only`, only versions believed now count). A caller cleared for all asks nothing."""

@@ -207,3 +207,22 @@ def test_a_purged_secret_facts_tombstone_is_missing_to_a_public_reader(api, keys
     assert (status, {key: str(v).replace(fid, missing) for key, v in body.items()}) == (
         absent[0], {key: str(v) for key, v in absent[1].items()})
     assert "SECRETFORGETREASON" in api.get(f"/v1/items/{fid}/residue", headers=k.h("OP")).text
+
+
+# -- 7. a receipt's question is withheld from a key below its asker's clearance ---------------------------------
+def test_an_operators_question_is_withheld_from_a_public_readers_receipts(api, keys):
+    k = keys
+    globex = ok(api.post("/v1/facts", headers=k.h("OP"), json={"subject": "Globex", "predicate": "hq_in",
+                                                               "object": "Springfield", "valid_from": "2024-01-01",
+                                                               "sensitivity": "public"}))["result"]
+    ok(api.post("/v1/facts", headers=k.h("OP"), json={"subject": "Quentin Secretman", "predicate": "works_at",
+                                                      "object": "Globex", "valid_from": "2024-01-01",
+                                                      "sensitivity": "secret"}))
+    ok(api.get("/v1/context", headers=k.h("OP"), params={"query": "Globex and Quentin Secretman",
+                                                         "task": "leaktask"}))
+    for path in ("/v1/tasks/leaktask/receipts", f"/v1/facts/{globex['fact_id']}/tasks"):
+        shown = api.get(path, headers=k.h("PUBR"))
+        assert shown.status_code == 200 and "Secretman" not in shown.text, shown.text
+        [receipt] = shown.json()["items"]
+        assert (receipt["query"], receipt["query_withheld"]) == (None, True)
+        assert "Quentin Secretman" in api.get(path, headers=k.h("OP")).text

@@ -138,3 +138,20 @@ def test_a_purged_tombstone_answers_only_a_caller_cleared_for_what_it_held(store
     # the purge recorded the label of what it deleted
     [event] = [e for e in store.audit(operation="purge").items if e.subject_id == fact.fact_id]
     assert event.detail["sensitivity"] == (label or "internal")
+
+
+# -- 7. a read receipt's question is withheld from a reader below its asker -----------------------------------
+@pytest.mark.parametrize(("asker", "reader", "shown"), [
+    ("all", "public", False), ("secret", "confidential", False), ("secret", "secret", True),
+    ("internal", "internal", True), ("public", "public", True), ("all", "all", True)])
+def test_a_receipts_question_is_shown_only_to_a_reader_cleared_for_its_asker(store, asker, reader, shown):
+    globex = store.add_fact("Globex", "hq_in", "Springfield", valid_from="2024-01-01", sensitivity="public")
+    store.add_fact("Quentin Secretman", "works_at", "Globex", valid_from="2024-01-01", sensitivity="secret")
+    question = "Globex and Quentin Secretman"
+    store.for_tenant(store.tenant, clearance=asker).context(question, task="leaktask")
+    caller = store.for_tenant(store.tenant, clearance=reader)
+    receipts = caller.served_to("leaktask") + caller.tasks_served(globex.fact_id)
+    assert len(receipts) == 2 and all(globex.version_id in {v.version_id for v in r.versions} for r in receipts)
+    assert [(r.query, r.query_withheld) for r in receipts] == [(question, False) if shown else (None, True)] * 2
+    if not shown:
+        assert "Secretman" not in dumped(receipts)
