@@ -226,3 +226,25 @@ def test_an_operators_question_is_withheld_from_a_public_readers_receipts(api, k
         [receipt] = shown.json()["items"]
         assert (receipt["query"], receipt["query_withheld"]) == (None, True)
         assert "Quentin Secretman" in api.get(path, headers=k.h("OP")).text
+
+
+# -- 8. forgetting by name answers a hidden entity as a missing name ------------------------------------------
+def test_a_public_curators_forget_by_name_never_names_a_hidden_entitys_id(api, keys, neo4j_db):
+    from tests.api.test_scopes import footprint
+
+    k = keys
+    ok(api.post("/v1/facts", headers=k.h("OP"), json={"subject": "Acme account", "predicate": "owned_by",
+                                                      "object": "Alice", "valid_from": "2024-01-01",
+                                                      "sensitivity": "public"}))
+    ok(api.post("/v1/facts", headers=k.h("OP"), json={"subject": "Acme account", "predicate": "discount",
+                                                      "object": {"type": "string", "value": "40 %"},
+                                                      "valid_from": "2024-01-01", "sensitivity": "secret"}))
+    before = footprint(neo4j_db, k.tenant)
+    body = {"reason": "r", "actor": "a"}
+    hidden = api.post("/v1/entities/Acme account/forget", headers=k.h("PUBC"), json=body)
+    missing = api.post("/v1/entities/No Such Thing/forget", headers=k.h("PUBC"), json=body)
+    assert hidden.status_code == missing.status_code == 404 and "e_" not in hidden.text
+    status, problem = answer(hidden)
+    assert (status, {key: str(v).replace("Acme account", "No Such Thing") for key, v in problem.items()}) == (
+        missing.status_code, {key: str(v) for key, v in answer(missing)[1].items()})
+    assert footprint(neo4j_db, k.tenant) == before

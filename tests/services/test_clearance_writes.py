@@ -265,3 +265,21 @@ def test_a_range_write_over_visible_values_splits_them_as_before(store):
     made = confidential.write_range("Door", "colour", "Blue", valid_from="2024-03-01", valid_to="2024-04-01")
     assert made.object_name == "Blue"
     assert [v.known_to is None for v in store.history(internal.fact_id)] == [False, True, True]
+
+
+@pytest.mark.parametrize("named", ["Acme account", "acme ACCOUNT"])
+def test_forgetting_by_name_an_entity_with_a_hidden_fact_answers_like_a_missing_name(store, named):
+    # given a visible entity that also has a secret fact
+    store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01", sensitivity="public")
+    store.add_fact("Acme account", "discount", "40 %", valid_from="2024-01-01", sensitivity="secret",
+                   object_is_entity=False)
+    public = store.for_tenant(store.tenant, clearance="public")
+    # when a public curator forgets it by name, and forgets a name no entity has
+    with pytest.raises(NotFound) as hidden:
+        public.forget_subject(named, reason="gdpr", actor="cu")
+    with pytest.raises(NotFound) as missing:
+        public.forget_subject("No Such Thing", reason="gdpr", actor="cu")
+    # then both name what the caller gave, and nothing else (no entity id)
+    assert str(hidden.value) == str(missing.value).replace("No Such Thing", named)
+    assert "e_" not in str(hidden.value)
+    assert len(store.facts("Acme account")) == 2
