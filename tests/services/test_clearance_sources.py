@@ -194,3 +194,24 @@ def test_a_source_visible_to_the_caller_is_cited_as_before(store, clock):
     assert doc.sensitivity == "public"
     public.cite(fact.fact_id, doc.source_id, quote="The door opens on Friday")
     assert [s.title for s in public.why(fact.fact_id).sources] == ["Door rota"]
+
+
+@pytest.mark.parametrize("clearance", ["internal", "confidential"])
+def test_a_hidden_message_reaches_no_summary_the_caller_may_read(store, relabelled, clearance):
+    from credo.services.summarizers import ListSummarizer
+
+    caller = store.for_tenant(store.tenant, clearance=clearance)
+    [hidden, shown] = store.turn("s1", since=0).messages
+    # a summary the caller builds from the hidden message answers like one built from a missing source
+    refused = refusal(lambda: caller.add_summary("what was said", derived_from=[hidden.source_id],
+                                                 summarizer=ListSummarizer()))
+    missing = refusal(lambda: caller.add_summary("what was said", derived_from=["s_00000000000000000000"],
+                                                 summarizer=ListSummarizer()))
+    assert refused is not None and refused[:2] == missing[:2]
+    # and a summary a cleared key built from it is as hidden as the message
+    made = store.add_summary("what was said", derived_from=[hidden.source_id, shown.source_id],
+                             summarizer=ListSummarizer())
+    assert made.summary_id not in {s.summary_id for s in caller.summaries()}
+    with pytest.raises(NotFound):
+        caller.summary(made.summary_id)
+    assert "diabetesvex" not in json.dumps([s.model_dump(mode="json") for s in caller.summaries()])
