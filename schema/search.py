@@ -59,6 +59,12 @@ def can_see(clearance: str, sensitivity: str | None) -> bool:
     return levels is None or label in levels
 
 
+def readers_see(sensitivity: str | None, other: str | None) -> bool:
+    """Whether every caller who may see a version labelled `sensitivity` may also see one labelled `other` (None =
+    UNLABELLED): what a version may name of another (its `bounded_by`) without telling a reader of it more."""
+    return all(can_see(c, other) for c in CLEARANCES if can_see(c, sensitivity))
+
+
 def least_clearance(sensitivity: str | None) -> str:
     """The least clearance that sees a version of this label: its readers may see what this clearance sees, no more
     (a stale cause quotes a premise to a dependent's readers only if this clearance sees the premise)."""

@@ -199,8 +199,9 @@ def forget_subject(ctx: Context, *, entity_id: str | None = None, entity: str | 
         entity_id = found.entity_id
     elif ctx.read(lambda tx: repo.target(tx, ctx.tenant, entity_id)) is None:
         raise NotFound("entity", entity_id)
-    # it reaches every fact naming the entity: one above the caller's clearance makes it as if missing
-    ctx.read(lambda tx: check_target(tx, ctx.tenant, entity_id, "entity"))
+    # it reaches every fact naming the entity: one above the caller's clearance makes it as if missing, named as the
+    # caller named it (a name answers exactly as a name no entity has, never with the entity's id)
+    ctx.read(lambda tx: check_target(tx, ctx.tenant, entity_id, "entity", name=entity))
     job = start(ctx, scope="subject", target=entity_id, reason=reason, actor=actor, batch_size=batch_size)
     probe = (probes or {}).setdefault(entity_id, Probe(ids=[entity_id], kind="entity"))
     job, forgotten = run(ctx, job, progress=progress, probe=probe)
