@@ -23,7 +23,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from credo.api.mcp_server import PRINCIPAL_STATE, StoreFor, build_server
 from credo.api.principal import presented_key
-from credo.api.problems import PROBLEM_MEDIA_TYPE, problem_for
+from credo.api.problems import PROBLEM_MEDIA_TYPE, Problem, problem_for
 from credo.api.rest.app import Runtime
 from credo.schema.api_keys import Principal
 from credo.schema.errors import Unauthenticated
@@ -53,15 +53,27 @@ class ApiKeyAuth:
         except Unauthenticated as exc:
             await _refuse(send, exc)
             return
+        if scope.get("method") != "POST":  # stateless JSON answers: no stream to GET, no session to DELETE
+            await _answer(send, _NOT_ALLOWED, allow="POST")
+            return
         state = {**(scope.get("state") or {}), PRINCIPAL_STATE: principal}
         await self.app({**scope, "state": state}, receive, send)
 
 
+_NOT_ALLOWED = Problem(type="urn:credo:problem:method_not_allowed", title="Method not allowed", status=405,
+                       code="method_not_allowed", detail="the MCP endpoint is stateless: POST its JSON-RPC requests "
+                       "(there is no stream to GET and no session to DELETE)")
+
+
 async def _refuse(send: Send, refusal: Unauthenticated) -> None:
-    body = json.dumps(problem_for(refusal).model_dump(mode="json")).encode()
-    await send({"type": "http.response.start", "status": 401, "headers": [
+    await _answer(send, problem_for(refusal), **{"www-authenticate": 'Bearer realm="credo"'})
+
+
+async def _answer(send: Send, problem: Problem, **headers: str) -> None:
+    body = json.dumps(problem.model_dump(mode="json")).encode()
+    await send({"type": "http.response.start", "status": problem.status, "headers": [
         (b"content-type", PROBLEM_MEDIA_TYPE.encode()), (b"content-length", str(len(body)).encode()),
-        (b"www-authenticate", b'Bearer realm="credo"')]})
+        *[(k.encode(), v.encode()) for k, v in headers.items()]]})
     await send({"type": "http.response.body", "body": body})
 
 

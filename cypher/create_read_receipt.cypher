@@ -7,6 +7,7 @@
 // $task          the task label
 // $operation     the read operation that served (context, search, ...)
 // $question      the question or entity read, or null
+// $clearance     the asker's clearance ('public' ... 'secret', or 'all'): who may be shown the question
 // $valid_at      the read's valid-time point, or null
 // $known_at      the read's known-time point, or null (believed now)
 // $rows          list of {version_id, rank, part}
@@ -14,7 +15,8 @@
 MERGE (t:Task {tenant: $tenant, name: $task})
   ON CREATE SET t.known_from = $known
 CREATE (r:ReadReceipt {tenant: $tenant, receipt_id: $receipt_id, task: $task, operation: $operation,
-                       query: $question, valid_at: $valid_at, known_at: $known_at, at: $known})
+                       query: $question, clearance: $clearance, valid_at: $valid_at, known_at: $known_at,
+                       at: $known})
 CREATE (r)-[:FOR_TASK {known_from: $known}]->(t)
 WITH r
 CALL (r) {

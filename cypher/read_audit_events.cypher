@@ -1,4 +1,6 @@
 // Read a tenant's chained ledger events in chain order, filtered, after a position (the cursor), at most $limit.
+// clearance: not applied: the ledger names acts on every label with free-text reasons, so it is read whole and only
+//   by a caller cleared for all (services/audit.py refuses any other before this runs)
 // $tenant     tenant id
 // $operation  operation name to keep, or null for all
 // $id         an id the event must name (subject or any listed id), or null

@@ -1,6 +1,6 @@
 // The sources of several versions as believed at a known point: each with the verbatim quote and the message
-// pointer (source id, session, generation, index), for the items of a context package (versions the caller may
-// see).
+// pointer (source id, session, generation, index), for the items of a context package (versions and sources the
+// caller may see: cypher/fragments/visible_source.cypher).
 // $version_ids  the versions
 // $known_at     known-time point (ISO 8601 text with offset; far future = believed now)
 // $levels      sensitivity labels the caller may see (Tx.rows supplies them from its clearance)
@@ -11,7 +11,7 @@ MATCH (f:Fact {version_id: version_id})
 WHERE @visible(f, $levels)
 CALL (f, known_at) {
   OPTIONAL MATCH (f)-[r:SOURCED_FROM]->(s:Source)
-  WHERE @believed_at(r, known_at)
+  WHERE @believed_at(r, known_at) AND @visible_source(s, $levels)
   WITH r, s ORDER BY r.known_from, s.session_id, s.index
   RETURN collect(CASE WHEN s IS NULL THEN null ELSE
                  {source_id: s.source_id, kind: s.kind, quote: r.quote, session_id: s.session_id,

@@ -1,5 +1,6 @@
 // Read one batch of a tenant's ledger for verification: every event (chained or not, in any shape) with a seq
 // greater than $after, or, with $unchained, every event that has no seq; ordered by seq then event id.
+// clearance: not applied: verify_ledger re-hashes every event; it answers counts, positions and event ids only
 // $tenant     tenant id
 // $after      return chained events whose seq is greater than this
 // $limit      the most events to return

@@ -11,7 +11,7 @@
 // $states  the served states
 // returns: found (per name, in order: {at, entity_id, name, ids}, entity_id null for a name no entity has),
 //          held (list of [ask position, fact_id, version_id, object_type, object_value, object_id, scope_key,
-//          state, valid_from, valid_from_precision, valid_to]; instants as ISO 8601 text)
+//          state, valid_from, valid_from_precision, valid_to, sensitivity]; instants as ISO 8601 text)
 UNWIND range(0, size($names) - 1) AS at
 OPTIONAL MATCH (:Alias {tenant: $tenant, norm: $names[at]})-[:ALIAS_OF]->(aliased:Entity)
 // the (tenant, norm) key, not the tenant's index: the planner otherwise scans the tenant's entities
@@ -57,6 +57,7 @@ CALL (found) {
   WITH at, f, @state_at(f, null) AS state
   WHERE state IN $states
   RETURN collect([at, f.fact_id, f.version_id, f.object_type, f.object_value, f.object_id, f.scope_key,
-                  state, toString(f.valid_from), f.valid_from_precision, toString(f.valid_to)]) AS held
+                  state, toString(f.valid_from), f.valid_from_precision, toString(f.valid_to),
+                  f.sensitivity]) AS held
 }
 RETURN found, held

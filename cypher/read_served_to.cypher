@@ -1,5 +1,6 @@
 // The read receipts of one task, oldest first, each with the versions it served in rank order: only versions the
-// caller may see, and no receipt that served versions of which it may see none.
+// caller may see, and no receipt that served versions of which it may see none; its question only for a caller who
+// may see what the asker could (cypher/fragments/visible_question.cypher), else withheld.
 // $tenant   tenant id
 // $task     the task label
 // $levels   sensitivity labels the caller may see (Tx.rows supplies them from its clearance)
@@ -15,6 +16,9 @@ CALL (r) {
                     verified_at: toString(f.verified_at), disputed: false} END) AS facts
 }
 WITH r, facts WHERE served = 0 OR size(facts) > 0
-RETURN r {.receipt_id, .task, .operation, .query, valid_at: toString(r.valid_at), known_at: toString(r.known_at),
-          at: toString(r.at)} AS receipt, facts
+RETURN r {.receipt_id, .task, .operation, valid_at: toString(r.valid_at), known_at: toString(r.known_at),
+          at: toString(r.at),
+          // a question is shown only to a caller who may see what its asker could (it may name what only they may)
+          query: CASE WHEN @visible_question(r, $levels) THEN r.query END,
+          query_withheld: r.query IS NOT NULL AND NOT @visible_question(r, $levels)} AS receipt, facts
 ORDER BY r.at, r.receipt_id

@@ -1,5 +1,6 @@
 // The read receipts that served a fact (any of its versions) or one version, oldest first, with only those versions
-// (only those the caller may see).
+// (only those the caller may see); its question only for a caller who may see what the asker could
+// (cypher/fragments/visible_question.cypher), else withheld.
 // $tenant   tenant id
 // $ref      a fact id or a version id
 // $levels   sensitivity labels the caller may see (Tx.rows supplies them from its clearance)
@@ -15,6 +16,9 @@ WITH r, collect(f {.*, embedding: null,
                    valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
                    known_from: toString(f.known_from), known_to: toString(f.known_to),
                    verified_at: toString(f.verified_at), disputed: false}) AS facts
-RETURN r {.receipt_id, .task, .operation, .query, valid_at: toString(r.valid_at), known_at: toString(r.known_at),
-          at: toString(r.at)} AS receipt, facts
+RETURN r {.receipt_id, .task, .operation, valid_at: toString(r.valid_at), known_at: toString(r.known_at),
+          at: toString(r.at),
+          // a question is shown only to a caller who may see what its asker could (it may name what only they may)
+          query: CASE WHEN @visible_question(r, $levels) THEN r.query END,
+          query_withheld: r.query IS NOT NULL AND NOT @visible_question(r, $levels)} AS receipt, facts
 ORDER BY r.at, r.receipt_id

@@ -1,24 +1,29 @@
 // A version's evidence and premises as believed at a known time: sources, acceptances, premise edges. A premise
-// version above the caller's clearance is withheld: no statement, no content, only its state and intervals.
+// version above the caller's clearance is withheld: no statement, no content, only its state and intervals; a source
+// the caller may not see (cypher/fragments/visible_source.cypher) is only counted (no id, title, uri or quote).
 // An edge counts when its own known interval contains the point (or always, for a full export).
 // $version_id  the fact version
 // $known_at    the known-time point
 // $any_time    true to return every edge ever recorded, whatever its known interval
 // $levels      sensitivity labels the caller may see (Tx.rows supplies them from its clearance)
-// returns: sources, accepted, premises (each {justification, withheld, premise (null when withheld), believed})
+// returns: sources, accepted, sources_withheld, accepted_withheld (counts), premises (each {justification, withheld,
+//          premise (null when withheld), believed})
 MATCH (f:Fact {version_id: $version_id})
 CALL (f) {
   MATCH (f)-[r:SOURCED_FROM]->(s:Source)
   WHERE $any_time OR @believed_at(r, $known_at)
-  WITH r, s ORDER BY r.known_from, s.session_id, s.index
-  RETURN collect({source: s {.*, text: null}, quote: r.quote, span: r.span, known_from: r.known_from,
-                  known_to: r.known_to}) AS sources
+  WITH r, s, @visible_source(s, $levels) AS visible ORDER BY r.known_from, s.session_id, s.index
+  RETURN collect(CASE WHEN visible THEN {source: s {.*, text: null}, quote: r.quote, span: r.span,
+                                        known_from: r.known_from, known_to: r.known_to} END) AS sources,
+         count(CASE WHEN NOT visible THEN 1 END) AS sources_withheld
 }
 CALL (f) {
   MATCH (f)-[r:ACCEPTED_IN]->(s:Source)
   WHERE $any_time OR @believed_at(r, $known_at)
-  WITH r, s ORDER BY r.known_from
-  RETURN collect({source: s {.*, text: null}, known_from: r.known_from, known_to: r.known_to}) AS accepted
+  WITH r, s, @visible_source(s, $levels) AS visible ORDER BY r.known_from
+  RETURN collect(CASE WHEN visible THEN {source: s {.*, text: null}, known_from: r.known_from,
+                                        known_to: r.known_to} END) AS accepted,
+         count(CASE WHEN NOT visible THEN 1 END) AS accepted_withheld
 }
 CALL (f) {
   MATCH (f)-[r:DEPENDS_ON]->(p:Fact)
@@ -41,4 +46,4 @@ CALL (f) {
                                                         valid_from: q.valid_from, valid_to: q.valid_to} END }})
     AS premises
 }
-RETURN sources, accepted, premises
+RETURN sources, accepted, sources_withheld, accepted_withheld, premises

@@ -60,11 +60,12 @@ CALL (valid_at, known_at) {
   WITH 1 AS go WHERE $cuts.graph > 0
   UNWIND $entity_ids AS id
   CALL (id) {
-    MATCH (f:Fact) WHERE f.subject_id = id RETURN f
+    MATCH (f:Fact) WHERE f.subject_id = id AND @visible(f, $levels) RETURN f
     UNION
-    MATCH (f:Fact) WHERE f.object_id = id RETURN f
+    MATCH (f:Fact) WHERE f.object_id = id AND @visible(f, $levels) RETURN f
   }
-  // a named entity weighs 1 / (how many versions touch it): a rare name says more than a common one
+  // a named entity weighs 1 / (how many versions the caller may see touch it): a rare name says more than a common
+  // one, and versions above the caller's clearance neither weigh nor show in the score
   WITH id, collect(f) AS touching
   UNWIND touching AS f
   WITH f, sum(1.0 / size(touching)) AS weight

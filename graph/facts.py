@@ -144,7 +144,8 @@ def current_for(tx: Tx, tenant: str, keys: list[tuple[list[str], str]]) -> list[
     return [found.get((p, tuple(ids)), []) for ids, p in keys]
 
 
-HeldRow = tuple[str, str, tuple[str, str], dict[str, str], str, "datetime | None", "str | None", "datetime | None"]
+HeldRow = tuple[str, str, tuple[str, str], dict[str, str], str, "datetime | None", "str | None", "datetime | None",
+                "str | None"]
 
 
 Ask = tuple[int, str, tuple[str, str, int | None] | None]  # (subject position, predicate, object or None)
@@ -156,7 +157,7 @@ def names_and_held(
     """One lock-free read for a bulk write under its tenant's clock: each normalised name's entity
     ({entity_id, name, ids}; entity_id None when no entity has it) and, per ask, the conflict rule's input: served
     versions believed now as (fact_id, version_id, object key, scope, state, valid_from, valid_from_precision,
-    valid_to) tuples. An ask names its subject by position in `norms`, and its object, to narrow the read to
+    valid_to, sensitivity) tuples. An ask names its subject by position in `norms`, and its object, to narrow the read to
     versions of that object (a multi-valued predicate), as (object_type, object_value, position of an entity
     object's name or None)."""
     # sealed literal values differ byte for byte: ask for every object and compare the opened values here
@@ -180,12 +181,12 @@ def names_and_held(
 
 
 def _held(h: list[Any]) -> HeldRow | None:
-    fact_id, version_id, otype, ovalue, oid, scope_key, state, vf, vfp, vt = h
+    fact_id, version_id, otype, ovalue, oid, scope_key, state, vf, vfp, vt, sensitivity = h
     try:
         # an unreadable version is not served, so it does not hold the slot either (it is named in the log)
         return (fact_id, version_id, ("entity", oid or "") if otype == "entity" else (otype, ovalue),
                 json.loads(scope_key or "{}"), state, None if vf is None else instant(vf), vfp,
-                None if vt is None else instant(vt))
+                None if vt is None else instant(vt), sensitivity)
     except (TypeError, ValueError) as exc:
         logging.getLogger("credo").warning("conflict rule skipped unreadable fact version %s: %s", version_id, exc)
         return None

@@ -60,7 +60,8 @@ def target(tx: Tx, tenant: str, ident: str) -> dict[str, Any] | None:
 
 
 def purged(tx: Tx, tenant: str, ident: str) -> dict[str, Any] | None:
-    """{kind, tombstone, purged_at} of an id whose nodes were purged (from its purge event), or None."""
+    """{kind, tombstone, purged_at, sensitivity} of an id whose nodes were purged (from its purge event), or None;
+    `sensitivity` is the label the purge recorded for what it deleted (None before purges recorded one)."""
     row = tx.one(READ_PURGED_TOMBSTONE, tenant=tenant, id=ident)
     if not row:
         return None
@@ -68,7 +69,8 @@ def purged(tx: Tx, tenant: str, ident: str) -> dict[str, Any] | None:
     tombstone = ({"forgotten_at": detail["forgotten_at"], "by": detail.get("forgotten_by") or "",
                   "on_behalf_of": detail.get("forgotten_on_behalf_of"), "reason": row["reason"] or ""}
                  if detail.get("forgotten_at") else None)
-    return {"kind": detail.get("kind"), "tombstone": tombstone, "purged_at": native(row["purged_at"])}
+    return {"kind": detail.get("kind"), "tombstone": tombstone, "purged_at": native(row["purged_at"]),
+            "sensitivity": detail.get("sensitivity")}
 
 
 def orphans(tx: Tx, tenant: str, fact_ids: list[str]) -> dict[str, list[str]]:

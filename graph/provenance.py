@@ -51,6 +51,7 @@ class Provenance:
     sources: list[SourceEdge]
     accepted: list[SourceEdge]
     premises: list[PremiseEdge]
+    withheld: int = 0  # source and acceptance edges to sources the caller may not see: counted, not read
 
 
 def _edge(row: dict[str, Any]) -> SourceEdge:
@@ -67,7 +68,8 @@ def of_version(tx: Tx, version_id: str, known_at: datetime, *, any_time: bool = 
                             _believed(p["believed"])) for p in row["premises"]]
     kept = {id(e) for e in readable([e for e in premises if not e.withheld], "why", lambda edge: edge.premise)}
     premises = [e for e in premises if e.withheld or id(e) in kept]
-    return Provenance([_edge(s) for s in row["sources"]], [_edge(a) for a in row["accepted"]], premises)
+    return Provenance([_edge(s) for s in row["sources"]], [_edge(a) for a in row["accepted"]], premises,
+                      withheld=row["sources_withheld"] + row["accepted_withheld"])
 
 
 def _believed(rows: list[dict[str, Any]]) -> list[Fact]:

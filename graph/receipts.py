@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from credo.cypher import load
+from credo.graph.clearance import clearance_of
 from credo.graph.db import Tx
 from credo.graph.records import fact_from_row, instant, readable
 from credo.schema.receipts import ReadReceipt
@@ -20,11 +21,13 @@ def create(
     tx: Tx, tenant: str, known: datetime, *, receipt_id: str, task: str, operation: str, query: str | None,
     valid_at: datetime | None, known_at: datetime | None, served: list[tuple[str, str | None]],
 ) -> int:
-    """Write one receipt linking the served (version_id, part) rows in rank order; bump their usage count.
+    """Write one receipt linking the served (version_id, part) rows in rank order; bump their usage count; it
+    records the asker's clearance (the transaction's), which decides who may be shown its question.
     Returns how many versions were linked (another tenant's ids are never linked)."""
     rows = [{"version_id": v, "rank": rank, "part": part} for rank, (v, part) in enumerate(served)]
     row = tx.one(CREATE_READ_RECEIPT, tenant=tenant, known=known, receipt_id=receipt_id, task=task,
-                 operation=operation, question=query, valid_at=valid_at, known_at=known_at, rows=rows)
+                 operation=operation, question=query, clearance=clearance_of(tx), valid_at=valid_at,
+                 known_at=known_at, rows=rows)
     return int(row["served"]) if row else 0
 
 
@@ -49,4 +52,4 @@ def _receipt(row: dict[str, Any]) -> ReadReceipt:
     point = {k: None if r.get(k) is None else instant(r[k]) for k in ("valid_at", "known_at", "at")}
     versions = readable([fact_from_row(f) for f in row["facts"]], "read receipts")
     return ReadReceipt(receipt_id=r["receipt_id"], task=r["task"], operation=r["operation"], query=r.get("query"),
-                       versions=list(versions), **point)
+                       query_withheld=bool(r.get("query_withheld")), versions=list(versions), **point)

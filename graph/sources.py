@@ -25,7 +25,7 @@ CONSUME_MESSAGES = load("consume_messages")
 CREATE_EPISODE = load("create_episode")
 
 _FIELDS = ("source_id", "tenant", "kind", "text", "title", "uri", "author", "at", "session_id", "generation",
-           "index", "role", "origin", "known_from", "consumed_by")
+           "index", "role", "origin", "known_from", "consumed_by", "sensitivity")
 
 
 def text_hash(text: str | None) -> str:
@@ -54,17 +54,25 @@ def create(tx: Tx, tenant: str, known: datetime, rows: list[dict[str, Any]]) -> 
 
 
 def session_rows(tx: Tx, tenant: str, session_id: str) -> list[dict[str, Any]]:
-    """Raw rows of every message of a session (claims and consumed marks included)."""
-    return [r["source"] for r in tx.rows(READ_SESSION_MESSAGES, tenant=tenant, session_id=session_id)]
+    """Raw rows of every message of a session the caller may see (claims and consumed marks included): a message
+    it may not see (cypher/fragments/visible_source.cypher) is left out, exactly like a missing one."""
+    return session_read(tx, tenant, session_id)[0]
+
+
+def session_read(tx: Tx, tenant: str, session_id: str) -> tuple[list[dict[str, Any]], set[tuple[int, int]]]:
+    """(raw rows of the messages the caller may see, the (generation, index) positions of those it may not)."""
+    rows = tx.rows(READ_SESSION_MESSAGES, tenant=tenant, session_id=session_id)
+    return ([r["source"] for r in rows if not r["hidden"]],
+            {(r["source"]["generation"], r["source"]["index"]) for r in rows if r["hidden"]})
 
 
 def session_messages(tx: Tx, tenant: str, session_id: str) -> list[Source]:
-    """Every message of a session, in generation and position order."""
+    """Every message of a session the caller may see, in generation and position order."""
     return [source_from_row(r) for r in session_rows(tx, tenant, session_id)]
 
 
 def by_ids(tx: Tx, tenant: str, source_ids: list[str]) -> dict[str, Source]:
-    """Sources by id (missing ids are absent from the result)."""
+    """Sources by id that the caller may see (missing ids, and ids of sources it may not see, are absent)."""
     if not source_ids:
         return {}
     rows = tx.rows(READ_SOURCES, tenant=tenant, source_ids=source_ids)

@@ -2,11 +2,13 @@
 
 The ledger's actor is always the authenticated key (or the local process user); what a body claims is kept as
 `on_behalf_of`, validated here once for every command that takes it: trimmed, non-blank, at most BEHALF_MAX
-characters, and free of invisible or control characters (a zero-width space must not make two names look alike).
+characters, free of invisible or control characters (a zero-width space must not make two names look alike), naming
+someone (a letter or a digit), and not dressed as one of the ledger's own actors (`key:…`, `local:…`, `system`).
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Annotated
 
@@ -15,6 +17,7 @@ from pydantic import BeforeValidator, WithJsonSchema
 from credo.schema.names import UNENCODABLE, encodable
 
 BEHALF_MAX = 512
+_IDENTITY = re.compile(r"^\s*(key:|local:|system\s*$)", re.IGNORECASE)  # the forms of the ledger's own actors
 _HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})  # control, format (U+200B...), surrogate, unassigned
 
 
@@ -32,6 +35,11 @@ def check_behalf(value: object) -> object:
     hidden = sorted({f"U+{ord(c):04X}" for c in text if unicodedata.category(c) in _HIDDEN})
     if hidden:
         raise ValueError(f"must not hold invisible or control characters (found {', '.join(hidden)})")
+    if not any(unicodedata.category(c)[0] in "LN" for c in text):
+        raise ValueError("must name someone: hold at least a letter or a digit")
+    if _IDENTITY.match(text):
+        raise ValueError("must not look like an acting identity (key:…, local:…, system): the ledger records the "
+                         "acting key itself; name the person or policy you act for")
     return text
 
 

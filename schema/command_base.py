@@ -30,7 +30,8 @@ from pydantic import (
 
 from credo.schema.errors import CredoError, InvalidInput
 from credo.schema.literals import object_in
-from credo.schema.names import ID_MAX, NAME_MAX, SCOPE_MAX, TEXT_MAX, UNENCODABLE, URI_MAX, encodable
+from credo.schema.names import (ID_MAX, NAME_MAX, SCOPE_MAX, TEXT_MAX, UNENCODABLE, URI_MAX, encodable, name_controls,
+                               text_controls)
 from credo.schema.time import parse_point
 
 INT64_MAX = 2**63 - 1
@@ -64,18 +65,21 @@ Time = Annotated[
 ]
 """The one time type: normalised once at the boundary, precision kept, naive datetimes refused."""
 
-Name = Annotated[str, Field(max_length=NAME_MAX)]
+Name = Annotated[str, Field(max_length=NAME_MAX), AfterValidator(name_controls)]
 """A name or a label: subject, predicate, entity, role, author, actor, kind, task (at most 512 characters)."""
-Text = Annotated[str, Field(max_length=TEXT_MAX)]
+Text = Annotated[str, Field(max_length=TEXT_MAX), AfterValidator(text_controls)]
 """Free text: a statement, quote, reason, note, message or summary text (at most 16 KiB)."""
 Uri = Annotated[str, Field(max_length=URI_MAX)]
-Id = Annotated[str, Field(min_length=1, max_length=ID_MAX)]
+Id = Annotated[str, Field(min_length=1, max_length=ID_MAX), AfterValidator(name_controls)]
 """An id Credo made (f_..., v_..., s_..., ...) as a caller passes it back."""
-SessionId = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX)]
+SessionId = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX),
+                     AfterValidator(name_controls)]
 """A session id the caller chose: non-empty, at most 512 characters."""
-Actor = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX)]
-Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=TEXT_MAX)]
-ScopeKey = Annotated[str, Field(min_length=1, max_length=NAME_MAX)]
+Actor = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX),
+                  AfterValidator(name_controls)]
+Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=TEXT_MAX),
+                   AfterValidator(text_controls)]
+ScopeKey = Annotated[str, Field(min_length=1, max_length=NAME_MAX), AfterValidator(name_controls)]
 Scope = Annotated[dict[ScopeKey, Name], Field(max_length=SCOPE_MAX)]
 """A scope: at most 64 pairs of text, keys non-empty (e.g. {"env": "production"})."""
 Int = Annotated[int, Strict()]
@@ -116,6 +120,7 @@ def _check_text(text: str) -> None:
         raise ValueError(f"text must be at most {TEXT_MAX} characters (got {len(text)})")
     if not encodable(text):
         raise ValueError(UNENCODABLE)
+    text_controls(text)
 
 
 LITERAL_SCHEMA = {

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import Field
 
 from credo.schema.behalf import OnBehalfOf
-from credo.schema.command_base import Command, Id, Int
+from credo.schema.command_base import Command, Id, Int, Name, Text
 
 
 class Forget(Command):
     """Remove the content of a fact (every version), a source, an entity (and the facts about it) or a summary."""
 
     target_id: Id
-    reason: str = Field(min_length=1, max_length=16_384)
+    reason: Annotated[Text, Field(min_length=1)]
     actor: OnBehalfOf
 
 
@@ -31,8 +33,8 @@ class VerifyForgotten(Command):
 class ForgetSubject(Command):
     """Forget an entity and every fact about it, in batches, as a resumable job."""
 
-    entity: str = Field(min_length=1, max_length=512)
-    reason: str = Field(min_length=1, max_length=16_384)
+    entity: Annotated[Name, Field(min_length=1)]
+    reason: Annotated[Text, Field(min_length=1)]
     actor: OnBehalfOf
     batch_size: Int = Field(default=500, ge=1, le=10_000)
 
@@ -40,7 +42,7 @@ class ForgetSubject(Command):
 class ForgetTenant(Command):
     """Forget everything the tenant holds, in batches, as a resumable job."""
 
-    reason: str = Field(min_length=1, max_length=16_384)
+    reason: Annotated[Text, Field(min_length=1)]
     actor: OnBehalfOf
     batch_size: Int = Field(default=500, ge=1, le=10_000)
 

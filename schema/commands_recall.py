@@ -2,29 +2,31 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import Field
 
-from credo.schema.command_base import Command, Id, Int, Scope, Time
+from credo.schema.command_base import Command, Id, Int, Name, Scope, Text, Time
 
 
 class ContextQuery(Command):
     """A context package for a question or an entity: current, historical (why it stopped applying), open."""
 
     renamed = {"question_or_entity": "query"}  # the name search takes; the old one is refused with a hint
-    query: str = Field(min_length=1, max_length=4096, description="a question, or an entity's name")
+    query: Annotated[Text, Field(min_length=1, max_length=4096)] = Field(description="a question, or an entity's name")
     valid_at: Time | None = None
     known_at: Time | None = None
     scope: Scope | None = None
     budget_tokens: Int | None = Field(default=None, ge=64, le=1_000_000,
                                       description="token budget of the rendering (about 4 characters a token)")
-    task: str | None = Field(default=None, max_length=512,
+    task: Name | None = Field(default=None,
                              description="a task label: the served versions are recorded as a read receipt")
 
 
 class ServedToQuery(Command):
     """What a task was served: its read receipts, oldest first, each with the versions as stored."""
 
-    task: str = Field(min_length=1, max_length=512)
+    task: Annotated[Name, Field(min_length=1)]
 
 
 class TasksServedQuery(Command):

@@ -24,6 +24,26 @@ SCOPE_MAX = 64
 UNENCODABLE = "must be valid Unicode text (a lone surrogate such as \\ud800 cannot be stored)"
 
 _SEPARATORS = re.compile(r"[\s\-_]+")
+_NAME_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0, DEL and C1: no name holds one (a NUL, an escape, a newline)
+_TEXT_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # free text keeps tab, line feed, return
+NAME_CONTROL = "must not hold a control character (U+0000..U+001F, U+007F..U+009F: a NUL, an escape, a line break)"
+TEXT_CONTROL = ("must not hold a control character other than tab and line breaks (U+0000..U+0008, U+000B, U+000C, "
+                "U+000E..U+001F, U+007F..U+009F)")
+
+
+def name_controls(value: object) -> object:
+    """A name or id as given; ValueError (NAME_CONTROL) when it holds a control character."""
+    if isinstance(value, str) and _NAME_CONTROLS.search(value):
+        raise ValueError(NAME_CONTROL)
+    return value
+
+
+def text_controls(value: object) -> object:
+    """Free text as given; ValueError (TEXT_CONTROL) when it holds a control character other than tab or a line
+    break."""
+    if isinstance(value, str) and _TEXT_CONTROLS.search(value):
+        raise ValueError(TEXT_CONTROL)
+    return value
 
 
 def encodable(text: str) -> bool:
@@ -52,6 +72,8 @@ def normalise_predicate(name: object, field: str = "predicate") -> str:
         raise InvalidInput(field, f"must be at most {NAME_MAX} characters (got {len(name)})")
     if not encodable(name):
         raise InvalidInput(field, UNENCODABLE)
+    if _NAME_CONTROLS.search(name):
+        raise InvalidInput(field, NAME_CONTROL)
     norm = _SEPARATORS.sub("_", visible(name).casefold()).strip("_")
     if not norm:
         raise InvalidInput(field, "must not be empty (spaces, hyphens, underscores and invisible characters "
@@ -67,6 +89,8 @@ def clean_name(name: object, field: str) -> str:
         raise InvalidInput(field, f"must be at most {NAME_MAX} characters (got {len(name)})")
     if not encodable(name):
         raise InvalidInput(field, UNENCODABLE)
+    if _NAME_CONTROLS.search(name):
+        raise InvalidInput(field, NAME_CONTROL)
     cleaned = visible(name).strip()
     if not cleaned:
         raise InvalidInput(field, "must not be empty")
@@ -81,6 +105,8 @@ def clean_text(text: object, field: str, *, limit: int = TEXT_MAX) -> str:
         raise InvalidInput(field, f"must be at most {limit} characters (got {len(text)})")
     if not encodable(text):
         raise InvalidInput(field, UNENCODABLE)
+    if _TEXT_CONTROLS.search(text):
+        raise InvalidInput(field, TEXT_CONTROL)
     if not text.strip():
         raise InvalidInput(field, "must not be empty")
     return text.strip()

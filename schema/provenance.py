@@ -84,6 +84,9 @@ class WhyTree(BaseModel):
     # versions of the chain above the caller's clearance, not listed (no statement): how many on each side
     supersedes_withheld: int = 0
     superseded_by_withheld: int = 0
+    # sources (and accepting messages) the caller may not see (a source's own label, or evidence for a version above
+    # its clearance): counted, never named
+    sources_withheld: int = 0
 
     def json_dict(self) -> dict[str, Any]:
         """The tree as JSON-ready data."""
@@ -103,8 +106,10 @@ class WhyTree(BaseModel):
             lines.append(f"  stale: {f.stale_cause}")
         if f.lapse_reason:
             lines.append(f"  lapsed: {f.lapse_reason}")
-        lines.append("  sources:" if self.sources else "  sources: none")
+        lines.append("  sources:" if self.sources or self.sources_withheld else "  sources: none")
         lines += [f"    - {_source_line(s)}" for s in self.sources]
+        if self.sources_withheld:
+            lines.append(f"    - {_withheld(self.sources_withheld, 'source')}")
         if self.accepted_in:
             lines.append(f"  accepted in: {_source_line(self.accepted_in)}")
         for j in self.justifications:

@@ -19,6 +19,8 @@ class ReadReceipt(BaseModel):
     task: str
     operation: str
     query: str | None = None
+    # the question is withheld (null) from a reader below its asker's clearance: it may name what only they may see
+    query_withheld: bool = False
     valid_at: datetime | None = None
     known_at: datetime | None = None  # the read's known-time point; None = believed at `at`
     at: datetime  # the receipt's known time (assigned by the store's commit clock)

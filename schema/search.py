@@ -59,6 +59,12 @@ def can_see(clearance: str, sensitivity: str | None) -> bool:
     return levels is None or label in levels
 
 
+def readers_see(sensitivity: str | None, other: str | None) -> bool:
+    """Whether every caller who may see a version labelled `sensitivity` may also see one labelled `other` (None =
+    UNLABELLED): what a version may name of another (its `bounded_by`) without telling a reader of it more."""
+    return all(can_see(c, other) for c in CLEARANCES if can_see(c, sensitivity))
+
+
 def least_clearance(sensitivity: str | None) -> str:
     """The least clearance that sees a version of this label: its readers may see what this clearance sees, no more
     (a stale cause quotes a premise to a dependent's readers only if this clearance sees the premise)."""
@@ -81,12 +87,14 @@ HitKind = Literal["fact", "entity", "summary"]
 
 
 class PathScore(BaseModel):
-    """How one retrieval path ranked a hit: its 1-based rank and the path's own score."""
+    """How one retrieval path ranked a hit: its 1-based rank and the path's own score (the vector path's similarity,
+    the graph path's; none for the lexical path, whose Lucene score moves with statistics over every tenant's and
+    clearance's documents: it would tell a caller about what it may not see)."""
 
     model_config = ConfigDict(frozen=True)
 
     rank: int
-    score: float
+    score: float | None = None
 
 
 class FoundVersion(BaseModel):

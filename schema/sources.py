@@ -97,6 +97,8 @@ class Source(BaseModel):
     origin: str | None = None
     known_from: datetime
     consumed_by: str | None = None
+    # labelled like a fact: None counts as internal; a writer cleared below that labels its sources with its clearance
+    sensitivity: str | None = None
     tombstone: Tombstone | None = None  # set once forgotten: the text, title, uri and author are gone
 
     @property

@@ -8,6 +8,7 @@ any other stored value (one written before the rule) as text.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Annotated
 
 from pydantic import BeforeValidator, WithJsonSchema
@@ -37,6 +38,9 @@ def check_uri(value: object) -> object:
     if any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in uri):
         # browsers drop tabs and newlines inside a URL: "java\tscript:" would still run as javascript:
         raise ValueError("must not contain whitespace or control characters")
+    if any(unicodedata.category(c) == "Cf" for c in uri):
+        # a bidi override (U+202E) or a zero-width character makes the link read as another address
+        raise ValueError("must not contain invisible format characters (bidi overrides, zero-width characters)")
     scheme = scheme_of(uri)
     if scheme not in URI_SCHEMES:
         raise ValueError(f"must be an absolute URI with one of the schemes {list(URI_SCHEMES)}"

@@ -1,5 +1,10 @@
 """`audit` reads the tenant's ledger with filters and a cursor; `verify_ledger` re-walks its hash chain.
 
+Clearance: the ledger records every act on content of every label, with its reasons (free text a caller wrote,
+e.g. why a secret fact was forgotten) and ids, so `audit` needs clearance `all` (Forbidden, field `clearance`,
+otherwise, on every surface). `verify_ledger` answers counts, positions and event ids only: it stays an `admin`
+scope read at any clearance.
+
 Events written before the chain existed (stores older than issue 12) are not re-hashed by a migration, which
 would vouch for history nobody can check: `verify_ledger` counts them as `unchained` and reports the instant the
 chain starts (`chain_starts_at`); an unchained event dated after that instant is reported as inserted.
@@ -14,6 +19,7 @@ from credo.graph.db import Tx
 from credo.schema.errors import InvalidInput
 from credo.schema.ledger import AuditPage, LedgerReport, redacted
 from credo.schema.time import parse_instant
+from credo.services.clearance import everything
 from credo.services.context import Context
 from credo.services.ledger_rules import check_chain, unchained_problems
 
@@ -26,7 +32,9 @@ def audit(ctx: Context, *, operation: str | None = None, id: str | None = None, 
           from_time: object = None, to_time: object = None, after: int | None = None,
           limit: int | None = None) -> AuditPage:
     """Ledger events in chain order matching every filter given, at most `limit` (default 1000); `after` is the
-    seq to continue after, and the page's `next_after` the cursor of the next page (null on the last)."""
+    seq to continue after, and the page's `next_after` the cursor of the next page (null on the last). Only for a
+    caller cleared for all: events carry free-text reasons and the ids of every label (Forbidden otherwise)."""
+    everything(ctx, "read the audit ledger")
     if limit is not None and not 1 <= limit <= MAX_LIMIT:
         raise InvalidInput("limit", f"must be between 1 and {MAX_LIMIT}")
     if after is not None and after < 0:

@@ -8,22 +8,36 @@ steps here cover what a look-up cannot:
 - `label`: the sensitivity a write records. A label above the caller's clearance is refused (Forbidden, naming
   `sensitivity`); an unlabelled write by a caller cleared below `internal` (the level unlabelled versions count as)
   is labelled with the caller's clearance, so it can read what it wrote.
-- `check_target`: an id whose content is above the caller's clearance (any version of a fact, a source evidencing
-  one, an entity one is about, a summary) answers NotFound, for acts that reach all of it (forget, purge, merges).
+- `check_target`: an id whose content is above the caller's clearance (any version of a fact, a source the caller
+  may not see, an entity one is about, a summary) answers NotFound, for acts that reach all of it (forget, purge,
+  merges).
+
+Sources follow one rule, cypher/fragments/visible_source.cypher: a source is labelled like a fact (`label`) and is
+hidden from a caller who may not see its label or a fact version it is evidence for (SOURCED_FROM, ACCEPTED_IN).
+Every read of a source by id or by session applies it (graph/sources.py), so the write gate, acceptance,
+extraction, cite, quarantine and release meet a hidden message or document exactly as a missing one.
+- `bound_by`: a version names (`bounded_by`) only an established version every reader of it may see; a bound by a
+  more sensitive value keeps its date and names nothing.
+- `uncarved`: a range write that would split a version above the caller's clearance is refused (Forbidden,
+  naming `valid_from`): no act by a key changes a version above its clearance.
+- `purged_label` / `check_purged`: a purge records the most sensitive label of what it deletes; its tombstone
+  answers NotFound to a caller who could not have seen that content, exactly as for an id never held.
 - `withheld`: a write's cascade report names only what the caller may see; the rest is counted.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from credo.graph import clearance as clearance_repo
 from credo.graph.db import Tx
 from credo.schema.cascade import CascadeReport
 from credo.schema.errors import Forbidden, NotFound
 from credo.schema.facts import Fact, FactCreate
-from credo.schema.search import CLEARANCE_ALL, UNLABELLED, can_see, check_clearance
+from credo.schema.search import CLEARANCE_ALL, UNLABELLED, can_see, check_clearance, most_sensitive, readers_see
+from credo.schema.time import overlaps
 
 if TYPE_CHECKING:
     from credo.services.context import Context
@@ -55,6 +69,42 @@ def named(clearance: str, fact: Fact, *, fallback: str) -> tuple[str, str]:
     if can_see(check_clearance(clearance), fact.sensitivity):
         return fact.fact_id, f"fact {fact.fact_id} holds {fact.object_name!r}"
     return fallback, "a fact above your clearance holds a value"
+
+
+def uncarved(clearance: str, current: Sequence[Fact], start: datetime | None, end: datetime | None) -> None:
+    """Forbidden (field `valid_from`) when a range write over [start, end) would split a version the caller may not
+    see: no act by a key changes a version above its clearance. The refusal says only that such a value overlaps
+    the range (one bit, as the conflict rule's), never which or what (pure rule)."""
+    level = check_clearance(clearance)
+    if level == CLEARANCE_ALL:
+        return
+    if any(not can_see(level, f.sensitivity) for f in current if overlaps(f.valid_from, f.valid_to, start, end)):
+        raise Forbidden("valid_from", "the range overlaps a value above your clearance: a key cleared for it must "
+                                      "write this range")
+
+
+def bound_by(sensitivity: str | None, bounding: Any) -> str | None:
+    """The `bounded_by` a version labelled `sensitivity` records for the established version that bounds it: its id
+    when every reader of the version may see that one, else None (the bound itself stays: its date is the one bit
+    the conflict rule gives away). A version never names a version more sensitive than itself (pure rule)."""
+    return bounding.version_id if readers_see(sensitivity, bounding.sensitivity) else None
+
+
+# the label of a purge recorded before purges kept one: only a caller cleared for all may read its tombstone
+UNRECORDED = "unrecorded"
+
+
+def purged_label(labels: Sequence[str | None]) -> str:
+    """The label a purge records for the content it deletes: the most sensitive it had (lower case; unlabelled
+    counts as internal), so its tombstone answers only a caller who could have seen that content (pure rule)."""
+    return (most_sensitive(list(labels)) or UNLABELLED).strip().lower()
+
+
+def check_purged(clearance: str, recorded: str | None, kind: str, ref: str) -> None:
+    """NotFound(kind, ref), exactly as for an id never held, when a purged id's recorded label is above the
+    caller's clearance (a purge recorded without one is read only with clearance all)."""
+    if not can_see(check_clearance(clearance), recorded or UNRECORDED):
+        raise NotFound(kind, ref)
 
 
 def check_target(tx: Tx, tenant: str, ref: str, kind: str, *, name: str | None = None,

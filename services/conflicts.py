@@ -15,7 +15,7 @@ from credo.schema.lifecycle import State, check_transition
 from credo.schema.names import check_scope
 from credo.schema.time import overlaps, parse_point
 from credo.services import predicates as predicate_service
-from credo.services.clearance import named
+from credo.services.clearance import bound_by, named
 from credo.services.context import Context
 from credo.services.versions import believed_ids, carve, lost_race, next_version, replace, retire
 
@@ -179,6 +179,6 @@ def _split(tx: Tx, ctx: Context, known: datetime, challenger: Fact, scope: dict[
     update: dict[str, Any] = {}
     if outcome.outcome == "bound":
         update = {"valid_to": outcome.bound_to, "valid_to_precision": outcome.bounded_by.valid_from_precision,
-                  "bounded_by": outcome.bounded_by.version_id}
+                  "bounded_by": bound_by(challenger.sensitivity, outcome.bounded_by)}
     return check_version(next_version(challenger, known, state=State.ACTIVE.value, scope=scope, verified_at=known,
                                       **update))

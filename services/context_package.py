@@ -17,6 +17,7 @@ from typing import Any
 from credo.graph import context_reads
 from credo.graph import entities as entity_repo
 from credo.graph import facts as fact_repo
+from credo.graph import predicates as predicate_repo
 from credo.graph.db import Tx
 from credo.schema.context_package import ContextItem, ContextPackage
 from credo.schema.entities import Entity
@@ -102,12 +103,13 @@ def _package(tx: Tx, tenant: str, query: str, valid: datetime, known: datetime |
     facts = list(found.values())
     supported = _supported(tx, tenant, facts, valid, known)
     explained = context_reads.links(tx, [f.version_id for f in facts if _may_have_ended(f, valid)], known)
+    disputes = _disputes_seen(tx, tenant, facts)
     placed: list[tuple[Fact, rules.Placement]] = []
     for f in facts:
         successors, predecessor = explained.get(f.version_id, ([], None))
         link = rules.Link(*successors[-1]) if successors else None
         where = rules.place(f, valid_at=valid, supported=f.fact_id in supported, successor=link,
-                            predecessor_end=predecessor)
+                            predecessor_end=predecessor, dispute_seen=f.fact_id in disputes)
         if where is not None:
             placed.append((f, where))
     sources = context_reads.sources(tx, [f.version_id for f, _ in placed], known)
@@ -141,6 +143,14 @@ def named_entities(tx: Tx, tenant: str, query: str, known: datetime | None) -> l
         if entity is not None:
             found.setdefault(entity.entity_id, entity)
     return list(found.values())
+
+
+def _disputes_seen(tx: Tx, tenant: str, facts: list[Fact]) -> set[str]:
+    """Fact ids of the conflicted versions whose conflict the caller may see (both sides: graph/predicates.py
+    `conflicts` lists only those); asked only when the package holds a conflicted version."""
+    if not any(f.state == State.CONFLICTED for f in facts):
+        return set()
+    return {c.challenger.fact_id for c in predicate_repo.conflicts(tx, tenant, open_only=False)}
 
 
 def _supported(tx: Tx, tenant: str, facts: list[Fact], valid: datetime, known: datetime | None) -> set[str]:

@@ -47,17 +47,23 @@ class Placement:
     unknown: str | None = None
 
 
+# what a reader is told of a conflicted version whose established side is above its clearance: that it waits, not
+# what it contradicts (the one bit the conflict rule gives away: a write learns it was kept conflicted)
+CONFLICTED_UNSEEN = "conflicted (awaiting a decision by a key cleared for it)"
+
+
 def tokens(text: str) -> int:
     """The approximate token count of a text: one token per 4 characters, rounded up."""
     return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
 def place(fact: Fact, *, valid_at: datetime, supported: bool = True, successor: Link | None = None,
-          predecessor_end: tuple[str | None, str | None] | None = None) -> Placement | None:
+          predecessor_end: tuple[str | None, str | None] | None = None, dispute_seen: bool = True) -> Placement | None:
     """The part of a version read for the point `valid_at` (None: it does not belong in the package).
 
     `supported`: premises valid at the point support it; `successor`: the version superseding it (another fact);
-    `predecessor_end`: (ended_by, end_reason) of the earlier version it was cut from."""
+    `predecessor_end`: (ended_by, end_reason) of the earlier version it was cut from; `dispute_seen`: the reader may
+    see what a conflicted version contradicts (else it is told no more than that a cleared key must decide)."""
     state = State(fact.state)
     if state in EXCLUDED:
         return None
@@ -67,6 +73,9 @@ def place(fact: Fact, *, valid_at: datetime, supported: bool = True, successor: 
         reason = fact.end_reason or (f"corrected: now {successor.statement!r}" if successor else None)
         return Placement("historical", end_kind=fact.ended_by.value, ended_at=fact.known_to,
                          superseded_by=successor.statement if successor else None, reason=reason)
+    if state == State.CONFLICTED and not dispute_seen:
+        return Placement("open", open_kind="conflict", cause=CONFLICTED_UNSEEN,
+                         unknown="whether it applies: a decision is awaited")
     if state == State.CONFLICTED:
         return Placement("open", open_kind="conflict", cause="it contradicts the established value, so it was kept, "
                          "not applied", unknown="which value holds: a decision is awaited (resolve_conflict)")

@@ -17,12 +17,13 @@ from credo.graph import sources as source_repo
 from credo.graph.db import Tx
 from credo.schema.facts import EndKind, Epistemic, Evidence, Fact, FactCreate, ObjectValue, scope_key
 from credo.schema.lifecycle import SERVED_VALUES, State, check_transition
+from credo.schema.search import readers_see
 from credo.schema.sources import Source
 from credo.services.context import vectors
 from credo.services.dedup_rules import Candidate, corroborated, dedupable, independence_key, near_duplicate, restated
 from credo.services.flags import flag_states
 from credo.services.gate_rules import quote_hedges
-from credo.services.versions import next_version, replace, retire
+from credo.services.versions import next_version, replace, retire, unbound
 
 SourceRef = tuple[str, str | None, list[int] | None]  # (source_id, quote, span) a row was stated in
 PoolKey = tuple[str, str, str]  # (subject id, predicate, scope key)
@@ -120,7 +121,7 @@ def settle(tx: Tx, tenant: str, known: datetime, joins: list[Join], fresh: list[
                 opened = found[ref[0]]
             if data.sensitivity is not None and data.sensitivity != newer.sensitivity:
                 # restated under another label: a new version carries it (the last restatement's label wins)
-                newer = newer.model_copy(update={"sensitivity": data.sensitivity})
+                newer = newer.model_copy(update=unbound(newer, {"sensitivity": data.sensitivity}))
         had = {independence_key(s) for s in backing.get(old.version_id, [])}
         now = had | {independence_key(described[r[0]]) for r in j.sources if r[0] in described}
         added = next((d.confidence for d, _, _ in j.rows if d.confidence is not None), None)
@@ -132,7 +133,8 @@ def settle(tx: Tx, tenant: str, known: datetime, joins: list[Join], fresh: list[
             if newer != old:
                 newer = next_version(newer, known)
                 pairs.append((old, newer))
-                retire(tx, known, [(old, EndKind.STATE_CHANGE.value, "restated with a hedge")])
+                retire(tx, known, [(old, EndKind.STATE_CHANGE.value, "restated with a hedge"
+                                    if readers_see(old.sensitivity, newer.sensitivity) else SUPERSEDED)])
             questioned.append((newer, State.STALE.value, _question(opened)))
             result[old.version_id] = newer
             continue
@@ -175,7 +177,11 @@ def _question(source: Source) -> str:
 
 
 def _step(old: Fact, newer: Fact, voice: Source | None) -> str:
-    """Why a restatement wrote a new version: what the history shows for the step."""
+    """Why a restatement wrote a new version: what the history shows for the step. Relabelled for readers who may
+    not see the new label, the old version says only that it was superseded: its readers learn no new label, no
+    message and no change they may not see (services/clearance.py)."""
+    if not readers_see(old.sensitivity, newer.sensitivity):
+        return SUPERSEDED
     where = f" in {_where(voice)}" if voice is not None else ""
     if old.epistemic == Epistemic.HYPOTHESIS and newer.epistemic == Epistemic.CONFIRMED:
         return f"confirmed: stated without a hedge{where}"
@@ -186,6 +192,9 @@ def _step(old: Fact, newer: Fact, voice: Source | None) -> str:
     if newer.aliases != old.aliases:
         return "joined by a near-duplicate statement"
     return "relabelled by a restatement" if newer.sensitivity != old.sensitivity else "reinforced by a restatement"
+
+
+SUPERSEDED = "superseded by a restatement"
 
 
 def _plain_voice(tx: Tx, tenant: str, backing: list[dict[str, Any]], row: dict[str, Any]) -> bool:

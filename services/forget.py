@@ -28,6 +28,7 @@ from credo.schema.facts import EndKind
 from credo.schema.forget import ForgetResult, ResidueReport
 from credo.schema.lifecycle import State, check_transition
 from credo.services import crypto_erase, forget_seal
+from credo.services.clearance import purged_label
 from credo.services.context import Context
 from credo.services.forget_rules import (FREE_DROPPED, FREE_REMOVED, FREE_TEXT, SUMMARY_TEXT, TASK_REMOVED, Probe,
                                          free_probes, holding, ledger_subjects, only_evidence, tombstone,
@@ -274,6 +275,8 @@ def purge(ctx: Context, *, target_id: str, probes: dict[str, Probe]) -> ResidueR
 
     def work(tx: Tx, known: datetime) -> datetime:
         family = repo.entity_family(tx, ctx.tenant, target) if kind == "entity" else [target]
+        # the tombstone keeps the label of what it stood for: a caller who could not have seen it is told nothing
+        label = purged_label(clearance_repo.labels(tx, ctx.tenant, target))
         stored = repo.read_probe(tx, ctx.tenant, target) or {}
         along = list(dict.fromkeys([*(probe.entities if probe else []), *(stored.get("entities") or [])]))
         gone = repo.purge(tx, ctx.tenant, **{ids: family}, with_entities=along)
@@ -282,9 +285,11 @@ def purge(ctx: Context, *, target_id: str, probes: dict[str, Probe]) -> ResidueR
         # forgotten on their own and deleted with it
         repo.delete_probes(tx, ctx.tenant, deleted)
         # one purge event per id deleted: the tombstone a purged id still answers with (content-free)
-        ledger.audit(tx, ctx.tenant, known, [("purge", i, {"kind": kind, **mark}) for i in family] + [
+        ledger.audit(tx, ctx.tenant, known, [("purge", i, {"kind": kind, **mark, "sensitivity": label})
+                                             for i in family] + [
             ("purge", e["id"], {"kind": "entity", "with": target, "forgotten_at": _iso(e["at"]), "forgotten_by": e["by"],
-                                "forgotten_on_behalf_of": e["behalf"], "reason": e["reason"]}) for e in gone])
+                                "forgotten_on_behalf_of": e["behalf"], "reason": e["reason"],
+                                "sensitivity": label}) for e in gone])
         return known
 
     at = ctx.write(work)

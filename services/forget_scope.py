@@ -220,8 +220,9 @@ def forget_subject(ctx: Context, *, entity_id: str | None = None, entity: str | 
         entity_id = found.entity_id
     elif ctx.read(lambda tx: repo.target(tx, ctx.tenant, entity_id)) is None:
         raise NotFound("entity", entity_id)
-    # it reaches every fact naming the entity: one above the caller's clearance makes it as if missing
-    ctx.read(lambda tx: check_target(tx, ctx.tenant, entity_id, "entity"))
+    # it reaches every fact naming the entity: one above the caller's clearance makes it as if missing, named as the
+    # caller named it (a name answers exactly as a name no entity has, never with the entity's id)
+    ctx.read(lambda tx: check_target(tx, ctx.tenant, entity_id, "entity", name=entity))
     # a reason or a claimed actor naming the subject would keep its name in every tombstone: recorded without it
     names = ctx.read(lambda tx: repo.entity_names(tx, ctx.tenant, repo.entity_family(tx, ctx.tenant, entity_id)))
     reason, actor = without_forgotten(reason, names) or reason, without_forgotten(actor, names) or actor

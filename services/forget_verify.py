@@ -12,6 +12,7 @@ from credo.schema.errors import CredoError
 from credo.schema.errors import NotFound
 from credo.schema.forget import Kept, OutsideStore, Residue, ResidueReport, Tombstone
 from credo.services import crypto_erase, forget_seal
+from credo.services.clearance import check_purged
 from credo.services.context import Context
 from credo.services.forget_rules import FREE_TEXT, Probe, free_probes, holding, ledger_subjects, lucene_phrase
 
@@ -150,10 +151,13 @@ def _mark(ctx: Context, target_id: str, probe: Probe) -> None:
 
 def purged_report(ctx: Context, *, target_id: str, probe: Probe | None) -> ResidueReport:
     """The report of an id whose nodes were purged: with this handle's capture if any, its tombstone from the
-    ledger's purge event; NotFound for an id this tenant never held (another tenant's ids too)."""
+    ledger's purge event; NotFound for an id this tenant never held (another tenant's ids too), and for one whose
+    purged content was above the caller's clearance (the label the purge recorded)."""
     gone = ctx.read(lambda tx: repo.purged(tx, ctx.tenant, target_id))
     if gone is None and (probe is None or probe.purged_at is None):
         raise NotFound("forget target", target_id)
+    if gone is not None and probe is None:  # a capture is this handle's own forget: it could see what it purged
+        check_purged(ctx.clearance, gone.get("sensitivity"), "forget target", target_id)
     gone = gone or {}
     kind = gone.get("kind") or (probe.kind if probe else None)
     return verify(ctx, target_id=target_id, kind=kind, probe=probe, extra_facts=probe.facts if probe else [],

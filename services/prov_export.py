@@ -115,10 +115,11 @@ def export_prov(ctx: Context, *, fact_id: str, known_at: Any = None) -> dict[str
         if not versions:
             raise NotFound("fact", fact_id if known is None else f"{fact_id} as known at {known.isoformat()}")
         doc = _Doc(known)
-        withheld = 0  # premises and predecessors above the caller's clearance
+        withheld = 0  # premises, predecessors and sources above the caller's clearance
         for v in versions:
             vid = doc.version(v)
             edges = _edges(tx, v, known)
+            withheld += edges.withheld
             for e in edges.sources:
                 doc.relation("wasDerivedFrom", {"prov:generatedEntity": vid, "prov:usedEntity": doc.source(e.source),
                                                 "credo:quote": e.quote, "prov:type": {"$": "prov:Quotation", "type": "prov:QUALIFIED_NAME"} if e.quote else None})

@@ -1,6 +1,8 @@
 """Read receipts: a read given a `task` records which versions it served, in the same transaction as their usage
 count, so `served_to(task)` answers what the agent knew when it acted and `tasks_served(id)` which tasks were
-served a version (forgetting needs it).
+served a version (forgetting needs it). A receipt records its asker's clearance: its question (which may name what
+only the asker may see) is shown only to a reader who may see what the asker could, else it reads `query: null,
+query_withheld: true` (cypher/fragments/visible_question.cypher).
 
 `record(w, task, version_ids, operation)` is the step any read path calls inside a write; `served(ctx, ...)` is the
 entry point that opens that write after the read.

@@ -25,7 +25,7 @@ from credo.schema.names import clean_name, visible
 from credo.schema.time import parse_point
 from credo.services import dedup
 from credo.services import predicates as predicate_service
-from credo.services.clearance import labelled
+from credo.services.clearance import bound_by, labelled, uncarved
 from credo.services.context import Context
 from credo.services.flags import flag_states
 from credo.services.justify import check_premises
@@ -136,7 +136,7 @@ def record(
         if decision.outcome == "bound":
             fact = fact.model_copy(update={
                 "valid_to": decision.bound_to, "valid_to_precision": decision.bounded_by.valid_from_precision,
-                "bounded_by": decision.bounded_by.version_id,
+                "bounded_by": bound_by(fact.sensitivity, decision.bounded_by),
             })
         elif decision.outcome == "conflict":
             fact = fact.model_copy(update={"state": State.CONFLICTED.value})
@@ -264,7 +264,7 @@ def _resolve(
     for (subject_at, predicate, _obj), rows in zip(keys, held):
         slot = slots.setdefault((by_norm[norms[subject_at]].entity_id, predicate), {})
         for row in rows:
-            slot.setdefault(row[1], Held(*row))
+            slot.setdefault(row[1], Held(*row[:8], sensitivity=row[8]))
     return resolved, made, {key: list(slot.values()) for key, slot in slots.items()}
 
 
@@ -311,6 +311,7 @@ def write_range(ctx: Context, *, data: FactCreate) -> Fact:
         current = [f for f in fact_repo.current_for(tx, ctx.tenant, [(ids, data.predicate)])[0]
                    if f.scope == data.scope and f.state != State.CONFLICTED]
         if cardinality == "single":
+            uncarved(ctx.clearance, current, start, end)
             hit, _rest = carve(tx, known, current, start, end, start_p, end_p, how=EndKind.RANGE_WRITE.value,
                                why=f"range write {start.isoformat()}..{end.isoformat()}")
             ledger.audit(tx, ctx.tenant, known, [("range_split", f.fact_id, {"version_id": f.version_id}) for f in hit])

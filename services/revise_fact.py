@@ -17,7 +17,7 @@ from credo.schema.lifecycle import SERVED, State
 from credo.schema.names import check_ref, clean_name, clean_text
 from credo.schema.time import optional_point, parse_point
 from credo.services import predicates as predicate_service
-from credo.services.clearance import label, named
+from credo.services.clearance import bound_by, label, named
 from credo.services.context import Context
 from credo.services.versions import create as create_versions
 from credo.services.versions import (believed_ids, current_versions, lost_race, next_version, replace, retire,
@@ -162,7 +162,7 @@ def _in_slot(tx: Tx, ctx: Context, successor: Fact) -> tuple[Fact, list[tuple[st
     if decision.outcome == "bound":
         return successor.model_copy(update={
             "valid_to": decision.bound_to, "valid_to_precision": decision.bounded_by.valid_from_precision,
-            "bounded_by": decision.bounded_by.version_id}), []
+            "bounded_by": bound_by(successor.sensitivity, decision.bounded_by)}), []
     if decision.outcome == "conflict":
         conflict_id = new_id("c")
         return (successor.model_copy(update={"state": State.CONFLICTED.value}),

@@ -176,7 +176,8 @@ def search(
         if any(items[f.key] is None for f in fused):
             return None  # a key-only candidate rose into the top (better ones were unsupported or unreadable)
         hits = [SearchHit(**items[f.key], score=f.score,
-                          paths={rules.path_of(p): PathScore(rank=r, score=s) for p, (r, s) in f.paths.items()})
+                          paths={rules.path_of(p): PathScore(rank=r, score=None if rules.path_of(p) == "lexical" else s)
+                                 for p, (r, s) in f.paths.items()})
                 for f in fused]
         return SearchResult(query=text, hits=hits, valid_at=valid, known_at=known)
 

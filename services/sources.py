@@ -16,6 +16,7 @@ from credo.schema.command_base import refusal
 from credo.schema.errors import EvidenceRefused, InvalidInput, NotFound
 from credo.schema.sources import MessageIn, MessageRef, Source
 from credo.schema.time import parse_instant
+from credo.services.clearance import label
 from credo.services.context import Context
 
 STANDALONE_KINDS = ("document", "tool_result", "observation")
@@ -33,7 +34,7 @@ def add_source(
         raise InvalidInput("text", "must be non-empty text")
     when = None if at is None else parse_instant(at, "at")
     row = {"source_id": new_id("s"), "kind": kind, "text": text, "title": title, "uri": uri, "author": author,
-           "at": when, "origin": origin}
+           "at": when, "origin": origin, "sensitivity": label(ctx.clearance, None)}
 
     def work(tx: Tx, known: datetime) -> Source:
         source_repo.create(tx, ctx.tenant, known, [row])
@@ -73,10 +74,16 @@ def ingest_messages(ctx: Context, *, session_id: str, messages: Sequence[Any], g
         raise InvalidInput("generation", "must be a positive integer", value=generation)
     parsed = parse_messages(messages)
 
+    sensitivity = label(ctx.clearance, None)  # an unlabelled message of a caller below internal carries its level
+
     def work(tx: Tx, known: datetime) -> list[Source]:
-        stored = {(s.generation, s.index): s for s in source_repo.session_messages(tx, ctx.tenant, session_id)}
+        visible, hidden = source_repo.session_read(tx, ctx.tenant, session_id)
+        stored = {(s.generation, s.index): s for s in map(source_repo.source_from_row, visible)}
         rows, result = [], []
         for i, m in enumerate(parsed):
+            if (generation, m.index) in hidden:  # taken by a message the caller may not see: refused whatever it holds
+                raise InvalidInput(f"messages[{i}].index", f"position {m.index} of generation {generation} already "
+                                   "holds a different message; source text is immutable")
             old = stored.get((generation, m.index))
             if old is not None:
                 if (old.text, old.origin, old.role, old.author) != (m.text, m.origin, m.role, m.author):
@@ -85,7 +92,7 @@ def ingest_messages(ctx: Context, *, session_id: str, messages: Sequence[Any], g
                 result.append(old)
                 continue
             row = {"source_id": new_id("s"), "kind": "message", "session_id": session_id, "generation": generation,
-                   **m.model_dump()}
+                   **m.model_dump(), "sensitivity": sensitivity}
             rows.append(row)
             result.append(Source(tenant=ctx.tenant, known_from=known, **{k: v for k, v in row.items() if v is not None}))
         source_repo.create(tx, ctx.tenant, known, rows)

@@ -60,12 +60,13 @@ class Held:
     valid_from_precision: str | None
     valid_to: datetime | None
     known_to: datetime | None = None
+    sensitivity: str | None = None  # whether a version it bounds may name it (services/clearance.py `bound_by`)
 
     @classmethod
     def of(cls, fact: Fact) -> Held:
         """The slim form of a Fact."""
         return cls(fact.fact_id, fact.version_id, fact.object.key, fact.scope, fact.state, fact.valid_from,
-                   fact.valid_from_precision, fact.valid_to, fact.known_to)
+                   fact.valid_from_precision, fact.valid_to, fact.known_to, fact.sensitivity)
 
 
 @dataclass(frozen=True)

@@ -16,14 +16,26 @@ from credo.schema.errors import InvalidInput, NotCurrent, NotFound
 from credo.schema.facts import Fact
 from credo.schema.names import check_ref
 from credo.services.context import Context, UnforeseenStatements, vectors
+from credo.schema.search import readers_see
 from credo.services.temporal_rules import split_outside
 
 
 def next_version(base: Fact, known: datetime, **changes: Any) -> Fact:
-    """A new version of the same fact: fresh version id, believed from `known`, with `changes` applied."""
+    """A new version of the same fact: fresh version id, believed from `known`, with `changes` applied. Relabelled
+    for readers who may not see the old label, it no longer names the version that bounded it (services/clearance.py
+    `bound_by`: that one was at most as sensitive as the old label)."""
     reset = {"version_id": new_id("v"), "known_from": known, "known_to": None, "ended_by": None, "end_reason": None,
              "disputed": False}
-    return base.model_copy(update={**reset, **changes})
+    return base.model_copy(update={**reset, **unbound(base, changes)})
+
+
+def unbound(base: Fact, changes: dict[str, Any]) -> dict[str, Any]:
+    """`changes` to `base`, with its `bounded_by` dropped when they relabel it for readers who may not see its old
+    label (pure rule)."""
+    if (base.bounded_by and "sensitivity" in changes and "bounded_by" not in changes
+            and not readers_see(changes["sensitivity"], base.sensitivity)):
+        return {**changes, "bounded_by": None}
+    return changes
 
 
 def embeddings_for(tx: Tx, pairs: list[tuple[Fact | None, Fact]]) -> dict[str, list[float]]:

@@ -105,6 +105,7 @@ def why(ctx: Context, *, fact_id: str, known_at: Any = None) -> WhyTree:
             superseded_by=[_link(k, at, f) for d, _h, k, at, f in chain if d == "superseded_by" and f is not None],
             supersedes_withheld=sum(1 for d, *_r, f in chain if d == "supersedes" and f is None),
             superseded_by_withheld=sum(1 for d, *_r, f in chain if d == "superseded_by" and f is None),
+            sources_withheld=edges.withheld,
         )
 
     return ctx.read(work)

@@ -130,6 +130,28 @@ def _surrogate_of(name: str, kind: str) -> list[tuple[Any, str]]:
     }.get(kind, [])
 
 
+CONTROL = "a\x00b"  # a NUL inside text: no name or text Credo keeps may hold one
+
+
+def _control_of(name: str, kind: str) -> list[tuple[Any, str]]:
+    """Values of the field holding a control character, each with the path a refusal names."""
+    return {
+        "text": [(CONTROL, name)], "texts": [(["x", CONTROL], f"{name}.1")], "text_or_texts": [(CONTROL, name)],
+        "object": [(CONTROL, name)], "scope": [({"env": CONTROL}, f"{name}.env"), ({CONTROL: "x"}, f"{name}")],
+        "pointer": [({"session_id": CONTROL, "index": 0}, name)],
+        "messages": [([{**MESSAGE, field: CONTROL}], f"messages[0].{field}")
+                     for field in ("role", "origin", "author", "text")],
+        "rows": [([{**ROW, "subject": CONTROL}], "rows.0.subject")],
+    }.get(kind, [])
+
+
+def controls(surface: str = "rest") -> list[Bad]:
+    """A NUL in every text field of every command."""
+    return [Bad(op.name, name, value, named) for op in operations(surface)
+            for name, info in op.command.model_fields.items() if op.command.__name__ != "ImportFacts"
+            for value, named in _control_of(name, shape(name, info))]
+
+
 def operations(surface: str = "rest") -> list[Operation]:
     """The operations a surface offers (every one over REST, the tools over MCP)."""
     return [op for op in OPERATIONS if surface == "rest" or op.mcp]

@@ -212,8 +212,10 @@ def why_view(store: Any, fact_id: str, *, known_at: str | None) -> WhyView:
     missing, ledger, receipts = [], [], []
     try:
         ledger = store.audit(id=fact_id, limit=200).items
-    except Forbidden:  # the audit ledger is an admin's read: the page shows the rest and says what it leaves out
-        missing.append("ledger: reading the audit ledger needs the 'admin' scope, which this key lacks")
+    except Forbidden as refused:  # the audit ledger is an admin's read, cleared for all: the page shows the rest
+        missing.append("ledger: reading the audit ledger needs clearance 'all', which this key lacks"
+                       if refused.field == "clearance" else
+                       "ledger: reading the audit ledger needs the 'admin' scope, which this key lacks")
     if hasattr(store, "tasks_served"):
         receipts = store.tasks_served(fact_id)
     else:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse
@@ -37,7 +37,8 @@ FLASH: dict[str, str] = {
 
 def safe_path(target: str | None, default: str = HOME) -> str:
     """`target` when it is a path of the inspector on this site (`/ui`, `/ui/...`), else `default`: never another
-    site (`//host`, `https://...`, `/\\host`), never a header-breaking or invisible character."""
+    site (`//host`, `https://...`, `/\\host`), never a dot segment (plain or percent-encoded) that would lead out
+    of /ui, never a header-breaking or invisible character."""
     if not target or any(c in target for c in "\\\r\n\t") or any(ord(c) < 0x20 or ord(c) == 0x7F for c in target):
         return default
     parts = urlsplit(target)
@@ -45,6 +46,8 @@ def safe_path(target: str | None, default: str = HOME) -> str:
         return default
     if parts.path != "/ui" and not parts.path.startswith("/ui/"):
         return default
+    if any(unquote(segment) in (".", "..") for segment in parts.path.split("/")):
+        return default  # a browser resolves dot segments: "/ui/../v1/audit" would leave the inspector
     return target
 
 

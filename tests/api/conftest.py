@@ -28,10 +28,11 @@ class Tenant:
         return {"X-API-Key": self.key}
 
 
-def new_tenant(db, *, scopes: tuple[str, ...] = ("operator",)) -> Tenant:
-    """A tenant of this test alone, with a key (every scope unless `scopes` says otherwise)."""
+def new_tenant(db, *, scopes: tuple[str, ...] = ("operator",), clearance: str = "internal") -> Tenant:
+    """A tenant of this test alone, with a key (every scope unless `scopes` says otherwise; the default clearance
+    unless `clearance` says otherwise: `all` to read the audit ledger)."""
     name = f"t_{uuid.uuid4().hex[:12]}"
-    made = api_keys.create_key(db, tenant=name, name="test", scopes=list(scopes))
+    made = api_keys.create_key(db, tenant=name, name="test", scopes=list(scopes), clearance=clearance)
     return Tenant(name=name, key=made.secret, key_id=made.key.key_id)
 
 

@@ -42,8 +42,8 @@ def rest(neo4j_db) -> Iterator[TestClient]:
 
 @pytest.fixture(scope="module")
 def key(neo4j_db) -> Tenant:
-    """The module's tenant: nothing may ever be written in it."""
-    return new_tenant(neo4j_db)
+    """The module's tenant: nothing may ever be written in it (its key cleared for all: it reads the ledger too)."""
+    return new_tenant(neo4j_db, clearance="all")
 
 
 @pytest.fixture

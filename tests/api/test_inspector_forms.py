@@ -232,7 +232,7 @@ def test_the_forget_form_records_the_acting_key_and_who_it_was_for(api, neo4j_db
     [second] = _forget_events(store, plain.fact_id)
     # the ledger's actor is the key, always; `on behalf of` is what the curator named, or the key itself
     assert first.actor == second.actor == f"key:{tenant_a.key_id}"
-    assert first.on_behalf_of == "Maria Rossi (DPO)" and second.on_behalf_of == f"key:{tenant_a.key_id}"
+    assert first.on_behalf_of == "Maria Rossi (DPO)" and second.on_behalf_of == "the curator at the inspector"
     assert "inspector:" not in f"{first.actor} {first.on_behalf_of} {second.actor} {second.on_behalf_of}"
 
 

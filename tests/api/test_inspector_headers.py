@@ -143,6 +143,11 @@ def test_no_inspector_template_holds_inline_script_or_style():
     ("/uix", "/ui/entities"),
     ("javascript:alert(1)", "/ui/entities"),
     ("/ui/queues\r\nSet-Cookie: x=y", "/ui/entities"),
+    ("/ui/../v1/audit", "/ui/entities"),  # a dot segment would leave /ui once the browser resolves it
+    ("/ui/./../v1/audit", "/ui/entities"),
+    ("/ui/%2e%2e/v1/audit", "/ui/entities"),
+    ("/ui/%2E%2e/%2e%2E/v1/audit", "/ui/entities"),
+    ("/ui/entities/..", "/ui/entities"),
 ])
 def test_login_goes_on_only_to_inspector_paths(api, tenant_a, next_, lands):
     form = api.get("/ui/login", params={"next": next_}).text
@@ -152,7 +157,8 @@ def test_login_goes_on_only_to_inspector_paths(api, tenant_a, next_, lands):
     assert done.status_code == 303 and done.headers["location"] == lands
 
 
-@pytest.mark.parametrize("back", ["https://evil.example/", "//evil.example", "/v1/facts", "/\\evil.example"])
+@pytest.mark.parametrize("back", ["https://evil.example/", "//evil.example", "/v1/facts", "/\\evil.example",
+                                  "/ui/../v1/audit", "/ui/%2e%2e/v1/audit"])
 def test_a_form_goes_back_only_to_an_inspector_path(api, tenant_a, back):
     # given a rule gone stale (its premise retracted): a re-verification awaits
     premise = api.post("/v1/facts", json={"subject": "Acme", "predicate": "plan", "object": "gold",

@@ -167,13 +167,22 @@ def test_context_page_shows_current_historical_and_the_prompt_rendering(api, ten
     assert 'class="ctx-historical"' in page
 
 
-def test_why_view_lists_the_ledger_events_that_name_the_fact(api, tenant_a, a_store):
+def test_why_view_lists_the_ledger_events_that_name_the_fact(api, neo4j_db, tenant_a, a_store):
+    from credo.services import api_keys
+
     fact = a_store.add_fact("Acme", "owned_by", "Alice", valid_from="2024-01-01")
     a_store.correct_fact(fact.fact_id, statement="Alice owns Acme")
-    login(api, tenant_a)
+    # the audit ledger is read with clearance all: a key cleared for all sees its events
+    cleared = api_keys.create_key(neo4j_db, tenant=tenant_a.name, clearance="all", scopes=["operator"])
+    login(api, type(tenant_a)(name=tenant_a.name, key=cleared.secret, key_id=cleared.key.key_id))
     view = api.get(f"/ui/facts/{fact.fact_id}.json").json()
     assert len(view["ledger"]) >= 2
     assert api.get(f"/ui/facts/{fact.fact_id}").text.count('class="ledger-event"') == len(view["ledger"])
+    # while the tenant's key of the default clearance is told what the page leaves out
+    api.cookies.clear()
+    login(api, tenant_a)
+    view = api.get(f"/ui/facts/{fact.fact_id}.json").json()
+    assert view["ledger"] == [] and any("clearance 'all'" in m for m in view["missing"])
 
 
 def test_forget_confirms_what_it_reaches_then_the_residue_report_is_complete(api, tenant_a, a_store):

@@ -42,7 +42,8 @@ def test_rest_records_the_key_that_acted_and_keeps_the_claimed_actor_apart(api, 
 
 @pytest.mark.parametrize("claimed, rule", [
     ("\u200b", "invisible"), ("   ", "not blank"), ("a\u200bdmin", "U+200B"), ("x" * 513, "at most 512"),
-    ("ok\u0007", "control"),
+    ("ok\u0007", "control"), ("key:5fd9955e25c85adb", "acting identity"), ("local:root", "acting identity"),
+    ("System", "acting identity"), ("\u0301", "a letter or a digit"), ("--", "a letter or a digit"),
 ])
 def test_a_claimed_actor_must_be_visible_non_blank_text_of_at_most_512(api, neo4j_db, tenant_a, claimed, rule):
     h = tenant_a.headers

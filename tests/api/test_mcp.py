@@ -274,6 +274,14 @@ def test_over_streamable_http_a_keyed_agent_remembers_and_gets_the_quote_back(ne
     assert [f.fact_id for f in Store(neo4j_db, tenant=a.name, _owns_db=False).facts("billing service")] == [fact_id]
 
 
+def test_a_get_on_mcp_answers_405_at_once_as_a_stateless_server_has_no_stream_to_offer(neo4j_db, http_app, tenant_a):
+    with _Uvicorn(http_app) as base:
+        got = httpx.get(f"{base}/mcp", headers={"X-API-Key": tenant_a.key, "Accept": "text/event-stream"},
+                        timeout=10)
+    assert got.status_code == 405 and got.headers["allow"] == "POST"
+    assert got.json()["code"] == "method_not_allowed"
+
+
 def test_a_revoked_key_is_refused_over_mcp(neo4j_db, http_app, tenant_a):
     from credo.services import api_keys
 

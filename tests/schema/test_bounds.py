@@ -13,7 +13,7 @@ from credo.schema.errors import InvalidInput
 from credo.schema.names import NAME_MAX, TEXT_MAX, check_scope, clean_name, clean_text
 from credo.schema.operations import BY_NAME
 from credo.schema.sources import MessageIn, MessageRef
-from tests.hostile import MESSAGE, SURROGATE, Bad, deep, numbers, shape, surrogates, too_long
+from tests.hostile import MESSAGE, SURROGATE, Bad, controls, deep, numbers, shape, surrogates, too_long
 
 # refused by the service the Store calls (the message list, a pointer's position), not by the command itself
 _LATER = ("messages", "message")
@@ -32,6 +32,30 @@ def test_a_lone_surrogate_in_any_text_field_of_any_command_is_refused_naming_it(
     command = BY_NAME[bad.operation].command
     if shape(bad.field, command.model_fields[bad.field]) not in ("literal", "time"):  # those name their choices
         assert "must be valid Unicode text (a lone surrogate" in refused.rule
+
+
+@pytest.mark.parametrize("bad", [b for b in controls() if b.field not in _LATER], ids=str)
+def test_a_control_character_in_any_text_field_of_any_command_is_refused_naming_it(bad):
+    refused = _refusal(bad)
+    assert refused.field.split(".")[0] == bad.named.split(".")[0]
+    if shape(bad.field, BY_NAME[bad.operation].command.model_fields[bad.field]) not in ("literal", "time"):
+        assert "control character" in refused.rule
+
+
+@pytest.mark.parametrize("field, value, kept", [
+    ("subject", "Acme\naccount", False), ("predicate", "owned\tby", False), ("sensitivity", "secret\r", False),
+    ("statement", "Acme is owned\nby Alice", True), ("statement", "a\ttab", True), ("statement", "bell\x07", False),
+    ("statement", "c1\x85control", False), ("subject", "Acme\x7f", False),
+])
+def test_names_hold_no_control_characters_and_text_only_tabs_and_line_breaks(field, value, kept):
+    fact = BY_NAME["add_fact"].command
+    given = {"subject": "Acme", "predicate": "owned_by", "object": "Alice", field: value}
+    if kept:
+        assert getattr(build(fact, **given), field) == value
+    else:
+        with pytest.raises(InvalidInput) as refused:
+            build(fact, **given)
+        assert refused.value.field == field and "control character" in refused.value.rule
 
 
 @pytest.mark.parametrize("bad", [b for b in numbers() if b.field not in _LATER], ids=str)

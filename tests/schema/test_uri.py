@@ -17,6 +17,8 @@ ACCEPTED = [
     ("mailto:dpo@example.com", "mailto:dpo@example.com"),
 ]
 REFUSED = [
+    ("https://\u202eevil.example", "invisible"),  # a right-to-left override makes the link read otherwise
+    ("https://exa\u200bmple.com", "invisible"),
     ("javascript:alert(document.cookie)", "schemes"),
     ("JavaScript:alert(1)", "schemes"),
     (" javascript:alert(1)", "schemes"),  # trimmed first: still javascript

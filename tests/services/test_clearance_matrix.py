@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from credo.schema.errors import NotFound
+from credo.schema.errors import Forbidden, NotFound
 from credo.schema.lifecycle import State
 from credo.schema.operations import OPERATIONS
 from credo.schema.search import CLEARANCES, SENSITIVITY_ORDER, can_see
@@ -39,7 +39,7 @@ class World:
         self.entities = ["Acme", "Plumtree Holdings", "Inkwell Works", "Copperleaf Labs", "Sablewing Clinic",
                          "Sablewing Vault", "Sablewing Holdings", "Friday"]
         self.predicates = ["uses_public", "uses_internal", "uses_confidential", "uses_secret", "owned_by", "treats",
-                           "rule", "deploys_on", "motto", "hq_in"]
+                           "rule", "deploys_on", "motto", "hq_in", "ceo"]
         self.task = "audit-task"
 
 
@@ -72,6 +72,11 @@ def _build(store: Store, clock) -> World:
                     statement="Plumtree City hosts Acme"))
     made.append(add("Acme", "hq_in", "Plumtree Town", valid_from="2024-03-01", sensitivity="public",
                     statement="Plumtree Town hosts Acme"))
+    # a public value bounded where a secret one starts: it names the secret version nowhere (its bounded_by)
+    made.append(add("Acme", "ceo", "Sablewing Boss", valid_from="2024-06-01", sensitivity="secret",
+                    statement="Sablewing Boss leads Acme"))
+    made.append(add("Acme", "ceo", "Plumtree Boss", valid_from="2024-01-01", sensitivity="public",
+                    statement="Plumtree Boss leads Acme"))
     # a supersession: a public motto corrected into a secret one
     motto = add("Acme", "motto", "Plumtree motto", valid_from="2024-01-01", sensitivity="public",
                 statement="Plumtree motto: ship it")
@@ -146,6 +151,8 @@ CALLS: dict[str, Callable[[World], list[dict[str, Any]]]] = {
 }
 # the ledger names ids of every act (auditors read it; it never holds content): its version ids are not checked
 CONTENT_FREE = {"audit", "verify_ledger"}
+# reads refused (Forbidden, field clearance) to every caller not cleared for all: the audit ledger's free-text reasons
+CLEARED_FOR_ALL = {"audit"}
 # reads that answer every version the caller may see of what they select (no ranking, no route picked)
 COMPLETE = {"facts", "history", "chain", "relations", "holders", "stale", "entity_versions", "tasks_served",
             "served_to", "summaries", "summary"}
@@ -163,10 +170,15 @@ def _plain(value: Any) -> Any:
 
 
 def _answer(store: Store, name: str, kwargs: dict[str, Any]) -> str | None:
-    """The serialized answer (its echo of the caller's own arguments removed), or None for NotFound."""
+    """The serialized answer (its echo of the caller's own arguments removed), or None for NotFound (and for a read
+    only a caller cleared for all may make: the audit ledger)."""
     try:
         found = getattr(store, name)(**kwargs)
     except NotFound:
+        return None
+    except Forbidden as refused:
+        if refused.field != "clearance" or name not in CLEARED_FOR_ALL:
+            raise
         return None
     text = json.dumps(_plain(found), sort_keys=True)
     for value in kwargs.values():
@@ -286,3 +298,10 @@ def test_the_levels_of_each_clearance_are_what_can_see_says():
         for label in labels:
             in_cypher = "*" in levels or (label or "internal").lower() in levels
             assert in_cypher == can_see(clearance, label), (clearance, label)
+
+
+@pytest.mark.parametrize("clearance", [c for c in CLEARANCES if c != "all"])
+def test_the_audit_ledger_is_refused_below_clearance_all(world, clearance):
+    with pytest.raises(Forbidden) as refused:
+        world.store.for_tenant(world.store.tenant, clearance=clearance).audit()
+    assert refused.value.field == "clearance"

@@ -237,3 +237,49 @@ def test_a_summary_whose_input_became_secret_is_not_rebuilt_by_a_public_caller(s
     assert store.summary(summary.summary_id).version_id == summary.version_id
     # while a caller cleared for it rebuilds it from the input as it is now
     assert "vault" in store.rebuild(summary.summary_id, summarizer=ListSummarizer()).text
+
+
+def test_a_range_write_over_a_hidden_value_is_refused_and_changes_nothing(store):
+    # given a secret value of (subject, predicate) believed now, summarised
+    secret = store.add_fact("Vault", "holds", "Gold", valid_from="2024-01-01", sensitivity="secret")
+    summary = store.add_summary("what the vault holds", derived_from=[secret.fact_id])
+    before = (store.history(secret.fact_id), store.summary(summary.summary_id).version_id,
+              [e.event_id for e in store.audit().items])
+    public = store.for_tenant(store.tenant, clearance="public")
+    # when a public curator writes a range across it
+    with pytest.raises(Forbidden) as refused:
+        public.write_range("Vault", "holds", "Silver", valid_from="2024-03-01", valid_to="2024-04-01")
+    # then it is refused naming the range, saying nothing of the value, and nothing changed: no version, no event,
+    # no cascade into its summary
+    assert refused.value.field == "valid_from" and "Gold" not in str(refused.value)
+    assert (store.history(secret.fact_id), store.summary(summary.summary_id).version_id,
+            [e.event_id for e in store.audit().items]) == before
+    # while a range the hidden value does not overlap is written as before
+    made = public.write_range("Vault", "holds", "Silver", valid_from="2023-01-01", valid_to="2023-06-01")
+    assert made.sensitivity == "public" and store.history(secret.fact_id) == before[0]
+
+
+def test_a_range_write_over_visible_values_splits_them_as_before(store):
+    internal = store.add_fact("Door", "colour", "Red", valid_from="2024-01-01")
+    confidential = store.for_tenant(store.tenant, clearance="confidential")
+    made = confidential.write_range("Door", "colour", "Blue", valid_from="2024-03-01", valid_to="2024-04-01")
+    assert made.object_name == "Blue"
+    assert [v.known_to is None for v in store.history(internal.fact_id)] == [False, True, True]
+
+
+@pytest.mark.parametrize("named", ["Acme account", "acme ACCOUNT"])
+def test_forgetting_by_name_an_entity_with_a_hidden_fact_answers_like_a_missing_name(store, named):
+    # given a visible entity that also has a secret fact
+    store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01", sensitivity="public")
+    store.add_fact("Acme account", "discount", "40 %", valid_from="2024-01-01", sensitivity="secret",
+                   object_is_entity=False)
+    public = store.for_tenant(store.tenant, clearance="public")
+    # when a public curator forgets it by name, and forgets a name no entity has
+    with pytest.raises(NotFound) as hidden:
+        public.forget_subject(named, reason="gdpr", actor="cu")
+    with pytest.raises(NotFound) as missing:
+        public.forget_subject("No Such Thing", reason="gdpr", actor="cu")
+    # then both name what the caller gave, and nothing else (no entity id)
+    assert str(hidden.value) == str(missing.value).replace("No Such Thing", named)
+    assert "e_" not in str(hidden.value)
+    assert len(store.facts("Acme account")) == 2
