@@ -120,3 +120,38 @@ def test_a_tombstone_over_rest_names_the_acting_key_and_apart_the_actor_a_body_c
     assert f"by {acting} (on behalf of the CEO) for cleanup" in old["statement"], old["statement"]
     tombstone = answer.json()["result"]["report"]["tombstone"]
     assert (tombstone["by"], tombstone["on_behalf_of"]) == (acting, "the CEO")
+
+
+def test_over_rest_a_forgotten_subject_leaves_no_summary_topic_or_retract_reason_and_the_ledger_verifies(api, tenant_a):
+    # given (the review's scenario) a diagnosis remembered from a message, a summary of it whose topic is its text,
+    # and a ward fact naming the patient retracted with a reason naming the patient
+    h = tenant_a.headers
+    said = "Kappa Forgetmenot was diagnosed with Zorbitisvex"
+    msg = api.post("/v1/sessions/fs1/messages", headers=h, json={"messages": [{
+        "index": 0, "role": "user", "origin": "human_input", "author": "Nurse Bravo", "text": said + ".",
+        "at": "2024-01-05T09:00:00Z"}]}).json()["result"][0]["source_id"]
+    fact = api.post("/v1/sessions/fs1/remember", headers=h, json={
+        "quote": said, "content": said, "subject": "Kappa Forgetmenot", "predicate": "diagnosed_with",
+        "object": "Zorbitisvex"}).json()["result"]["fact_id"]
+    summary = api.post("/v1/summaries", headers=h, json={"text": "Kappa Forgetmenot has Zorbitisvex per clinic",
+                                                         "derived_from": [fact]}).json()["result"]["summary_id"]
+    ward = api.post("/v1/facts", headers=h, json={"subject": "Ward Nine", "predicate": "treats",
+                                                  "object": "Kappa Forgetmenot"}).json()["result"]["fact_id"]
+    assert api.post(f"/v1/facts/{ward}/retract", headers=h,
+                    json={"reason": "Kappa Forgetmenot transferred"}).status_code == 200
+    # when the fact, its message and the subject are forgotten, then purged
+    for ident in (fact, msg):
+        assert api.post(f"/v1/items/{ident}/forget", headers=h, json={"reason": "erasure", "actor": "dpo"}
+                        ).status_code == 200
+    job = api.post("/v1/entities/Kappa Forgetmenot/forget", headers=h, json={"reason": "erasure", "actor": "dpo"})
+    assert job.status_code == 200, job.text
+    for ident in (fact, msg):
+        assert api.post(f"/v1/items/{ident}/purge", headers=h, json={}).status_code == 200
+    # then neither the summary, the stale list nor the ledger shows the names, every report is complete, and the
+    # ledger verifies
+    shown = (api.get(f"/v1/summaries/{summary}", headers=h).text + api.get("/v1/stale", headers=h).text
+             + api.get("/v1/audit", headers=h).text).lower()
+    assert "forgetmenot" not in shown and "zorbitisvex" not in shown
+    for ident in (fact, msg):
+        assert api.get(f"/v1/items/{ident}/residue", headers=h).json()["complete"] is True
+    assert api.get("/v1/audit/verify", headers=h).json()["ok"] is True
