@@ -216,8 +216,8 @@ def test_free_text_naming_the_forgotten_subject_left_anywhere_makes_the_report_i
 
 
 _LEGACY_EVENT = Query("raw", "CREATE (:AuditEvent {tenant: $tenant, event_id: $tenant + '_legacy', "
-                             "action: 'retract_fact', at: datetime('2020-01-01T00:00:00Z'), reason: $text, detail: '{}'})",
-                      frozenset())
+                             "action: 'retract_fact', at: datetime('2020-01-01T00:00:00Z'), reason: $text, "
+                             "detail: '{}'})", frozenset())
 
 
 def test_an_event_written_before_the_chain_loses_a_reason_naming_the_forgotten_subject(kstore):

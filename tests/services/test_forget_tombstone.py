@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import pytest
 
+from credo.cypher import Query
 from credo.schema.api_keys import Principal
 from credo.services.summarizers import ListSummarizer
 from credo.store import Store
 from tests.services.test_forget import T0, HashEmbedder
 
 ACTING = "key:k_acting0001"
+_REMOVED_BY = Query("raw", "MATCH (m:Summary) WHERE m.tenant = $tenant AND m.content_removed_at IS NOT NULL "
+                           "RETURN DISTINCT m.content_removed_by AS by, m.content_removed_on_behalf_of AS behalf",
+                    frozenset())
 CLAIMED = "the CEO"
 
 
@@ -31,8 +35,8 @@ def _target(store: Store, kind: str) -> tuple[str, str]:
     if kind == "source":
         [message] = store.ingest_messages("s1", [{"index": 0, "role": "user", "origin": "human_input", "author": "m",
                                                   "text": "Alice keeps the spare key in the drawer.", "at": T0}])
-        said = store.remember("s1", "Alice keeps the spare key in the drawer", "Alice keeps the spare key in the drawer",
-                              subject="Spare key", predicate="kept_by", object="Alice")
+        words = "Alice keeps the spare key in the drawer"
+        said = store.remember("s1", words, words, subject="Spare key", predicate="kept_by", object="Alice")
         return message.source_id, said.fact_id
     return fact.subject_id, fact.fact_id  # the entity "Vault": every fact naming it
 
@@ -71,9 +75,6 @@ def test_a_summary_whose_content_went_names_the_acting_key_not_the_claimed_actor
     report = keyed.forget(other.summary_id, reason="tidy", actor=CLAIMED).report
     # then the removed versions and the forgotten summary's tombstone name the acting key, with the claim apart
     assert report.tombstone.by == ACTING and report.tombstone.on_behalf_of == CLAIMED
-    from credo.cypher import Query
-    rows = keyed._db.query(Query("raw", "MATCH (m:Summary) WHERE m.tenant = $tenant AND m.content_removed_at IS NOT NULL "
-                                        "RETURN DISTINCT m.content_removed_by AS by, "
-                                        "m.content_removed_on_behalf_of AS behalf", frozenset()), tenant=keyed.tenant)
+    rows = keyed._db.query(_REMOVED_BY, tenant=keyed.tenant)
     assert rows and {(r["by"], r["behalf"]) for r in rows} == {(ACTING, CLAIMED)}, rows
     assert derived.summary_id
