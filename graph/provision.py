@@ -27,6 +27,7 @@ from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, DriverError, Neo4jError
 
 from credo.graph import provision_dist as dist
+from credo.graph.provision_manifest import PINNED_VERSION
 from credo.graph.provision_proc import (
     ENTRY_POINT, file_lock, free_port, pid_alive, port_is_free, read_json, tail, terminate, write_private,
 )
@@ -35,7 +36,7 @@ from credo.settings import Settings
 
 DEFAULT_BOLT_PORT = 7687
 START_TIMEOUT_S = 120.0
-DOCKER_IMAGE = "neo4j:5.26-community"
+DOCKER_IMAGE = f"neo4j:{PINNED_VERSION}-community"
 
 _JVM_FLAGS = (
     "-Xms512m", "-Xmx1g", "-XX:+UseG1GC", "-XX:-OmitStackTraceInFastThrow",
@@ -110,6 +111,11 @@ def resolve_connection(
         )
     local = LocalNeo4j(settings, progress=progress)
     running = local.running_info()
+    if running is not None and not dist.server_supported(running.server_version or ""):
+        progress(f"the local Neo4j runs {running.server_version}, older than {dist.MIN_SERVER_TEXT}; restarting it "
+                 f"on Neo4j {PINNED_VERSION}")
+        local.stop()
+        running = None
     if running is not None:
         return running
     if not start:
@@ -227,8 +233,19 @@ class LocalNeo4j:
 
     def ensure_distribution(self) -> Path:
         """Return the lib directory of the Neo4j jars, fetching them into the cache on first use."""
-        requested = self.settings.neo4j_version or self._state().get("version")
+        requested = self.settings.neo4j_version
+        if requested and not dist.server_supported(requested):
+            raise ConfigError(
+                f"CREDO_NEO4J_VERSION={requested} is older than Neo4j {dist.MIN_SERVER_TEXT}, the first whose vector "
+                f"index filters inside its search; unset it or name a 2026.x release"
+            )
+        previous = self._state().get("version")
+        if not requested and previous and dist.server_supported(previous):
+            requested = previous
         versions = dist.candidate_versions(self.settings.cache_dir, requested)
+        if previous and not dist.server_supported(previous):
+            self.progress(f"the instance in {self.home} was made by Neo4j {previous}; Neo4j {versions[0]} "
+                          "opens its store in place (a one-way upgrade)")
         version, lib = dist.ensure_distribution(self.settings.cache_dir, versions, self.progress)
         self._version = version
         return lib

