@@ -14,7 +14,7 @@ from credo.graph import ledger
 from credo.graph import predicates as predicate_repo
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
-from credo.schema.errors import ConflictError, CredoError, InvalidInput
+from credo.schema.errors import ConflictError, InvalidInput
 from credo.schema.facts import (
     STATE_VALUES, EndKind, Epistemic, Fact, FactCreate, ObjectValue, literal, scope_key, validated,
 )
