@@ -153,32 +153,29 @@ def _timed(fn) -> float:
 
 def write_with_vectors(db, embedder, chosen, batch: int, vectors, cpu: Cpu) -> dict[str, float | None]:
     """Wall and CPU seconds of Credo's write (add_facts, the vectors given) and of the floor's write of the same rows
-    and vectors, each tenant's partition (vector and full-text index on its label) made untimed before."""
+    and vectors, both into the one filtered vector index `fact_search` and `fact_text`."""
     import floor
 
-    from credo.graph import search_partition
     from credo.services.import_facts import Prepared
 
     facts = _fact_rows(chosen)
     given = Prepared(embedder, dict(zip(statements(chosen), vectors)))
     store = _fresh(db, given, chosen, "write")
-    search_partition.ahead(db, store.tenant, len(facts))
     credo = cpu.timed(lambda: [store.add_facts(facts[i:i + batch]) for i in range(0, len(facts), batch)])
     _drop(store)
     tenant = f"bench_embed_floor_{uuid.uuid4().hex[:8]}"
-    labels = [floor.own_index(db, tenant)]
 
     def floor_write() -> None:
         with db._driver.session(database=db.database) as session:
             for i in range(0, len(chosen), batch):
-                floor.ingest_batch(session, tenant, chosen[i:i + batch], vectors[i:i + batch], labels=labels)
+                floor.ingest_batch(session, tenant, chosen[i:i + batch], vectors[i:i + batch])
 
     try:
         base = cpu.timed(floor_write)
     finally:
         floor.drop(db, tenant)
     tenant = f"bench_embed_vec_{uuid.uuid4().hex[:8]}"
-    label = floor.own_index(db, tenant, text=False)
+    label = floor.own_index(db, tenant)
 
     def vectors_write() -> None:  # nothing but the vectors, into a vector index: the least a write can cost
         with db._driver.session(database=db.database) as session:

@@ -29,13 +29,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import credo  # noqa: E402
 from credo.cypher import Query  # noqa: E402
-from credo.graph import search_partition  # noqa: E402
+from credo.cypher import expand  # noqa: E402
 from credo.graph.provision import LocalNeo4j  # noqa: E402
 from credo.graph.vectors import Vector  # noqa: E402
 from credo.settings import Settings  # noqa: E402
 from server_cpu import run_once  # noqa: E402
 
-BULK = Query("bulk_facts", """
+BULK = Query("bulk_facts", expand("""
 UNWIND range($start, $start + $n - 1) AS i
 CALL (i) {
   WITH i, 'P person ' + i + ' lives in city ' + (i % 97) + ' (record ' + i + ')' AS text
@@ -48,8 +48,9 @@ CALL (i) {
   WITH f, [k IN range(1, 384) | rand() - 0.5] AS v
   WITH f, v, sqrt(reduce(s = 0.0, x IN v | s + x * x)) AS norm
   SET f.embedding = [x IN v | x / norm]
+  SET f += @search_keys(f, null)
 } IN TRANSACTIONS OF 5000 ROWS
-""", frozenset({"n", "start", "tenant", "run"}))
+"""), frozenset({"n", "start", "tenant", "run"}))
 
 FLOOR_FORGET = Query("floor_forget", """
 MATCH (f:Fact) WHERE f.fact_id = $fact_id AND f.tenant = $tenant
@@ -58,17 +59,19 @@ SET f.object_value = '', f.forgotten_at = datetime()
 """, frozenset({"fact_id", "tenant"}))
 
 FLOOR_VERIFY = Query("floor_verify", """
+CYPHER 25
 CALL () {
   MATCH (f:Fact) WHERE f.fact_id = $fact_id AND f.tenant = $tenant AND f.statement IS NOT NULL RETURN f.version_id AS v
   UNION
-  CALL db.index.fulltext.queryNodes($text_index, $phrase) YIELD node WITH node WHERE node.tenant = $tenant
+  CALL db.index.fulltext.queryNodes('fact_text', $phrase) YIELD node WITH node WHERE node.tenant = $tenant
   RETURN node.version_id AS v
   UNION
-  CALL db.index.vector.queryNodes($index, 20, $vector) YIELD node, score
-  WITH node, score WHERE node.tenant = $tenant AND score >= 0.9999 RETURN node.version_id AS v
+  MATCH (node:Fact) SEARCH node IN (VECTOR INDEX fact_search FOR $vector WHERE node.tenant = $tenant LIMIT 20)
+    SCORE AS score
+  WITH node, score WHERE score >= 0.9999 RETURN node.version_id AS v
 }
 RETURN count(v) AS residue
-""", frozenset({"fact_id", "tenant", "phrase", "vector", "index", "text_index"}))
+""", frozenset({"fact_id", "tenant", "phrase", "vector"}))
 
 
 class HashEmbedder:
@@ -137,7 +140,6 @@ def per_item(store: credo.Store, ids: list[str], samples: int, rng: random.Rando
 def floor_item(store: credo.Store, ids: list[str], samples: int, rng: random.Random, warmup: int = 0) -> dict[str, float]:
     """The floor in the same store: one write removing the content, one read probing nodes and both indexes."""
     db, took = store._db, []
-    index = search_partition.partition(db, store.tenant)  # the tenant's own vector index, as Credo's probe reads
     picked = rng.sample(ids, samples + warmup)
     for fid in picked:
         ids.remove(fid)
@@ -145,8 +147,7 @@ def floor_item(store: credo.Store, ids: list[str], samples: int, rng: random.Ran
         t0 = time.perf_counter()
         db.query(FLOOR_FORGET, write=True, fact_id=fid, tenant=store.tenant)
         db.query(FLOOR_VERIFY, fact_id=fid, tenant=store.tenant, phrase='"forgotten floor probe"',
-                 vector=Vector(HashEmbedder().embed([fid])[0]), index=index,
-                 text_index=search_partition.names_of(db, store.tenant)[2])
+                 vector=Vector(HashEmbedder().embed([fid])[0]))
         if i >= warmup:
             took.append((time.perf_counter() - t0) * 1000)
     print(f"  floor forget+verify p50 {pct(took, 50):.1f} ms p95 {pct(took, 95):.1f} (n={samples})", flush=True)
@@ -157,7 +158,6 @@ def bulk(store: credo.Store, start: int, n: int) -> list[str]:
     run = uuid.uuid4().hex[:6]
     began = time.monotonic()
     run_once(store._db, BULK, n=n, start=start, tenant=store.tenant, run=run)
-    search_partition.partition(store._db, store.tenant)  # bulk versions join the tenant's own vector index
     print(f"  bulk-created {n:,} facts (same Fact node shape, random unit vectors) in {time.monotonic() - began:.0f} s",
           flush=True)
     return [f"f_bulk{run}_{i}" for i in range(start, start + n)]

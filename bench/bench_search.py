@@ -1,22 +1,21 @@
-"""Issue 11 benchmark: search p50/p95 (query embedding included) at 1k, 10k and 100k facts in one tenant, a 1k-fact
-tenant alone vs beside a 100k-fact tenant, and 15k YAGO11k facts (the data Graphiti 0.31 was measured on).
+"""Issues 11 and 25 benchmark: search p50/p95 (query embedding included) at 1k, 10k and 100k facts in one tenant, a
+1k-fact tenant alone vs beside a 100k-fact tenant, and 15k YAGO11k facts (the data Graphiti 0.31 was measured on).
 
     .venv/bin/python bench/bench_search.py [--big 100000] [--mid 10000] [--small 1000] [--yago 15000]
                                            [--queries 120] [--seed 11] [--keep]
 
 Uses NEO4J_URI (run it on an instance of its own). Facts are synthetic sentences ("<person> <verb> <thing> in
-<place>"); the small tenant is written through `add_facts` with the default embedder, so the ingest that takes it
-past `search_partition.THRESHOLD` builds its own vector index, as for any tenant. The mid and big tenants are
-bulk-created in Cypher with the same node shape and random unit vectors (`--bulk`, the default: embedding 110k texts
-on a shared 2-core machine takes longer than the search figures need; a search's cost does not depend on the
-vectors' values), then handed to `search_partition.grown` — the hook every Credo write runs after its commit, which
-the bulk path bypasses — so they get their index the same way; `--no-bulk` writes them through `add_facts`. The
+<place>"); the small tenant is written through `add_facts` with the default embedder. The mid and big tenants are
+bulk-created in Cypher with the same node shape, search keys (cypher/fragments/search_keys.cypher) and random unit
+vectors (`--bulk`, the default: embedding 110k texts on a shared 2-core machine takes longer than the search figures
+need; a search's cost does not depend on the vectors' values); `--no-bulk` writes them through `add_facts`. Every
+tenant's versions are in the one `fact_search` vector index, which filters inside its search. The
 YAGO tenant is the first --yago rows of ../shared/datasets/yago11k written through `add_facts` with embeddings
 (every relation multi-valued), asked "<relation> <object>" questions. Every question is distinct (no repeats,
 warm-up questions apart), so a vector cache could not help. Each figure comes with a floor measured in the same
 run, each question's floor timed beside its search (alternately before and after it, so both see the same load):
-the query's embedding plus one top-10 query of the tenant's own vector index returning ids (the least work a vector
-search does). Order: small alone, mid, big, small beside big, small alone again once the big tenant is
+the query's embedding plus one filtered top-10 SEARCH of `fact_search` returning ids, with the filter Credo's search
+sends (tenant, known and valid time now, clearance rank): the least work a filtered vector search does. Order: small alone, mid, big, small beside big, small alone again once the big tenant is
 deleted, then YAGO; before the small tenant is timed beside the big one and alone again, the server is let come to
 rest (its index merges after the big tenant's bulk load: load, not tenant size). Tenants are deleted at the end
 unless --keep.
@@ -37,7 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import credo  # noqa: E402
 from credo.cypher import Query  # noqa: E402
-from credo.graph import search_partition  # noqa: E402
+from credo.cypher import expand  # noqa: E402
+from credo.graph.search import epoch_ms  # noqa: E402
 from server_cpu import Cpu, run_once, wait_quiet  # noqa: E402
 
 PEOPLE = [f"{a} {b}" for a in ("Ada", "Ben", "Chen", "Dana", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea")
@@ -69,7 +69,7 @@ def questions(rng: random.Random, n: int) -> list[str]:
                                          v=rng.choice(VERBS)) for _ in range(n)]
 
 
-BULK = Query("bulk_facts", """
+BULK = Query("bulk_facts", expand("""
 UNWIND range(0, $n - 1) AS i
 CALL (i) {
   WITH i, $statements[i % size($statements)] AS text
@@ -82,8 +82,9 @@ CALL (i) {
   WITH f, [k IN range(1, 384) | rand() - 0.5] AS v
   WITH f, v, sqrt(reduce(s = 0.0, x IN v | s + x * x)) AS norm
   SET f.embedding = [x IN v | x / norm]
+  SET f += @search_keys(f, null)
 } IN TRANSACTIONS OF 5000 ROWS
-""", frozenset({"n", "statements", "tenant", "run"}))
+"""), frozenset({"n", "statements", "tenant", "run"}))
 
 
 def bulk(db, tenant: str, data: list[dict], run: str) -> float:
@@ -141,21 +142,26 @@ def timed(store: credo.Store, qs: list[str], warm: list[str]) -> tuple[float, fl
 
 
 def floor(db, tenant: str):
-    """The floor of one question, in ms: embed it, one top-10 query of the tenant's own index (ids only); a
-    function of the question (NaN without an index)."""
+    """The floor of one question, in ms: embed it, one filtered top-10 SEARCH of `fact_search` (ids only), with the
+    filter a search of the tenant now sends."""
+    from datetime import datetime, timezone
+
+    from credo.graph.records import FAR_FUTURE
     from credo.services.embeddings import default_embedder
 
-    index = search_partition.cached_index(db, tenant) or db.read(lambda tx: search_partition.index_for(tx, tenant))
     embedder = default_embedder()
-    query = Query("read_floor", f"CALL db.index.vector.queryNodes('{index}', 10, $vector) YIELD node, score "
-                  "RETURN node.version_id AS id, score", frozenset({"vector"}))
+    query = Query("read_floor", "CYPHER 25 MATCH (f:Fact) SEARCH f IN (VECTOR INDEX fact_search FOR $vector "
+                  "WHERE f.tenant = $tenant AND f.known_from_key <= $known AND f.known_to_key >= $known "
+                  "AND f.valid_from_key <= $valid AND f.valid_to_key >= $valid AND f.sensitivity_rank <= 4 "
+                  "LIMIT 10) SCORE AS score RETURN f.version_id AS id, score",
+                  frozenset({"vector", "tenant", "known", "valid"}))
+    known = epoch_ms(FAR_FUTURE)
 
     def measure(q: str) -> float:
-        if index is None:
-            return float("nan")
         t = time.perf_counter()
         vector = embedder.embed([q])[0]
-        db.read(lambda tx: tx.rows(query, vector=vector))
+        valid = epoch_ms(datetime.now(timezone.utc))
+        db.read(lambda tx: tx.rows(query, vector=vector, tenant=tenant, known=known, valid=valid))
         return (time.perf_counter() - t) * 1000
 
     return measure
@@ -189,8 +195,7 @@ def main() -> int:
     run = uuid.uuid4().hex[:8]
     asked = distinct(lambda: questions(rng, 1)[0], args.queries + 10)
     warm, qs = asked[:10], asked[10:]
-    print(f"{os.uname().nodename}, {os.cpu_count()} cores, load {os.getloadavg()}, "
-          f"THRESHOLD {search_partition.THRESHOLD}", flush=True)
+    print(f"{os.uname().nodename}, {os.cpu_count()} cores, load {os.getloadavg()}", flush=True)
     with credo.connect(tenant=f"bench-small-{run}", start=False) as small:
         mid, big, yago = (small.for_tenant(f"bench-{k}-{run}") for k in ("mid", "big", "yago"))
         db = small._db
@@ -205,17 +210,10 @@ def main() -> int:
             def write(store: credo.Store, n: int) -> float:
                 if not args.bulk:
                     return ingest(store, rows(rng, n))
-                s = bulk(db, store.tenant, rows(rng, n), run + store.tenant.split("-")[1])
-                t = time.perf_counter()
-                search_partition.grown(db, store.tenant, n)  # what every Credo write runs after its commit
-                search_partition.settle(db, store.tenant)  # the build runs in the background: search what it built
-                print(f"  own index for {n} bulk facts built in {time.perf_counter() - t:.1f} s", flush=True)
-                return s
+                return bulk(db, store.tenant, rows(rng, n), run + store.tenant.split("-")[1])
 
             s = ingest(small, rows(rng, args.small))
-            search_partition.settle(db, small.tenant)  # its partition is built in the background after the write
-            print(f"ingested {args.small} facts in {s:.1f} s (own index: "
-                  f"{search_partition.cached_index(db, small.tenant) is not None})", flush=True)
+            print(f"ingested {args.small} facts in {s:.1f} s", flush=True)
             report(f"{args.small} facts, alone", small)
             s = write(mid, args.mid)
             print(f"loaded {args.mid} facts in {s:.1f} s", flush=True)
@@ -236,7 +234,6 @@ def main() -> int:
                 for rel in relations:
                     yago.define_predicate(rel, cardinality="multi")
                 s = ingest(yago, data)
-                search_partition.settle(db, yago.tenant)
                 print(f"ingested {len(data)} YAGO11k facts in {s:.1f} s", flush=True)
                 yrng = random.Random(args.seed)
                 yq = distinct(lambda: (lambda r: f"{r.predicate} {r.object}")(yrng.choice(loaded)), args.queries + 10)

@@ -3,16 +3,14 @@
     .venv/bin/python bench/floor.py [--limit N] [--samples 500] [--dependents 10000]
 
 Same node shape, labels and indexes as Credo (the migrated schema: range, uniqueness, full-text `fact_text` /
-`entity_text`; no global vector index since migration 0010; each version in one full-text index, the global one by
-its `:FactText` label, as a Credo version is in one since migration 0011), one managed transaction per batch, no conflict rule,
+`entity_text`, the one filtered vector index `fact_search` of migration 0018 with each version's search keys), one
+managed transaction per batch, no conflict rule,
 no audit, no clock, no pydantic models. Importable, so the other benches print floor and ratio in the same run:
 
 - `ingest(db, tenant, rows, batch, vectors=None)` -> seconds: per batch one `execute_write` running one query that
   MERGEs both entities, CREATEs the `:Fact` version (every property Credo writes, instants via `datetime()`) and
-  its two `ABOUT` edges; with `vectors` (one 384-d list per row) each version carries its `embedding` and the
-  tenant's partition label, whose own vector index and full-text index (Credo's `search_partition` label and
-  indexes, made before the first batch) are the one vector index and the second full-text index the version
-  enters — as in Credo.
+  its two `ABOUT` edges, and the search keys (cypher/fragments/search_keys.cypher); with `vectors` (one 384-d list per
+  row) each version carries its `embedding`, so it enters `fact_search` — as in Credo.
 - `pipelined(db, tenant, rows, batch, embed, vectors_alone=False)` -> seconds: the same ingest with the embedding in
   the loop, as Credo's `import_facts` runs it (batch n+1 embedded in a worker thread while batch n is written): the
   best share of the embedder's throughput a write can reach on this machine; `vectors_alone`: each batch writes only
@@ -33,6 +31,7 @@ Rows are `bench_bitemporal.Row`s (subject, predicate, object, valid_from, valid_
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import random
 import sys
@@ -57,9 +56,12 @@ MERGE (o:Entity {tenant: $tenant, norm: row.o_norm})
   ON CREATE SET o.entity_id = row.o_id, o.name = row.o_name, o.kind = null, o.aliases = [], o.aliases_text = '',
                 o.created_at = datetime($known)
 CREATE (f:Fact)
-SET f = row.props, f:$($labels), f.subject_id = s.entity_id, f.object_id = o.entity_id,
+SET f = row.props, f.subject_id = s.entity_id, f.object_id = o.entity_id,
     f.valid_from = datetime(row.valid_from), f.valid_to = datetime(row.valid_to),
     f.known_from = datetime($known), f.verified_at = datetime($known)
+SET f += {known_from_key: f.known_from.epochMillis, known_to_key: 9007199254740991,
+          valid_from_key: coalesce(f.valid_from.epochMillis, -9007199254740991),
+          valid_to_key: coalesce(f.valid_to.epochMillis, 9007199254740991), sensitivity_rank: 1}
 CREATE (f)-[:ABOUT {role: 'subject', known_from: f.known_from}]->(s)
 CREATE (f)-[:ABOUT {role: 'object', known_from: f.known_from}]->(o)
 """
@@ -146,10 +148,8 @@ def _params(rows, vectors) -> list[dict]:
 
 
 def ingest_batch(session, tenant: str, rows, vectors: list[list[float]] | None = None, *,
-                 fulltext: bool = True, labels: list[str] | None = None) -> float:
-    """Seconds to write one batch of `rows` in one managed transaction of `session` (see `ingest`); `labels` are
-    extra labels of each version: the partition label `own_index` made (when vectors are written; its own full-text
-    index), else `:FactText` (the global one) — one full-text index per version, as in Credo."""
+                 fulltext: bool = True) -> float:
+    """Seconds to write one batch of `rows` in one managed transaction of `session` (see `ingest`)."""
     started = time.perf_counter()
     params = _params(rows, vectors)
     for p in params:
@@ -159,8 +159,7 @@ def ingest_batch(session, tenant: str, rows, vectors: list[list[float]] | None =
     text = INGEST if fulltext else INGEST.replace("s.name =", "s.name_unindexed =").replace(
         "o.name =", "o.name_unindexed =")
     known = datetime.now(timezone.utc).isoformat()
-    session.execute_write(lambda tx: tx.run(text, rows=params, tenant=tenant, known=known,
-                                                    labels=labels or ["FactText"]).consume())
+    session.execute_write(lambda tx: tx.run(text, rows=params, tenant=tenant, known=known).consume())
     return time.perf_counter() - started
 
 
@@ -168,28 +167,26 @@ def ingest(db, tenant: str, rows, batch: int, vectors: list[list[float]] | None 
            fulltext: bool = True) -> float:
     """Seconds to write `rows` in batches of `batch`, one managed transaction each (vectors given, if any); with
     `fulltext=False` the statement and names go under unindexed keys, so no full-text index entry is made."""
-    labels = [own_index(db, tenant)] if vectors is not None else []
     started = time.perf_counter()
     with db._driver.session(database=db.database) as session:
         for i in range(0, len(rows), batch):
             ingest_batch(session, tenant, rows[i:i + batch], None if vectors is None else vectors[i:i + batch],
-                         fulltext=fulltext, labels=labels)
+                         fulltext=fulltext)
     return time.perf_counter() - started
 
 
-def own_index(db, tenant: str, *, text: bool = True) -> str:
-    """Create (untimed) the tenant's partition label's vector and full-text indexes as Credo's search_partition
-    does (`text=False`: the vector index alone); its label."""
-    from credo.graph.search_partition import names, text_index
+def _vector_names(tenant: str) -> tuple[str, str]:
+    """(label, vector index) of a floor tenant's bare vector nodes (`vectors_only`), from a digest of its id."""
+    digest = hashlib.sha256(tenant.encode("utf-8")).hexdigest()[:20]
+    return f"FloorV_{digest}", f"floor_vectors_{digest}"
 
-    label, index = names(tenant)
+
+def own_index(db, tenant: str) -> str:
+    """Create (untimed) a vector index of the tenant's own for `vectors_only`'s bare nodes; its label."""
+    label, index = _vector_names(tenant)
     db.run_schema(f"CREATE VECTOR INDEX {index} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
                   "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}")
     db.run_schema(f"CALL db.awaitIndex('{index}', 300)")
-    if text:
-        db.run_schema(f"CREATE FULLTEXT INDEX {text_index(tenant)} IF NOT EXISTS FOR (n:{label}) "
-                      "ON EACH [n.statement, n.quote]")
-        db.run_schema(f"CALL db.awaitIndex('{text_index(tenant)}', 300)")
     return label
 
 
@@ -198,7 +195,7 @@ VECTORS_ONLY = "UNWIND $vectors AS v CREATE (n:$($label) {tenant: $tenant}) SET 
 
 def vectors_only(session, tenant: str, label: str, vectors: list[list[float]]) -> float:
     """Seconds to write one batch of nodes holding nothing but a tenant and a vector into the label's vector index
-    (`own_index(text=False)`), one managed transaction: the least any store must write to make the vectors
+    (`own_index`), one managed transaction: the least any store must write to make the vectors
     searchable through an index, the bound of the embedder-share argument (bench_embeddings.py)."""
     started = time.perf_counter()
     session.execute_write(lambda tx: tx.run(VECTORS_ONLY, vectors=Vector([Vector(v) for v in vectors]),
@@ -212,7 +209,7 @@ def pipelined(db, tenant: str, rows, batch: int, embed, *, vectors_alone: bool =
     `vectors_alone`: each batch writes only its vectors (`vectors_only`)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    labels = [own_index(db, tenant, text=not vectors_alone)]
+    labels = [own_index(db, tenant)] if vectors_alone else []
     chunks = [rows[i:i + batch] for i in range(0, len(rows), batch)]
     texts = [[f"{r.subject} {normalise_predicate(r.predicate)} {r.object}" for r in chunk] for chunk in chunks]
     waited = 0.0
@@ -228,7 +225,7 @@ def pipelined(db, tenant: str, rows, batch: int, embed, *, vectors_alone: bool =
             if vectors_alone:
                 vectors_only(session, tenant, labels[0], vectors)
             else:
-                ingest_batch(session, tenant, chunk, vectors, labels=labels)
+                ingest_batch(session, tenant, chunk, vectors)
     return time.perf_counter() - started, waited
 
 
@@ -356,16 +353,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def drop(db, tenant: str) -> None:
-    """Delete a tenant's nodes (and the :Cascade nodes a floor tenant made) in batches; a Credo tenant's partition
-    slot is freed (`release`), a floor tenant's own indexes (`own_index`) are dropped. No DDL runs for an index that
-    is not there: any index statement empties Neo4j's plan cache."""
-    from credo.graph.search_partition import names, release, text_index
-
-    release(db, tenant)
+    """Delete a tenant's nodes (and the :Cascade nodes a floor tenant made) in batches; a floor tenant's own vector
+    index (`own_index`) is dropped. No DDL runs for an index that is not there: any index statement empties Neo4j's
+    plan cache."""
     while db._driver.execute_query("MATCH (n {tenant: $tenant}) WITH n LIMIT 5000 DETACH DELETE n "
                                    "RETURN count(*) AS n", tenant=tenant, database_=db.database).records[0]["n"]:
         pass
-    own = {names(tenant)[1], text_index(tenant)}
+    own = {_vector_names(tenant)[1]}
     there = db._driver.execute_query("SHOW INDEXES YIELD name WHERE name IN $own RETURN name", own=sorted(own),
                                      database_=db.database).records
     for record in there:

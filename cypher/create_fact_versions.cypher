@@ -1,28 +1,24 @@
-// Create fact versions with their ABOUT edges (subject, and object when it is an entity), each labelled with its
-// tenant's search partition label when the tenant has a partition, and :FactText (the global `fact_text` index)
-// unless the partition's own full-text index is ready (labels set as the node is made: no second statement);
-// first the entities the rows name that no entity has yet (read_names_and_held.cypher found none, under the
-// tenant's clock lock: a duplicate breaks the (tenant, norm) uniqueness rule and refuses the write).
-// $tenant  tenant id of every row (its partition, if any, is read once)
+// Create fact versions with their ABOUT edges (subject, and object when it is an entity), each with the filter keys
+// of the `fact_search` vector index (cypher/fragments/search_keys.cypher); first the entities the rows name that
+// no entity has yet (read_names_and_held.cypher found none, under the tenant's clock lock: a duplicate breaks the (tenant, norm) uniqueness rule and refuses the write).
+// $tenant  tenant id of every row
 // $entities  list of {norm, name, entity_id, kind, created_at (ISO 8601 text with offset)} to create first
 // $rows  list of {props (every stored property but the instants), instants (valid_from, valid_to, known_from,
 //        known_to, verified_at as ISO 8601 text with offset, absent when null), subject_id, object_id}
 // returns: created
-OPTIONAL MATCH (p:SearchPartition {tenant: $tenant})
-WITH CASE WHEN p IS NULL THEN [] ELSE [p.label] END +
-     CASE WHEN p.ready AND p.text_index IS NOT NULL THEN [] ELSE ['FactText'] END AS partition
 CALL () {
   UNWIND $entities AS ent
   CREATE (:Entity {tenant: $tenant, norm: ent.norm, entity_id: ent.entity_id, name: ent.name, kind: ent.kind,
                    aliases: [], aliases_text: '', created_at: datetime(ent.created_at)})
 }
 UNWIND $rows AS row
-WITH partition, row, datetime(row.instants.known_from) AS known
-CREATE (f:Fact:$(partition))
+WITH row, datetime(row.instants.known_from) AS known
+CREATE (f:Fact)
 SET f = row.props
 SET f.valid_from = datetime(row.instants.valid_from), f.valid_to = datetime(row.instants.valid_to),
     f.known_from = known, f.known_to = datetime(row.instants.known_to),
     f.verified_at = datetime(row.instants.verified_at)
+SET f += @search_keys(f, null)
 WITH f, row, known
 MATCH (s:Entity {entity_id: row.subject_id})
 CREATE (f)-[:ABOUT {role: 'subject', known_from: known}]->(s)

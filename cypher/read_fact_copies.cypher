@@ -1,9 +1,9 @@
 // The whole residue check of forgotten facts (and a forgotten source's citations) in one round trip: version
 // properties, lifecycle, edge quotes, relation copies and stale causes of the facts (their dependents' own and the
 // cause lines of the state changes that flagged them); summaries and extraction
-// episodes deriving from them or holding a text (in their text or their topic); full-text hits of each text probe (the global index and the
-// tenant's own) and vector hits of each embedding
-// probe among the tenant's own vectors (its partition index, or an exact scan of its versions); ledger events about
+// episodes deriving from them or holding a text (in their text or their topic); full-text hits of each text probe
+// (the `fact_text` index) and vector hits of each embedding probe among the tenant's own vectors (the `fact_search`
+// index, filtered to the tenant inside its search: Cypher 25); ledger events about
 // the forgotten ids, and every free-text property of the tenant (@free_text_props: reasons, causes, claimed actors,
 // task labels, ledger details, through the `free_text` index), that holds a text; read receipts that served a version
 // of the facts or whose question
@@ -33,6 +33,7 @@
 // $free_texts   the text each was made from (same order)
 // $free_fields  label -> its free-text properties
 // returns: place, ref, detail, kept (true: left by design, not residue)
+CYPHER 25
 CALL () {
   MATCH (f:Fact)
   WHERE f.fact_id IN $fact_ids AND f.tenant = $tenant
@@ -74,43 +75,28 @@ CALL () {
               WHEN m.text <> $removed THEN 'derived from it, text kept' ELSE 'derived from it, topic kept' END AS detail,
          false AS kept
   UNION
-  // the global `fact_text` index (small tenants' versions) and the tenant's own full-text index once ready
-  OPTIONAL MATCH (p:SearchPartition {tenant: $tenant})
-  WITH CASE WHEN p.ready THEN p.text_index END AS own_text
   UNWIND range(0, size($phrases) - 1) AS i
-  UNWIND [name IN ['fact_text', own_text] WHERE name IS NOT NULL] AS text_index
-  CALL (i, text_index) {
-    CALL db.index.fulltext.queryNodes(text_index, $phrases[i]) YIELD node
+  CALL (i) {
+    CALL db.index.fulltext.queryNodes('fact_text', $phrases[i]) YIELD node
     WITH node WHERE node.tenant = $tenant
     RETURN node LIMIT 50
   }
-  WITH node, text_index, $probe_texts[i] AS text
+  WITH node, $probe_texts[i] AS text
   WHERE node.fact_id IN $fact_ids OR text = node.statement OR text = node.quote
-  RETURN 'full-text' AS place, node.version_id AS ref,
-         CASE text_index WHEN 'fact_text' THEN 'the fact_text index' ELSE "the tenant's full-text index" END
-         + ' finds it' AS detail, false AS kept
+  RETURN 'full-text' AS place, node.version_id AS ref, 'the fact_text index finds it' AS detail, false AS kept
   UNION
-  // the tenant's own vectors only (there is no global vector index): its partition index once ready, else an
-  // exact scan of its versions
-  OPTIONAL MATCH (p:SearchPartition {tenant: $tenant})
-  WITH CASE WHEN p.ready THEN p.index END AS own
+  // the tenant's own vectors only: the one vector index filters to the tenant inside its search, so another
+  // tenant's vectors never take a place of the $candidates nearest
   UNWIND $embeddings AS embedding
-  CALL (own, embedding) {
-    WITH own WHERE own IS NOT NULL
-    CALL db.index.vector.queryNodes(own, $candidates, embedding) YIELD node, score
-    RETURN node, score, "the tenant's vector index" AS found_by
-    UNION
-    // the seek's key is null once the tenant has its index, so it reads nothing (a filter on `own` alone would be
-    // planned above the seek, which then read every version of the tenant beside the index query)
-    WITH own WHERE own IS NULL
-    MATCH (node:Fact) WHERE node.tenant = CASE WHEN own IS NULL THEN $tenant END AND node.embedding IS NOT NULL
-    WITH node, vector.similarity.cosine(node.embedding, embedding) AS score
-    WHERE node.fact_id IN $fact_ids OR score >= $same_vector
-    RETURN node, score, "an exact scan of the tenant's vectors" AS found_by
+  CALL (embedding) {
+    MATCH (node:Fact)
+      SEARCH node IN (VECTOR INDEX fact_search FOR embedding WHERE node.tenant = $tenant LIMIT $candidates)
+      SCORE AS score
+    RETURN node, score
   }
-  WITH node, score, found_by WHERE node.tenant = $tenant AND (node.fact_id IN $fact_ids OR score >= $same_vector)
+  WITH node, score WHERE node.tenant = $tenant AND (node.fact_id IN $fact_ids OR score >= $same_vector)
   RETURN 'vector' AS place, node.version_id AS ref,
-         found_by + ' finds it (score ' + toString(round(score, 4)) + ')' AS detail, false AS kept
+         'the fact_search vector index finds it (score ' + toString(round(score, 4)) + ')' AS detail, false AS kept
   UNION
   CALL () {
     UNWIND range(0, size($free_queries) - 1) AS i

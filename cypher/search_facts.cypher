@@ -1,17 +1,24 @@
 // Fact versions a search finds on three paths (lexical, vector, graph), filtered BEFORE they are ranked: tenant,
 // served states, known time, valid time, memory kind, scope and clearance, so a filtered-out version never takes
-// a slot of any path's top $pool. Each path first hands over its best $candidates (Lucene's and the vector
-// index's top k, the exact scan's and the graph path's top k by score): the filter — written once, after the
-// paths' candidates are unioned — then runs on those only, and the caller widens $candidates while a cut path
-// ran out of visible ones. Flags and the disputed / premised checks are read for the returned rows only.
+// a slot of any path's top $pool. Each path first hands over its best $candidates: Lucene's top k (the tenant a
+// required clause of the query), the `fact_search` vector index's top k among the versions its own filter admits
+// (tenant, known and valid interval, sensitivity rank: Cypher 25's SEARCH filters inside the index, on the keys of
+// cypher/fragments/search_keys.cypher), the graph path's top k by score. The exact filter — written once, after the
+// paths' candidates are unioned — then runs on those only (the state at the known time, which lives on flags, kind,
+// scope, and again the instants and @visible), and the caller widens $cuts while a cut path ran out of visible ones.
+// Flags and the disputed / premised checks are read for the returned rows only.
 // $tenant        tenant id
-// $lucene        Lucene query for $text_index (tenant clause included for the global index), '' with no lexical path
-//                (its cut is 0 then). Every parameter keeps one type and size bucket whatever the search asks (no
-//                null for "none", lists padded with '', texts with trailing spaces, trimmed where compared): Neo4j
-//                keys its plans by them, and planning this query costs 130-450 ms (graph/search.py LIST_SIZE)
-// $text_index    the full-text index to read: the tenant's own (a partitioned tenant) or the global fact_text
+// $lucene        Lucene query for the `fact_text` index (tenant clause included), '' with no lexical path (its cut
+//                is 0 then). Every parameter keeps one type and size bucket whatever the search asks (no null for
+//                "none", lists padded with '', texts with trailing spaces, trimmed where compared): Neo4j keys its
+//                plans by them, and planning this query costs 130-450 ms (graph/search.py LIST_SIZE)
 // $vector        query embedding (384 floats), or null (no vector path)
-// $vector_index  the tenant's own vector index, or '': an exact cosine scan of the tenant's versions instead
+// $vector_cut    how many candidates the vector index hands over ($cuts.vector; SEARCH's LIMIT takes a parameter)
+// $known_key     $known_at as epoch milliseconds (floor): the index keeps versions with known_from_key <= it <=
+//                known_to_key, a superset of those believed then
+// $valid_key     $valid_at as epoch milliseconds (floor), the same for the valid interval
+// $rank          the caller's clearance as a sensitivity rank (schema/search.py clearance_rank): the index keeps
+//                versions ranked at most this; @visible decides after
 // $vector_floor  the least vector score a candidate needs, on Neo4j's scale ((1 + cosine) / 2): below it a version
 //                is not about the question, so the vector path may find nothing (services/search_rules.py)
 // $cuts          map path -> how many candidates it hands over before filtering ({lexical, vector, graph}; 0 skips
@@ -36,26 +43,21 @@
 //          instants as ISO 8601 text; null beyond the path's $full ranks and on the one row of a path with no
 //          visible candidate), found (fact_id, version_id, state: the keys of a visible candidate beyond $full; else
 //          null), premised (rests on premises)
+CYPHER 25
 WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
 CALL (valid_at, known_at) {
   WITH 1 AS go WHERE $cuts.lexical > 0
-  CALL db.index.fulltext.queryNodes(rtrim($text_index), $lucene, {limit: $cuts.lexical}) YIELD node, score
+  CALL db.index.fulltext.queryNodes('fact_text', $lucene, {limit: $cuts.lexical}) YIELD node, score
   RETURN node AS f, score, 'lexical' AS path
   UNION ALL
-  WITH 1 AS go WHERE $vector IS NOT NULL AND rtrim($vector_index) = '' AND $cuts.vector > 0
-  MATCH (f:Fact) WHERE f.tenant = $tenant AND f.embedding IS NOT NULL
-    // the property filters (not the state, read after the cut) before the cosine: a scan can skip what a top-k cannot
-    AND @believed_at(f, known_at)
-    AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
-  WITH f, vector.similarity.cosine(f.embedding, $vector) AS score
-  WHERE score >= $vector_floor
-  ORDER BY score DESC, f.valid_from DESC, f.version_id LIMIT $cuts.vector
+  WITH 1 AS go WHERE $vector IS NOT NULL AND $vector_cut > 0
+  MATCH (f:Fact)
+    SEARCH f IN (VECTOR INDEX fact_search FOR $vector
+      WHERE f.tenant = $tenant AND f.known_from_key <= $known_key AND f.known_to_key >= $known_key
+        AND f.valid_from_key <= $valid_key AND f.valid_to_key >= $valid_key AND f.sensitivity_rank <= $rank
+      LIMIT $vector_cut) SCORE AS score
+  WITH f, score WHERE score >= $vector_floor
   RETURN f, score, 'vector' AS path
-  UNION ALL
-  WITH 1 AS go WHERE $vector IS NOT NULL AND rtrim($vector_index) <> '' AND $cuts.vector > 0
-  CALL db.index.vector.queryNodes(rtrim($vector_index), $cuts.vector, $vector) YIELD node, score
-  WITH node, score WHERE score >= $vector_floor
-  RETURN node AS f, score, 'vector' AS path
   UNION ALL
   WITH 1 AS go WHERE $cuts.graph > 0
   UNWIND $entity_ids AS id

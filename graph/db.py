@@ -8,8 +8,6 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future
-from concurrent.futures import wait as wait_for
 from contextlib import contextmanager, nullcontext
 from typing import Any, TypeVar
 
@@ -157,7 +155,6 @@ class Database:
         self.uri = uri
         self.database = database
         self.timeout_s = timeout_s
-        self.background: set[Future[Any]] = set()  # running work close() waits for (see track)
         self._driver = GraphDatabase.driver(
             uri, auth=(user, password), connection_timeout=timeout_s, connection_acquisition_timeout=timeout_s,
             max_connection_lifetime=3600, notifications_min_severity="OFF", max_connection_pool_size=pool_size,
@@ -167,23 +164,13 @@ class Database:
         self._idle: list[neo4j.Session] = []
         self._idle_lock = threading.Lock()
 
-    def close(self, *, wait_s: float = 60.0) -> None:
-        """Wait (up to `wait_s`) for background work on this database (a search partition build), then close the
-        idle read sessions, the driver and its connection pool (a build still running then fails and is left to
-        `maintain()`)."""
-        if self.background:
-            wait_for(list(self.background), timeout=wait_s)
+    def close(self) -> None:
+        """Close the idle read sessions, the driver and its connection pool."""
         with self._idle_lock:
             idle, self._idle = self._idle, []
         for session in idle:
             session.close()
         self._driver.close()
-
-    def track(self, job: Future[Any]) -> None:
-        """Count `job` as background work on this database: `close()` waits for it."""
-        if job not in self.background:
-            self.background.add(job)
-            job.add_done_callback(self.background.discard)
 
     def _borrow(self) -> neo4j.Session:
         """An idle read session, or a new one."""

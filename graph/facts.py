@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from credo.cypher import Query, load
-from credo.graph import dependencies, search_partition
+from credo.graph import dependencies
 from credo.graph.db import Tx, cipher_of
 from credo.graph.records import FAR_FUTURE, fact_from_row, fact_props, instant, readable
 from credo.schema.errors import ConflictError
@@ -37,7 +37,7 @@ CARRY_VERSION_EDGES = load("carry_version_edges")
 
 def create_versions(tx: Tx, facts: list[Fact], embeddings: dict[str, list[float]] | None = None,
                     entities: list[dict[str, Any]] | None = None) -> None:
-    """Write new versions (of one tenant) with their ABOUT edges and the tenant's partition label, in one statement;
+    """Write new versions (of one tenant) with their ABOUT edges and their search keys, in one statement;
     `entities` ({norm, name, entity_id, kind, created_at}) are the new entities they name, created first."""
     if not facts:
         return
@@ -46,7 +46,6 @@ def create_versions(tx: Tx, facts: list[Fact], embeddings: dict[str, list[float]
         raise ValueError(f"create_versions writes one tenant's versions at a time, not {sorted(tenants)}")
     tx.one(CREATE_FACT_VERSIONS, tenant=facts[0].tenant, entities=entities or [],
            rows=create_rows(facts, embeddings, cipher_of(tx)))
-    search_partition.count_new(tx, len(facts))
 
 
 def create_rows(facts: list[Fact], embeddings: dict[str, list[float]] | None, cipher: Any = None) -> list[dict[str, Any]]:

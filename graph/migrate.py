@@ -15,10 +15,10 @@ def _data_steps() -> dict[int, Callable[[Database], object]]:
     """Data conversions run right after a schema file's statements (by migration number)."""
     from credo.graph.migrate_flag_edges import slim_flag_edges
     from credo.graph.migrate_flags import convert_state_versions
-    from credo.graph.migrate_text import label_small_tenants
-    from credo.graph.search_partition import first_slots
+    from credo.graph.migrate_search import drop_partitions
 
-    return {7: convert_state_versions, 11: label_small_tenants, 12: slim_flag_edges, 13: first_slots}
+    # 11 and 13 (partitions' labels and slots) have no data step any more: 0018 removes what they made
+    return {7: convert_state_versions, 12: slim_flag_edges, 18: drop_partitions}
 
 
 def statements(text: str) -> list[str]:

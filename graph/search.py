@@ -2,15 +2,14 @@
 indexes).
 
 Tenant isolation at the index level: the full-text indexes index `tenant` too, so each Lucene query carries the
-tenant as a required clause; the vector path scans the tenant's own versions exactly (small tenants) or queries
-the tenant's own vector index when it has one (`graph/search_partition.py`). Neither ever walks another tenant's
-vectors, so a small tenant's search is neither slower nor emptier beside a large one.
+tenant as a required clause; the vector path asks the one `fact_search` vector index with a filter it applies inside
+its search (Cypher 25 SEARCH ... WHERE: tenant, known and valid interval, sensitivity rank), so another tenant's
+vectors never take a place of the top k, and a small tenant's search is neither slower nor emptier beside a large one.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-
+from datetime import datetime, timedelta, timezone
 
 from credo.cypher import load
 from credo.graph.db import Tx
@@ -20,7 +19,7 @@ from credo.graph.vectors import Listed
 from credo.schema.cascade import Summary
 from credo.schema.entities import Entity
 from credo.schema.facts import Fact
-from credo.schema.search import FoundVersion
+from credo.schema.search import FoundVersion, clearance_rank
 
 SEARCH_FACTS = load("search_facts")
 SEARCH_ENTITIES_SUMMARIES = load("search_entities_summaries")
@@ -36,8 +35,7 @@ FIRST_CUT = {"lexical": 50, "vector": 80, "graph": 50}
 
 
 def facts(
-    tx: Tx, tenant: str, *, lucene: str | None, vector: list[float] | None, vector_index: str | None,
-    text_index: str, entity_ids: list[str], words: list[str], valid_at: datetime, known_at: datetime | None,
+    tx: Tx, tenant: str, *, lucene: str | None, vector: list[float] | None, entity_ids: list[str], words: list[str], valid_at: datetime, known_at: datetime | None,
     states: list[str], kinds: list[str] | None, scope_key: str | None, pool: int,
     need: int, paths: frozenset[str] = frozenset(PATHS), full: int | None = None, vector_floor: float = -1.0,
 ) -> tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str]]:
@@ -49,8 +47,8 @@ def facts(
     Each path hands over its best candidates (its cut) before the filter runs (so the filter and the state read
     cost a bounded number of rows, however large the tenant); while a path that was cut ran out of visible
     candidates before `need` (the caller's limit), the query runs again for that path alone with more (`wider`:
-    only the tenant's own filtered-out versions can use them up, never another tenant's), so nothing filtered
-    takes a slot of the top `need`."""
+    only the tenant's own versions the index's filter cannot judge — state, kind, scope — can use them up, never
+    another tenant's), so nothing filtered takes a slot of the top `need`."""
     # HNSW and Lucene cost grows with k: start near the pool (FIRST_CUT), widen when short (a vector start of 1.5 x
     # the pool was cheaper per query but doubled YAGO's re-queries: bench/RESULTS.md)
     cuts = {path: max(pool * 2, FIRST_CUT[path]) if path in paths else 0 for path in PATHS}
@@ -61,7 +59,8 @@ def facts(
         # each parameter has one type and size bucket whatever the search asks (one server plan: see LIST_SIZE)
         rows = tx.rows(
             SEARCH_FACTS, tenant=tenant, lucene=sized_text(lucene), vector=None if vector is None else Listed(vector),
-            vector_index=sized_text(vector_index), text_index=sized_text(text_index), cuts=cuts,
+            vector_cut=cuts["vector"], known_key=epoch_ms(known_at or FAR_FUTURE), valid_key=epoch_ms(valid_at),
+            rank=clearance_rank(tx.levels), cuts=cuts,
             vector_floor=float((1.0 + vector_floor) / 2.0),  # Neo4j scores cosine as (1 + cosine) / 2
             entity_ids=sized_list(entity_ids), words=sized_list(words), valid_at=valid_at.isoformat(),
             known_at=(known_at or FAR_FUTURE).isoformat(), states=sized_list(states), any_kind=kinds is None,
@@ -88,6 +87,14 @@ def facts(
             if r["premised"]:
                 premised.add(fact.fact_id)
     return out, premised
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def epoch_ms(at: datetime) -> int:
+    """An instant as the integer epoch milliseconds (floor) a version's search keys hold (Neo4j's epochMillis)."""
+    return (at - _EPOCH) // timedelta(milliseconds=1)
 
 
 # Neo4j keys its plan cache by the query text and each parameter's type and, for a list or a string, its size

@@ -42,6 +42,15 @@ def query_levels(clearance: str) -> list[str]:
     return found * 2 if len(found) == 1 else found
 
 
+def clearance_rank(levels: list[str]) -> int:
+    """A read's `$levels` as the highest sensitivity rank they see (the `sensitivity_rank` search key of
+    cypher/fragments/search_keys.cypher: the index position in SENSITIVITY_ORDER, len(SENSITIVITY_ORDER) for any
+    other label, which only clearance `all` sees)."""
+    if EVERY_LEVEL in levels:
+        return len(SENSITIVITY_ORDER)
+    return max((SENSITIVITY_ORDER.index(level) for level in levels if level in SENSITIVITY_ORDER), default=-1)
+
+
 def visible_levels(clearance: str) -> list[str] | None:
     """The sensitivity labels a clearance sees (lower-case), or None for every label (unknown ones included).
 

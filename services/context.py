@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from credo.graph import ledger, search_partition
+from credo.graph import ledger
 from credo.graph.db import SEES_ALL, Database, Tx
 from credo.schema.api_keys import ALL_SCOPES
 from credo.schema.errors import Forbidden
@@ -126,7 +126,6 @@ class Context:
         if not self.scopes & WRITING_SCOPES:  # the Store checks each operation's scope; this holds below it too
             raise Forbidden("scope", "this key may only read; a write needs a write, curate, forget or admin scope")
         plan = Vectors(self.embedder is not None, self.embed(embed))
-        created = [0]
         sealing = self.cipher is not None and self.cipher.sealing
         store_id = self.cipher.keys.store_id() if self.cipher is not None else None  # file I/O: before the transaction
 
@@ -149,7 +148,6 @@ class Context:
             report = completed(tx, report)
             tx.levels = levels
             report = withheld(tx, self.tenant, report)
-            created[0] = search_partition.created(tx)
             return with_report(result, report)
 
         for _attempt in range(3):
@@ -160,8 +158,6 @@ class Context:
                 plan.by_text.update(self.embed(missing.texts))
         else:
             done = self.db.write(run)
-        # a tenant this write took past the search threshold gets its own indexes, built in the background (DDL)
-        search_partition.grown(self.db, self.tenant, created[0])
         return done
 
     def read(self, work: Callable[[Tx], T]) -> T:

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Iterable, Iterator, Sized
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from credo.graph import search_partition
 from credo.schema import commands as c
 from credo.schema.commands import build
 from credo.schema.errors import CredoError, InvalidInput
@@ -116,13 +115,6 @@ def import_facts(ctx: Context, *, rows: Iterable[Any], batch_size: int = 1000,
             return None if nxt is None else (worker.submit(_validate, nxt), worker.submit(_embed, ctx, nxt))
 
         queued = ahead()
-        opened = False
-        if queued is not None and queued[0].result().failure is None:
-            # while the first batch embeds: an import that takes the tenant past the search threshold opens its
-            # partition now, so its versions enter the partition's (still empty) indexes as they are written
-            expected = len(rows) if isinstance(rows, Sized) else len(queued[0].result().rows)
-            opened = search_partition.cached_index(ctx.db, ctx.tenant) is None
-            search_partition.ahead(ctx.db, ctx.tenant, expected)
         pending = queued[1] if queued is not None else None
         while pending is not None:
             started = time.perf_counter()
@@ -154,7 +146,5 @@ def import_facts(ctx: Context, *, rows: Iterable[Any], batch_size: int = 1000,
         for job in queued or ():
             job.cancel()
     committed = [b.batch for b in done if b.committed]
-    if opened and not committed:  # an import refused at its first batch keeps no slot
-        search_partition.abandon(ctx.db, ctx.tenant)
     return ImportReport(batches=done, committed=committed, rows=sum(b.rows for b in done if b.committed),
                         facts=sum(b.facts for b in done if b.committed), error=failure)

@@ -5,9 +5,7 @@
    cause, so `stale()` lists them for re-verification.
 2. Move episodic and semantic memories between tiers by the table in services/tier_rules.py (at most one move
    each per sweep).
-3. Give a tenant grown past `search_partition.THRESHOLD` fact versions its own search partition (a slot: a label
-   with its own vector and full-text index).
-4. Forget episodic memories older than the tenant's TTL (TTL roll-off is forgetting): the due ids are recorded on
+3. Forget episodic memories older than the tenant's TTL (TTL roll-off is forgetting): the due ids are recorded on
    their usage, in the ledger and in the report, then each is forgotten and its residue report returned.
 
 Run it on a schedule (`credo maintain`); its now is the write's known time (the store's clock, injectable).
@@ -19,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from credo.graph import dependencies as dep_repo
-from credo.graph import ledger, search_partition
+from credo.graph import ledger
 from credo.graph import usage as usage_repo
 from credo.graph.db import Tx
 from credo.schema.errors import InvalidInput
@@ -57,9 +55,6 @@ def maintain(ctx: Context, *, episodic_ttl_days: int | None = None,
         rolled = [forget_service.forget(ctx, target_id=fact_id, reason="episodic TTL roll-off", actor="maintain",
                                         probes={}).report for fact_id in report.ttl_due]
         report = report.model_copy(update={"rolled_off": rolled})
-    # a tenant grown past the threshold gets its own vector index (a tenant migration; DDL runs outside the write)
-    if search_partition.needs_partition(ctx.db, ctx.tenant):
-        search_partition.partition(ctx.db, ctx.tenant)
     return report
 
 

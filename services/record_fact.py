@@ -12,10 +12,9 @@ from credo.graph import entities as entity_repo
 from credo.graph import facts as fact_repo
 from credo.graph import ledger
 from credo.graph import predicates as predicate_repo
-from credo.graph import search_partition
 from credo.graph.db import Tx
 from credo.graph.ledger import new_id
-from credo.schema.errors import ConflictError, CredoError, InvalidInput
+from credo.schema.errors import ConflictError, InvalidInput
 from credo.schema.facts import (
     STATE_VALUES, EndKind, Epistemic, Fact, FactCreate, ObjectValue, literal, scope_key, validated,
 )
@@ -277,24 +276,13 @@ def add_facts(
     if not batch:
         return []
     premises = [check_premises(p, "depends_on") if p else None for p in (depends_on or [])]
-    opened = len(batch) >= search_partition.THRESHOLD and search_partition.cached_index(ctx.db, ctx.tenant) is None
-    if opened:
-        # a batch that alone takes its tenant past the search threshold opens the tenant's partition first, as an
-        # import does: its versions enter the partition's still empty indexes as they are written, instead of a
-        # background build labelling and indexing them all again beside the writes that follow
-        search_partition.ahead(ctx.db, ctx.tenant, len(batch))
 
     def work(tx: Tx, known: datetime) -> list[Fact]:
         written = record(tx, ctx, known, batch, state=state)
         link_premises(tx, ctx, known, [([fact], refs) for fact, refs in zip(written, premises) if refs])
         return written
 
-    try:
-        return ctx.write(work, embed=foreseen(batch))
-    except CredoError:
-        if opened:  # a refused first batch keeps no slot
-            search_partition.abandon(ctx.db, ctx.tenant)
-        raise
+    return ctx.write(work, embed=foreseen(batch))
 
 
 def write_range(ctx: Context, *, data: FactCreate) -> Fact:

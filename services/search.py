@@ -6,27 +6,24 @@ Filters come before ranking (DESIGN §8): tenant, clearance vs `sensitivity` (th
 query's `$levels`), scope, served states, validity on both axes are applied inside each path's query, so a
 filtered-out version never takes a slot of the top `limit`.
 
-Tenant isolation at the index level: Neo4j 5.26's full-text and vector indexes are global. The full-text indexes
-also index `tenant`, and every Lucene query requires the tenant's phrase, so Lucene intersects with the tenant's
-postings and never walks another tenant's matches. For vectors, a tenant below `search_partition.THRESHOLD`
-versions is scanned exactly (a tenant index seek, then cosine over its versions, filtered by their flagged state: exact, leak-free, cheap at that size);
-a larger tenant gets its own label and vector index (`search_partition.partition`: a slot made ahead, claimed in the
-background after the write that takes the tenant past the threshold, before a bulk write that will, or by
-`maintain()`), queried by name (cached per process once ready), so it never competes with other tenants' vectors
-either. See README "Search".
+Tenant isolation at the index level: the indexes are shared by tenants. The full-text indexes also index `tenant`,
+and every Lucene query requires the tenant's phrase, so Lucene intersects with the tenant's postings and never walks
+another tenant's matches. The one vector index (`fact_search`) filters inside its search (Cypher 25 SEARCH ... WHERE)
+on the tenant, the known and valid intervals and a sensitivity rank, so another tenant's vectors never take a place
+of its top k; what it cannot filter (the state at a known time, kinds, scope) is filtered right after, widening while
+short (graph/search.py). See README "Search".
 
-Latency: only the vector path needs the query's embedding, so the index names, entities, summaries and the lexical
-and graph paths are read on a second connection while the question is embedded; the vector path's query follows
+Latency: only the vector path needs the query's embedding, so entities, summaries and the lexical and graph paths
+are read on a second connection while the question is embedded; the vector path's query follows
 the embedding. Each path's result does not depend on which query read it (per-path cuts, filters and widening).
 """
 
 from __future__ import annotations
 
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from credo.graph import search as search_repo
-from credo.graph import search_partition
 from credo.graph.db import Tx
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import Fact, scope_key
@@ -73,25 +70,13 @@ def search(
     with_summaries = "summary" in hit_kinds and valid_at is None
     pool = min(max(2 * limit, 20), 400)
     use = frozenset(PATHS if paths is None else paths)
-    # once ready, a partition stays (only `search_partition.release` ends it, for a tenant no process serves): no query
-    cached = (search_partition.cached_index(ctx.db, ctx.tenant), search_partition.cached_text_index(ctx.db, ctx.tenant))
     summary_q = rules.lucene(text, SUMMARY_FIELDS, ctx.tenant) if with_summaries else None
 
     fact_args = dict(valid_at=valid, known_at=known, states=wanted, kinds=memory_kinds,
                      scope_key=None if scope is None else scope_key(scope), pool=pool, need=limit)
     with_vector = "fact" in hit_kinds and "vector" in use and ctx.embedder is not None
-    names: Future[tuple[str | None, str | None]] = Future()  # the tenant's own index names, once looked up
-    if cached[0] is not None and cached[1] is not None:  # the vector path need not wait for the other thread
-        names.set_result(cached)
-
     def lookups(tx: Tx) -> tuple[list[Any], list[Any], dict[str, list[tuple[Fact, float]]], set[str]]:
-        # what needs no embedding: the index names, entities and summaries, then the lexical and graph paths
-        index, text_index = cached
-        if "fact" in hit_kinds and (index is None or text_index is None):
-            index, text_index = search_partition.indexes_for(tx, ctx.tenant)
-            search_partition.remember_index(ctx.db, ctx.tenant, index, text_index)
-        if not names.done():  # a retried read looks them up again; the first answer stands
-            names.set_result((index, text_index))
+        # what needs no embedding: entities and summaries, then the lexical and graph paths
         entities, summaries = search_repo.entities_and_summaries(
             tx, ctx.tenant, entity_lucene=rules.lucene(text, ENTITY_FIELDS, ctx.tenant), summary_lucene=summary_q,
             known_at=known, states=wanted, pool=pool)
@@ -100,43 +85,32 @@ def search(
         if "fact" in hit_kinds:
             mentioned = [e for e, norm, _ in entities if rules.named(text, norm)]
             by_path, premised = search_repo.facts(
-                tx, ctx.tenant, lucene=rules.lucene(text, FACT_FIELDS, None if text_index else ctx.tenant),
-                vector=None, vector_index=None, text_index=text_index or "fact_text",
+                tx, ctx.tenant, lucene=rules.lucene(text, FACT_FIELDS, ctx.tenant), vector=None,
                 entity_ids=sorted({i for e in mentioned for i in e.ids}), words=rules.predicate_words(text),
                 paths=frozenset({"lexical", "graph"}) & use, **fact_args)
         return entities, summaries, by_path, premised
-
-    def lookups_or_fail(tx: Tx) -> tuple[list[Any], list[Any], dict[str, list[tuple[Fact, float]]], set[str]]:
-        try:
-            return lookups(tx)
-        except BaseException as exc:
-            if not names.done():  # the vector path must not wait for names that never come
-                names.set_exception(exc)
-            raise
 
     vector: list[float] | None = None
 
     def read_vector(full: int | None) -> tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str]]:
         # the vector path after the embedding; only its `full` best are read as whole versions
         return ctx.read(lambda tx: search_repo.facts(
-            tx, ctx.tenant, lucene=None, vector=vector, vector_index=names.result()[0], text_index="fact_text",
-            entity_ids=[], words=[], paths=frozenset({"vector"}), full=full, vector_floor=rules.vector_floor(text),
+            tx, ctx.tenant, lucene=None, vector=vector, entity_ids=[], words=[], paths=frozenset({"vector"}), full=full, vector_floor=rules.vector_floor(text),
             **fact_args))
 
     by_path: dict[str, list[tuple[Fact | FoundVersion, float]]] = {}
     premised: set[str] = set()
     if with_vector:
         # the vector path alone waits for the embedding; the rest is read meanwhile (an index call of its own)
-        pending = _LOOKUPS.submit(ctx.read, lookups_or_fail)
+        pending = _LOOKUPS.submit(ctx.read, lookups)
         vector = ctx.embed([text]).get(text)
-        names.result()
         if vector is not None:
             by_path, premised = read_vector(limit)
         found_entities, found_summaries, side, side_premised = pending.result()
         by_path = {"lexical": side.get("lexical", []), "vector": by_path.get("vector", []), "graph": side.get("graph", [])}
         premised |= side_premised
     else:
-        found_entities, found_summaries, by_path, premised = ctx.read(lookups_or_fail)
+        found_entities, found_summaries, by_path, premised = ctx.read(lookups)
 
     def work(tx: Tx | None) -> SearchResult | None:
         rankings: dict[str, list[tuple[str, float]]] = {}

@@ -2,26 +2,39 @@
 
 from __future__ import annotations
 
-from credo.graph import search_partition
+from credo.cypher import Query
 from credo.store import Store
 
+_KEYS = Query("test_search_keys", "MATCH (f:Fact) WHERE f.fact_id = $fact_id RETURN f.known_from_key AS known_from, "
+              "f.known_to_key AS known_to, f.valid_from_key AS valid_from, f.valid_to_key AS valid_to, "
+              "f.sensitivity_rank AS rank, f.known_from.epochMillis AS believed_ms, f.known_to.epochMillis AS "
+              "closed_ms ORDER BY f.known_from", frozenset({"fact_id"}))
+OPEN_END = 9007199254740991  # cypher/fragments/search_keys.cypher, documented in the README
 
-def test_new_versions_of_a_partitioned_tenant_get_its_label_in_the_statement_that_creates_them(
+
+def test_new_versions_get_their_search_index_keys_in_the_statement_that_creates_them_and_a_close_updates_them(
         neo4j_db, tenant, clock, queries_run):
-    # given a tenant with a search partition
+    # given a store
     store = Store(neo4j_db, tenant=tenant, embedder=None, _clock=clock, _owns_db=False)
-    store.add_facts([{"subject": "Maria", "predicate": "drinks", "object": "Americano"},
-                     {"subject": "Office", "predicate": "located_in", "object": "Berlin"}])
-    search_partition.partition(neo4j_db, tenant)
     queries_run.clear()
-    # when a batch of new facts is added
-    store.add_facts([{"subject": "Team", "predicate": "eats", "object": "soup"},
-                     {"subject": "Bob", "predicate": "plays", "object": "chess"}])
-    # then every version carries the partition label, and no statement but the create wrote it
-    assert neo4j_db.query(search_partition.READ_PARTITION_MEMBERS, tenant=tenant)[0] == {"versions": 4,
-                                                                                         "labelled": 4}
-    assert queries_run.count("create_fact_versions") == 1
-    assert "label_new_versions" not in queries_run
+    clock.at("2024-03-01")
+    # when a batch of facts is added, one secret, one with an ended valid time
+    cafe, old = store.add_facts([
+        {"subject": "Maria", "predicate": "drinks", "object": "Americano", "sensitivity": "secret"},
+        {"subject": "Office", "predicate": "located_in", "object": "Berlin", "valid_from": "2020-01-01",
+         "valid_to": "2021-01-01"}])
+    # then each version holds the keys the vector index filters on, written by the create alone
+    [keys] = neo4j_db.query(_KEYS, fact_id=cafe.fact_id)
+    assert keys["known_from"] == keys["believed_ms"] and keys["known_to"] == OPEN_END and keys["rank"] == 3
+    assert keys["valid_from"] == -OPEN_END and keys["valid_to"] == OPEN_END
+    [keys] = neo4j_db.query(_KEYS, fact_id=old.fact_id)
+    assert (keys["valid_from"], keys["valid_to"], keys["rank"]) == (1577836800000, 1609459200000, 1)
+    assert queries_run.count("create_fact_versions") == 1 and "set_search_keys" not in queries_run
+    # and when a version stops being believed, its known_to key closes with it
+    clock.at("2024-04-01")
+    store.retract_fact(cafe.fact_id, reason="a test")
+    [keys] = neo4j_db.query(_KEYS, fact_id=cafe.fact_id)
+    assert keys["known_to"] == keys["closed_ms"] < OPEN_END
 
 
 def test_restating_a_batch_of_stored_facts_reinforces_them_all_with_one_flag_statement(
@@ -70,8 +83,6 @@ def test_a_batch_resolves_its_names_and_reads_what_it_must_respect_in_one_statem
     entities = neo4j_db.query(_ENTITY_NAMES, tenant=tenant)
     assert sorted(r["name"] for r in entities) == ["Americano", "Berlin", "Bob", "Maria", "Paris", "Tea"]
 
-
-from credo.cypher import Query  # noqa: E402
 
 _ENTITY_NAMES = Query(name="test_entity_names", text="MATCH (e:Entity {tenant: $tenant}) RETURN e.name AS name",
                       declared=frozenset({"tenant"}))

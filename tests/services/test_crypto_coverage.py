@@ -64,7 +64,7 @@ def test_crypto_reason_says_what_is_not_sealed_and_never_calls_sealed_literal_va
     cstore.retract_fact(fact.fact_id, reason="Xerolith was a typo")
     # the literal value is sealed on disk, the reason is not
     assert not any(p.startswith("Fact") and p.endswith("object_value") for p in raw_scan(cstore, ("xerolith",)))
-    assert "Fact:FactText.end_reason" in raw_scan(cstore, ("xerolith",))
+    assert "Fact.end_reason" in raw_scan(cstore, ("xerolith",))
     # when the subject's only fact is forgotten (its key destroyed)
     report = cstore.forget(fact.fact_id, reason="erasure request", actor="dpo").report
     # then it is crypto-erased, and the reason names what is in plaintext (reasons among it), not literal values

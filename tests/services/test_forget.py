@@ -185,7 +185,7 @@ def test_forgetting_a_summary_removes_its_text_from_every_version(store):
     # then its text is gone and the fact it came from stays
     assert result.report.complete, result.report.residue
     sealed = store._ctx.cipher is not None  # CREDO_TEST_CRYPTO=on: the fact holds its words sealed
-    assert [sorted(h["labels"]) for h in _holding(store, "7431")] == ([] if sealed else [["Fact", "FactText"]])
+    assert [sorted(h["labels"]) for h in _holding(store, "7431")] == ([] if sealed else [["Fact"]])
     assert store.facts("Vault")[0].fact_id == f.fact_id
     assert store.summaries() == []
 

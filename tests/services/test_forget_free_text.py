@@ -102,7 +102,7 @@ def test_a_retract_reason_naming_a_forgotten_subject_goes_with_it_and_the_ledger
     # given "Ward Nine treats Lambda Erasename", retracted with a reason naming Lambda
     treats, _other = _ward_and_lambda(kstore)
     kstore.retract_fact(treats.fact_id, reason=f"{NAME} transferred")
-    assert "Fact:FactText.end_reason" in raw_scan(kstore, LAMBDA) and "AuditEvent.reason" in raw_scan(kstore, LAMBDA)
+    assert "Fact.end_reason" in raw_scan(kstore, LAMBDA) and "AuditEvent.reason" in raw_scan(kstore, LAMBDA)
     # when Lambda is forgotten
     report = kstore.forget(treats.object.entity_id, reason="erasure request", actor="dpo").report
     # then the report is complete only because nothing names Lambda any more: not the version's end reason, not the

@@ -52,9 +52,8 @@ def test_a_short_path_is_widened_alone_and_still_never_lets_hidden_versions_take
 
 def test_a_question_whose_nearest_versions_are_mostly_history_is_answered_by_one_vector_query(neo4j_db, tenant, clock,
                                                                                            monkeypatch):
-    # given a partitioned tenant: 60 ended facts nearest the question, 15 valid ones further away (the shape of
-    # YAGO's "playsFor <club>" questions: an index's top k cannot skip history as the exact scan does)
-    from credo.graph import search_partition
+    # given a tenant with 60 ended facts nearest the question, 15 valid ones further away (the shape of YAGO's
+    # "playsFor <club>" questions): the vector index's filter skips the history inside its search
     from credo.services.embeddings import default_embedder
     from credo.store import Store
 
@@ -65,7 +64,6 @@ def test_a_question_whose_nearest_versions_are_mostly_history_is_answered_by_one
                       "statement": f"Cafe {i} serves a ristretto"} for i in range(60)]
                     + [{"subject": f"Bar {i}", "predicate": "serves", "object": f"tea {i}", "valid_from": "2024-01-01",
                         "statement": f"Bar {i} pours green tea"} for i in range(15)])
-    search_partition.partition(neo4j_db, tenant)
     seen = _fact_queries(monkeypatch)
     # when the vector path alone is asked now
     hits = search_service.search(store._ctx, query="a ristretto at a cafe", kinds=["fact"], limit=10,

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from credo.graph import search_partition
 from credo.services import search_rules as rules
 from credo.services.embeddings import default_embedder
 from credo.store import Store
@@ -93,9 +92,8 @@ def test_a_question_in_other_words_is_still_found_above_its_floor(estore):
     assert rules.vector_floor("something to keep me awake") < 2 * top.paths["vector"].score - 1  # raw cosine
 
 
-def test_a_partitioned_tenants_vector_index_applies_the_same_floor(estore, neo4j_db, tenant):
+def test_the_filtered_vector_index_applies_the_floor_to_what_it_finds(estore):
     given_facts(estore)
-    search_partition.partition(neo4j_db, tenant)  # the tenant's own vector index, as past the threshold
     assert [h.text for h in estore.search("banana", kinds=["fact"]).hits if "vector" in h.paths] == []
     hits = estore.search("Kubernetes", kinds=["fact"]).hits
     assert "The ingest pipeline runs on Kubernetes" in [h.text for h in hits if "vector" in h.paths]
