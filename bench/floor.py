@@ -185,7 +185,8 @@ def own_index(db, tenant: str) -> str:
     """Create (untimed) a vector index of the tenant's own for `vectors_only`'s bare nodes; its label."""
     label, index = _vector_names(tenant)
     db.run_schema(f"CREATE VECTOR INDEX {index} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
-                  "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}")
+                  "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine', "
+                  "`vector.quantization.type`: 'none'}}")
     db.run_schema(f"CALL db.awaitIndex('{index}', 300)")
     return label
 
