@@ -6,7 +6,7 @@
 
 Uses NEO4J_URI (run it on an instance of its own). Facts are synthetic sentences ("<person> <verb> <thing> in
 <place>"); the small tenant is written through `add_facts` with the default embedder. The mid and big tenants are
-bulk-created in Cypher with the same node shape, search keys (cypher/fragments/search_keys.cypher) and random unit
+bulk-created in Cypher with the same node shape, search keys (schema/search.py search_keys) and random unit
 vectors (`--bulk`, the default: embedding 110k texts on a shared 2-core machine takes longer than the search figures
 need; a search's cost does not depend on the vectors' values); `--no-bulk` writes them through `add_facts`. Every
 tenant's versions are in the one `fact_search` vector index, which filters inside its search. The

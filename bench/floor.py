@@ -9,7 +9,7 @@ no audit, no clock, no pydantic models. Importable, so the other benches print f
 
 - `ingest(db, tenant, rows, batch, vectors=None)` -> seconds: per batch one `execute_write` running one query that
   MERGEs both entities, CREATEs the `:Fact` version (every property Credo writes, instants via `datetime()`) and
-  its two `ABOUT` edges, and the search keys (cypher/fragments/search_keys.cypher); with `vectors` (one 384-d list per
+  its two `ABOUT` edges, and the search keys (schema/search.py search_keys); with `vectors` (one 384-d list per
   row) each version carries its `embedding`, so it enters `fact_search` — as in Credo.
 - `pipelined(db, tenant, rows, batch, embed, vectors_alone=False)` -> seconds: the same ingest with the embedding in
   the loop, as Credo's `import_facts` runs it (batch n+1 embedded in a worker thread while batch n is written): the

@@ -1,6 +1,6 @@
 // Stop believing every current version of a fact in one statement (a retraction reads and closes them together):
 // each version as it was believed just before (the projection read_fact_versions returns), then closed: known_to
-// (and its search key, cypher/fragments/search_keys.cypher),
+// (and its search key, schema/search.py search_keys),
 // how and why it ended, and its ABOUT edges; then the cascade's first walk step from the fact, as after the close
 // (cypher/fragments/walk_levels.cypher, as read_dependents_level runs it with $with_given true), so a retraction
 // needs no separate walk query when nothing else is written after it.
@@ -21,7 +21,7 @@ CALL () {
   WHERE f.tenant = $tenant AND f.known_to IS NULL AND @visible(f, $levels)
   WITH f, f {.*, embedding: null, flag: @flag_at(f, $known_at), disputed: @disputed_at(f, $known_at)} AS fact
   SET f.known_to = $known, f.ended_by = $ended_by, f.end_reason = $reason
-  SET f += @search_keys(f, null)
+  SET f.known_to_key = f.known_to.epochMillis  // the one search key a close changes (schema/search.py search_keys)
   WITH f, fact
   CALL (f) {
     MATCH (f)-[r:ABOUT]->()

@@ -3,7 +3,7 @@
 // a slot of any path's top $pool. Each path first hands over its best $candidates: Lucene's top k (the tenant a
 // required clause of the query), the `fact_search` vector index's top k among the versions its own filter admits
 // (tenant, known and valid interval, sensitivity rank: Cypher 25's SEARCH filters inside the index, on the keys of
-// cypher/fragments/search_keys.cypher), the graph path's top k by score. The exact filter — written once, after the
+// schema/search.py search_keys), the graph path's top k by score. The exact filter — written once, after the
 // paths' candidates are unioned — then runs on those only (the state at the known time, which lives on flags, kind,
 // scope, and again the instants and @visible), and the caller widens $cuts while a cut path ran out of visible ones.
 // Flags and the disputed / premised checks are read for the returned rows only.

@@ -12,6 +12,7 @@ from credo.graph import dependencies
 from credo.graph.db import Tx, cipher_of
 from credo.graph.records import FAR_FUTURE, fact_from_row, fact_props, instant, readable
 from credo.schema.errors import ConflictError
+from credo.schema.search import search_keys
 from credo.schema.facts import Fact, Listing
 
 CREATE_FACT_VERSIONS = load("create_fact_versions")
@@ -65,6 +66,7 @@ def create_rows(facts: list[Fact], embeddings: dict[str, list[float]] | None, ci
                 point = props.pop(k)
                 text = texts.get(point)
                 instants[k] = text if text is not None else texts.setdefault(point, point.isoformat())
+        props.update(search_keys(f.known_from, f.known_to, f.valid_from, f.valid_to, f.sensitivity))
         rows.append({"props": props, "instants": instants, "subject_id": f.subject_id, "object_id": f.object.entity_id})
     return rows
 

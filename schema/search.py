@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
@@ -44,11 +44,41 @@ def query_levels(clearance: str) -> list[str]:
 
 def clearance_rank(levels: list[str]) -> int:
     """A read's `$levels` as the highest sensitivity rank they see (the `sensitivity_rank` search key of
-    cypher/fragments/search_keys.cypher: the index position in SENSITIVITY_ORDER, len(SENSITIVITY_ORDER) for any
+    `search_keys` below: the index position in SENSITIVITY_ORDER, len(SENSITIVITY_ORDER) for any
     other label, which only clearance `all` sees)."""
     if EVERY_LEVEL in levels:
         return len(SENSITIVITY_ORDER)
     return max((SENSITIVITY_ORDER.index(level) for level in levels if level in SENSITIVITY_ORDER), default=-1)
+
+
+# The open-interval sentinels of the search keys (`search_keys`): 2^53 - 1 and its negative.
+OPEN_END_KEY = 9007199254740991
+OPEN_START_KEY = -OPEN_END_KEY
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_MILLISECOND = timedelta(milliseconds=1)
+
+
+def epoch_key(instant: datetime | None, open_key: int) -> int:
+    """An instant as the integer epoch milliseconds (floor, as Cypher's `epochMillis`) of a search key; `open_key`
+    for none."""
+    return open_key if instant is None else (instant - _EPOCH) // _MILLISECOND
+
+
+def search_keys(known_from: datetime, known_to: datetime | None, valid_from: datetime | None,
+                valid_to: datetime | None, sensitivity: str | None) -> dict[str, int]:
+    """The `fact_search` vector index's filter keys of a new version, computed where its row is built: a `SET` of
+    them computed in the create statement cost the bulk write 0.3-0.4x of its floor (bench/RESULTS.md, issue 25).
+    A close sets `known_to_key` to `known_to.epochMillis` (Cypher's floor, as here); migration 0018 computes the same
+    values for versions stored before. Times are floored to the millisecond, so a key only narrows: every query
+    that filters on them tests the instants and @visible again right after."""
+    label = (sensitivity or UNLABELLED).lower()
+    return {
+        "known_from_key": epoch_key(known_from, OPEN_START_KEY),
+        "known_to_key": epoch_key(known_to, OPEN_END_KEY),
+        "valid_from_key": epoch_key(valid_from, OPEN_START_KEY),
+        "valid_to_key": epoch_key(valid_to, OPEN_END_KEY),
+        "sensitivity_rank": SENSITIVITY_ORDER.index(label) if label in SENSITIVITY_ORDER else len(SENSITIVITY_ORDER),
+    }
 
 
 def visible_levels(clearance: str) -> list[str] | None:

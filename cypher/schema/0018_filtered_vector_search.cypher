@@ -1,7 +1,7 @@
 // Migration 0018: search on the server's filtered vector search (issue 25). Neo4j 2026.01+ (Cypher 25) filters inside
 // a vector index on the properties its `WITH [...]` lists, so one index over every fact version serves every tenant:
 // each version gets the filter keys (tenant, known and valid interval as integer epoch milliseconds, an open end as
-// 9007199254740991 and an open start as its negative, sensitivity as a rank: cypher/fragments/search_keys.cypher
+// 9007199254740991 and an open start as its negative, sensitivity as a rank: schema/search.py search_keys
 // writes them from now on), the global `fact_embedding` index of migration 0001 (dropped by 0010) is replaced by
 // `fact_search`, and `fact_text` covers every version again (not only `:FactText`). The per-tenant partitions of
 // migrations 0006, 0011 and 0013 go: their constraints here, their labels, slot indexes and nodes in the data step

@@ -9,7 +9,7 @@ _KEYS = Query("test_search_keys", "MATCH (f:Fact) WHERE f.fact_id = $fact_id RET
               "f.known_to_key AS known_to, f.valid_from_key AS valid_from, f.valid_to_key AS valid_to, "
               "f.sensitivity_rank AS rank, f.known_from.epochMillis AS believed_ms, f.known_to.epochMillis AS "
               "closed_ms ORDER BY f.known_from", frozenset({"fact_id"}))
-OPEN_END = 9007199254740991  # cypher/fragments/search_keys.cypher, documented in the README
+OPEN_END = 9007199254740991  # schema/search.py search_keys, documented in the README
 
 
 def test_new_versions_get_their_search_index_keys_in_the_statement_that_creates_them_and_a_close_updates_them(
@@ -86,3 +86,22 @@ def test_a_batch_resolves_its_names_and_reads_what_it_must_respect_in_one_statem
 
 _ENTITY_NAMES = Query(name="test_entity_names", text="MATCH (e:Entity {tenant: $tenant}) RETURN e.name AS name",
                       declared=frozenset({"tenant"}))
+
+
+_EPOCH_MILLIS = Query("test_epoch_millis", "UNWIND $instants AS t RETURN datetime(t).epochMillis AS ms",
+                      frozenset({"instants"}))
+
+
+def test_a_versions_search_keys_are_the_epoch_milliseconds_neo4j_computes_for_its_instants(neo4j_db):
+    # the create statement takes keys computed in Python; a close and migration 0018 take Cypher's epochMillis
+    from datetime import datetime, timezone
+
+    from credo.schema.search import OPEN_END_KEY, epoch_key
+
+    instants = [datetime(2024, 3, 1, 12, 0, 0, 999_999, tzinfo=timezone.utc),
+                datetime(1969, 12, 31, 23, 59, 59, 999_500, tzinfo=timezone.utc),
+                datetime(1066, 10, 14, 9, 30, 0, 123_456, tzinfo=timezone.utc),
+                datetime(1970, 1, 1, tzinfo=timezone.utc)]
+    cypher = [row["ms"] for row in neo4j_db.query(_EPOCH_MILLIS, instants=[t.isoformat() for t in instants])]
+    assert [epoch_key(t, OPEN_END_KEY) for t in instants] == cypher
+    assert epoch_key(None, OPEN_END_KEY) == OPEN_END
