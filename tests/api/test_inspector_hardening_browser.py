@@ -104,9 +104,12 @@ def test_logout_and_key_revocation_end_the_session_in_the_browser(served, neo4j_
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
+    from selenium.common.exceptions import StaleElementReferenceException
+
     tenant = new_tenant(neo4j_db)
     with chromium() as driver:
-        wait = WebDriverWait(driver, 15)
+        # a page read while the browser is replacing it raises a stale element: the wait reads again
+        wait = WebDriverWait(driver, 15, ignored_exceptions=(StaleElementReferenceException,))
         # given a person logged in
         log_in(driver, served, tenant.key)
         copied = driver.get_cookie("credo_session")["value"]
