@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from credo.cypher import Query
+from credo.cypher import Query, expand
 from credo.store import Store
 
 _KEYS = Query("test_search_keys", "MATCH (f:Fact) WHERE f.fact_id = $fact_id RETURN f.known_from_key AS known_from, "
               "f.known_to_key AS known_to, f.valid_from_key AS valid_from, f.valid_to_key AS valid_to, "
               "f.sensitivity_rank AS rank, f.known_from.epochMillis AS believed_ms, f.known_to.epochMillis AS "
               "closed_ms ORDER BY f.known_from", frozenset({"fact_id"}))
+_TWIN = Query("test_search_keys_twin", expand(
+    "MATCH (f:Fact) WHERE f.fact_id = $fact_id RETURN @search_keys(f, null) AS twin, f {.known_from_key, "
+    ".known_to_key, .valid_from_key, .valid_to_key, .sensitivity_rank} AS stored"), frozenset({"fact_id"}))
 OPEN_END = 9007199254740991  # schema/search.py search_keys, documented in the README
 
 
@@ -30,6 +33,10 @@ def test_new_versions_get_their_search_index_keys_in_the_statement_that_creates_
     [keys] = neo4j_db.query(_KEYS, fact_id=old.fact_id)
     assert (keys["valid_from"], keys["valid_to"], keys["rank"]) == (1577836800000, 1609459200000, 1)
     assert queries_run.count("create_fact_versions") == 1 and "set_search_keys" not in queries_run
+    # and the Cypher twin of the keys (the fragment bulk loaders use) computes the same for each
+    for fact in (cafe, old):
+        [row] = neo4j_db.query(_TWIN, fact_id=fact.fact_id)
+        assert row["twin"] == row["stored"]
     # and when a version stops being believed, its known_to key closes with it
     clock.at("2024-04-01")
     store.retract_fact(cafe.fact_id, reason="a test")
