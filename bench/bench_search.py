@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import credo  # noqa: E402
 from credo.cypher import Query  # noqa: E402
 from credo.cypher import expand  # noqa: E402
-from credo.graph.search import epoch_ms  # noqa: E402
+from credo.schema.search import epoch_ms  # noqa: E402
 from server_cpu import Cpu, run_once, wait_quiet  # noqa: E402
 
 PEOPLE = [f"{a} {b}" for a in ("Ada", "Ben", "Chen", "Dana", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea")

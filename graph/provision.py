@@ -242,7 +242,7 @@ class LocalNeo4j:
         previous = self._state().get("version")
         if not requested and previous and dist.server_supported(previous):
             requested = previous
-        versions = dist.candidate_versions(self.settings.cache_dir, requested)
+        versions = dist.candidate_versions(requested)
         if previous and not dist.server_supported(previous):
             self.progress(f"the instance in {self.home} was made by Neo4j {previous}; Neo4j {versions[0]} "
                           "opens its store in place (a one-way upgrade)")

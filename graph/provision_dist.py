@@ -119,11 +119,10 @@ def cached_versions(cache_dir: Path) -> list[str]:
     return sorted(done, key=_version_key, reverse=True)
 
 
-def candidate_versions(cache_dir: Path, requested: str | None) -> list[str]:
+def candidate_versions(requested: str | None) -> list[str]:
     """Versions to try: the requested one (CREDO_NEO4J_VERSION, or the one an instance last ran), else the pinned
     release. Never Central's newest on its own: a server that changes under a store or a test run unasked is no
     default (a newer 2026.x is one setting away, fetched with `mvn`)."""
-    del cache_dir  # kept for callers; the pinned release needs no lookup
     return [requested or PINNED_VERSION]
 
 

@@ -9,7 +9,7 @@ vectors never take a place of the top k, and a small tenant's search is neither 
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 
 from credo.cypher import load
 from credo.graph.db import Tx
@@ -19,7 +19,7 @@ from credo.graph.vectors import Listed
 from credo.schema.cascade import Summary
 from credo.schema.entities import Entity
 from credo.schema.facts import Fact
-from credo.schema.search import FoundVersion, clearance_rank
+from credo.schema.search import FoundVersion, clearance_rank, epoch_ms
 
 SEARCH_FACTS = load("search_facts")
 SEARCH_ENTITIES_SUMMARIES = load("search_entities_summaries")
@@ -35,7 +35,8 @@ FIRST_CUT = {"lexical": 50, "vector": 80, "graph": 50}
 
 
 def facts(
-    tx: Tx, tenant: str, *, lucene: str | None, vector: list[float] | None, entity_ids: list[str], words: list[str], valid_at: datetime, known_at: datetime | None,
+    tx: Tx, tenant: str, *, lucene: str | None, vector: list[float] | None, entity_ids: list[str], words: list[str],
+    valid_at: datetime, known_at: datetime | None,
     states: list[str], kinds: list[str] | None, scope_key: str | None, pool: int,
     need: int, paths: frozenset[str] = frozenset(PATHS), full: int | None = None, vector_floor: float = -1.0,
 ) -> tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str]]:
@@ -87,14 +88,6 @@ def facts(
             if r["premised"]:
                 premised.add(fact.fact_id)
     return out, premised
-
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-
-
-def epoch_ms(at: datetime) -> int:
-    """An instant as the integer epoch milliseconds (floor) a version's search keys hold (Neo4j's epochMillis)."""
-    return (at - _EPOCH) // timedelta(milliseconds=1)
 
 
 # Neo4j keys its plan cache by the query text and each parameter's type and, for a list or a string, its size

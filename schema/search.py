@@ -58,10 +58,14 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _MILLISECOND = timedelta(milliseconds=1)
 
 
+def epoch_ms(instant: datetime) -> int:
+    """An instant as integer epoch milliseconds, floored as Cypher's `epochMillis` floors them."""
+    return (instant - _EPOCH) // _MILLISECOND
+
+
 def epoch_key(instant: datetime | None, open_key: int) -> int:
-    """An instant as the integer epoch milliseconds (floor, as Cypher's `epochMillis`) of a search key; `open_key`
-    for none."""
-    return open_key if instant is None else (instant - _EPOCH) // _MILLISECOND
+    """An instant as a search key (`epoch_ms`); `open_key` for none."""
+    return open_key if instant is None else epoch_ms(instant)
 
 
 def search_keys(known_from: datetime, known_to: datetime | None, valid_from: datetime | None,

@@ -95,8 +95,8 @@ def search(
     def read_vector(full: int | None) -> tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str]]:
         # the vector path after the embedding; only its `full` best are read as whole versions
         return ctx.read(lambda tx: search_repo.facts(
-            tx, ctx.tenant, lucene=None, vector=vector, entity_ids=[], words=[], paths=frozenset({"vector"}), full=full, vector_floor=rules.vector_floor(text),
-            **fact_args))
+            tx, ctx.tenant, lucene=None, vector=vector, entity_ids=[], words=[], paths=frozenset({"vector"}), full=full,
+            vector_floor=rules.vector_floor(text), **fact_args))
 
     by_path: dict[str, list[tuple[Fact | FoundVersion, float]]] = {}
     premised: set[str] = set()

@@ -10,8 +10,8 @@ import pytest
 from credo.cypher import Query
 from credo.services.summarizers import ListSummarizer
 from credo.store import Store
-from tests.services.test_forget import T0
-from tests.services.test_forget_residue import another_handle, keys, kstore, raw_scan  # noqa: F401 (fixtures)
+from tests.services.test_forget_residue import (  # noqa: F401 (fixtures)
+    another_handle, diagnosis, keys, kstore, raw_scan)
 
 KAPPA = ("forgetmenot", "zorbitisvex")
 SAID = "Kappa Forgetmenot was diagnosed with Zorbitisvex."
@@ -19,11 +19,7 @@ QUOTE = "Kappa Forgetmenot was diagnosed with Zorbitisvex"
 
 
 def _kappa(store: Store):
-    [message] = store.ingest_messages("s1", [{"index": 0, "role": "user", "origin": "human_input", "author": "nurse",
-                                              "text": SAID, "at": T0}])
-    fact = store.remember("s1", QUOTE, QUOTE, subject="Kappa Forgetmenot", predicate="diagnosed_with",
-                          object="Zorbitisvex")
-    return message, fact
+    return diagnosis(store, SAID, QUOTE, "Kappa Forgetmenot", "Zorbitisvex")
 
 
 def _forget_and_purge(store: Store, ids: list[str], reason: str = "erasure request") -> None:

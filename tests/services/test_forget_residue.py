@@ -61,11 +61,12 @@ def another_handle(store: Store) -> Store:
                  keys=store._keys)
 
 
-def _diagnosis(store: Store):
+def diagnosis(store: Store, said: str = SAID, quote: str = QUOTE, subject: str = "Maria Quokkaberry",
+              disease: str = "Diabetesvex"):
+    """A nurse's message `said` and the fact remembered from its `quote`: (message, fact)."""
     [message] = store.ingest_messages("s1", [{"index": 0, "role": "user", "origin": "human_input", "author": "nurse",
-                                              "text": SAID, "at": T0}])
-    fact = store.remember("s1", QUOTE, QUOTE, subject="Maria Quokkaberry", predicate="diagnosed_with",
-                          object="Diabetesvex")
+                                              "text": said, "at": T0}])
+    fact = store.remember("s1", quote, quote, subject=subject, predicate="diagnosed_with", object=disease)
     return message, fact
 
 
@@ -73,7 +74,7 @@ def test_a_fact_its_message_and_its_subject_forgotten_and_purged_leave_none_of_t
         kstore):
     # given a message naming an unusual person and condition, a fact remembered from it, and reads for a task that
     # record the question text in read receipts
-    message, fact = _diagnosis(kstore)
+    message, fact = diagnosis(kstore)
     kstore.context(QUESTION, task="intake-review")
     kstore.search("Diabetesvex", task="intake-review")
     receipts = kstore.served_to("intake-review")
@@ -102,7 +103,7 @@ def test_a_fact_its_message_and_its_subject_forgotten_and_purged_leave_none_of_t
 
 def test_the_report_is_complete_only_when_the_raw_scan_is_clean_at_every_step(kstore):
     # given the scenario's fact and receipts
-    message, fact = _diagnosis(kstore)
+    message, fact = diagnosis(kstore)
     kstore.context(QUESTION, task="intake-review")
     # when only the fact is forgotten
     report = kstore.forget(fact.fact_id, reason="erasure request", actor="dpo").report
@@ -121,7 +122,7 @@ def test_the_report_is_complete_only_when_the_raw_scan_is_clean_at_every_step(ks
 
 def test_the_object_entity_named_only_by_the_forgotten_fact_is_no_longer_found_by_search_or_name(kstore):
     # given the scenario's fact, and the object entity found by search
-    _message, fact = _diagnosis(kstore)
+    _message, fact = diagnosis(kstore)
     assert any(h.kind == "entity" for h in kstore.search("Diabetesvex").hits)
     # when the fact is forgotten
     result = kstore.forget(fact.fact_id, reason="erasure request", actor="dpo")
@@ -184,7 +185,7 @@ def test_a_copy_left_in_any_checked_place_makes_the_report_incomplete_and_names_
     # given the scenario's fact forgotten (complete), with a receipt, a summary and a stored probe in the tenant
     from credo.services.summarizers import ListSummarizer
 
-    _message, fact = _diagnosis(kstore)
+    _message, fact = diagnosis(kstore)
     kstore.add_fact("Ward 7", "houses", "Maria Quokkaberry", valid_from="2024-01-01")
     kstore.add_summary("ward notes", derived_from=[fact.fact_id], summarizer=ListSummarizer())
     kstore.context(QUESTION, task="intake-review")
