@@ -234,6 +234,8 @@ class LocalNeo4j:
     def ensure_distribution(self) -> Path:
         """Return the lib directory of the Neo4j jars, fetching them into the cache on first use."""
         requested = self.settings.neo4j_version
+        if requested and not re.fullmatch(r"\d{1,4}\.\d{1,2}\.\d{1,3}", requested):  # it names a directory and a pom
+            raise ConfigError(f"CREDO_NEO4J_VERSION={requested!r} is not a Neo4j release such as {PINNED_VERSION}")
         if requested and not dist.server_supported(requested):
             raise ConfigError(
                 f"CREDO_NEO4J_VERSION={requested} is older than Neo4j {dist.MIN_SERVER_TEXT}, the first whose vector "

@@ -81,6 +81,17 @@ def test_the_server_floor_is_2026_01(version, supported):
     assert server_supported(version) is supported
 
 
+@pytest.mark.parametrize("version", ["../../etc", "2026.08.1</version><x>", "latest", "2026.8"])
+def test_a_pinned_version_that_is_no_release_is_refused_before_it_names_a_directory(tmp_path, version):
+    local = LocalNeo4j(_settings(tmp_path / "data", neo4j_version=version), progress=lambda _: None)
+
+    with pytest.raises(ConfigError) as caught:
+        local.start()
+
+    assert "is not a Neo4j release such as 2026.08.1" in caught.value.message
+    assert not (tmp_path / "data").exists() or not list((tmp_path / "data").rglob("neo4j.pid"))
+
+
 def test_a_pinned_version_older_than_2026_is_refused_with_one_line(tmp_path):
     local = LocalNeo4j(_settings(tmp_path / "data", neo4j_version="5.26.30"), progress=lambda _: None)
 
