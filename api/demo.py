@@ -45,7 +45,7 @@ def run_demo(settings: Settings) -> int:
     """Write and read the demo story in a fresh tenant; returns an exit code."""
     from credo.bootstrap import open_database, open_store
     from credo.schema.api_keys import Principal
-    from credo.services.summarizers import ListSummarizer
+    from credo.services.adapters.summarizers import ListSummarizer
 
     db = open_database(settings, progress=lambda m: print(m, file=sys.stderr))
     tenant = f"demo-{datetime.now(timezone.utc):%Y%m%d-%H%M%S}"

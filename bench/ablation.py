@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ablation_cases import CASES, CATEGORIES, Case  # noqa: E402
 
 from credo.schema.errors import CredoError  # noqa: E402
-from credo.services import search as search_service  # noqa: E402
-from credo.services.governance import FULL, NONE, Governance  # noqa: E402
+from credo.services.recall import search as search_service  # noqa: E402
+from credo.services.core.governance import FULL, NONE, Governance  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -160,7 +160,7 @@ def main() -> None:
     parser.add_argument("--configs", default=",".join(c.name for c in CONFIGS))
     args = parser.parse_args()
     import credo
-    from credo.services.embeddings import default_embedder
+    from credo.services.adapters.embeddings import default_embedder
 
     embedder = default_embedder()
     handle = credo.connect(tenant="ablation", embedder=embedder, progress=lambda m: print(m, file=sys.stderr))

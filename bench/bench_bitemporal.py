@@ -57,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import credo  # noqa: E402
 import floor  # noqa: E402
-from credo.graph.entities import normalise
+from credo.graph.facts.entities import normalise
 from credo.schema.errors import InvalidInput
 from credo.schema.names import normalise_predicate
 from credo.schema.time import parse_point

@@ -67,8 +67,8 @@ def rule_rows(names: list[str], premises: list[list[str]]) -> list[dict]:
 def draw_premises(store: credo.Store, facts: list, deps: list[list[str]], versions: dict[str, str]) -> None:
     """Draw each fact's DEPENDS_ON edges (one justification ANDing its premises) with the repository function
     `justify` uses (`graph.dependencies.link`), in one write: the same edges, without a write per rule."""
-    from credo.graph.dependencies import link
-    from credo.graph.ledger import new_id
+    from credo.graph.truth.dependencies import link
+    from credo.graph.core.ledger import new_id
 
     rows = []
     for fact, premises in zip(facts, deps):
@@ -182,7 +182,7 @@ WALKS: list[float] = []
 
 def time_walks() -> None:
     """Record the wall time of every cascade walk (`services.cascade._walk`) of this process in WALKS."""
-    from credo.services import cascade as cascade_service
+    from credo.services.truth import cascade as cascade_service
 
     walk = cascade_service._walk
 

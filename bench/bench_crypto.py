@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import credo  # noqa: E402
 from bench_bitemporal import Row  # noqa: E402
 from bench_forget import HashEmbedder  # noqa: E402
-from credo.services.crypto import cipher_for  # noqa: E402
-from credo.services.crypto_keys import FileKeyStore  # noqa: E402
+from credo.services.core.crypto import cipher_for  # noqa: E402
+from credo.services.adapters.key_stores import FileKeyStore  # noqa: E402
 from credo.store import Store  # noqa: E402
 import floor  # noqa: E402
 

@@ -3,7 +3,7 @@
 `.venv/bin/python bench/bench_dedup.py` (offline all-MiniLM-L6-v2, no Neo4j). Each pair is two statements a
 person could make about the same subject and predicate: a paraphrase states the same value in other words, a
 contrast states a different value (the conflict rule must see it). Prints both distributions and the error rates
-of candidate thresholds; the chosen one is `credo.services.dedup_rules.SIMILARITY_THRESHOLD`.
+of candidate thresholds; the chosen one is `credo.services.facts.dedup_rules.SIMILARITY_THRESHOLD`.
 """
 
 from __future__ import annotations
@@ -99,8 +99,8 @@ CONTRASTS: list[tuple[str, str]] = [
 
 def similarities(pairs: list[tuple[str, str]]) -> list[float]:
     """Cosine similarity of each pair under the shipped embedder (unit vectors: the dot product)."""
-    from credo.services.dedup_rules import cosine
-    from credo.services.embeddings import default_embedder
+    from credo.services.facts.dedup_rules import cosine
+    from credo.services.adapters.embeddings import default_embedder
 
     embedder = default_embedder()
     left = embedder.embed([a for a, _ in pairs])
@@ -118,7 +118,7 @@ def quantiles(values: list[float]) -> str:
 
 def merged(scores: list[float], pairs: list[tuple[str, str]], threshold: float) -> int:
     """How many pairs the dedup rule joins at `threshold` (similarity and the substitution guard)."""
-    from credo.services.dedup_rules import substitution
+    from credo.services.facts.dedup_rules import substitution
 
     return sum(s >= threshold and not substitution(a, b) for s, (a, b) in zip(scores, pairs))
 

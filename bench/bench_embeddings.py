@@ -64,7 +64,7 @@ def quality(reference: list[list[float]], candidate: list[list[float]], queries_
 
 def repr_cost(vectors: int = 1000) -> tuple[float, float]:
     """Seconds of the driver's debug-log repr of a 1,000-vector parameter list: plain lists vs graph.vectors.Vector."""
-    from credo.graph.vectors import Vector
+    from credo.graph.core.vectors import Vector
 
     rng = random.Random(9)
     plain = [{"props": {"embedding": [rng.uniform(-1, 1) for _ in range(384)]}} for _ in range(vectors)]
@@ -156,7 +156,7 @@ def write_with_vectors(db, embedder, chosen, batch: int, vectors, cpu: Cpu) -> d
     and vectors, both into the one filtered vector index `fact_search` and `fact_text`."""
     import floor
 
-    from credo.services.import_facts import Prepared
+    from credo.services.facts.imports import Prepared
 
     facts = _fact_rows(chosen)
     given = Prepared(embedder, dict(zip(statements(chosen), vectors)))
@@ -207,7 +207,7 @@ def ingest_rounds(args, rows) -> None:
     with the floor's pipelined import and the CPU each side spends."""
     import credo
 
-    from credo.services.embedder_onnx import OnnxMiniLMEmbedder
+    from credo.services.adapters.embedder_onnx import OnnxMiniLMEmbedder
 
     chosen = rows[:args.ingest]
     handle = credo.connect(tenant=f"bench_embed_{uuid.uuid4().hex[:8]}", embedder=None)
@@ -287,8 +287,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also ingest through plain add_facts batches (embedding and writing in turn)")
     parser.add_argument("--skip-backends", action="store_true", help="only the ingest part (no torch / int8 tables)")
     args = parser.parse_args(argv)
-    from credo.services.embedder_onnx import OnnxMiniLMEmbedder
-    from credo.services.embeddings import MiniLMEmbedder
+    from credo.services.adapters.embedder_onnx import OnnxMiniLMEmbedder
+    from credo.services.adapters.embeddings import MiniLMEmbedder
 
     rows, _ = load_yago(YAGO)
     rng = random.Random(9)

@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import credo  # noqa: E402
 from credo.cypher import Query  # noqa: E402
 from credo.cypher import expand  # noqa: E402
-from credo.graph.provision import LocalNeo4j  # noqa: E402
-from credo.graph.vectors import Vector  # noqa: E402
+from credo.ops.provision import LocalNeo4j  # noqa: E402
+from credo.graph.core.vectors import Vector  # noqa: E402
 from credo.settings import Settings  # noqa: E402
 from server_cpu import run_once  # noqa: E402
 

@@ -25,7 +25,7 @@ import uvicorn
 import credo
 from credo.api.rest import create_app
 from credo.client import Client
-from credo.services import api_keys
+from credo.services.access import api_keys
 
 
 def pct(values: list[float], q: float) -> float:

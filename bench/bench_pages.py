@@ -21,7 +21,7 @@ import uvicorn
 
 import credo
 from credo.api.rest import create_app
-from credo.services import api_keys
+from credo.services.access import api_keys
 
 
 class _Floor:

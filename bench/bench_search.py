@@ -146,8 +146,8 @@ def floor(db, tenant: str):
     filter a search of the tenant now sends."""
     from datetime import datetime, timezone
 
-    from credo.graph.records import FAR_FUTURE
-    from credo.services.embeddings import default_embedder
+    from credo.graph.core.records import FAR_FUTURE
+    from credo.services.adapters.embeddings import default_embedder
 
     embedder = default_embedder()
     query = Query("read_floor", "CYPHER 25 MATCH (f:Fact) SEARCH f IN (VECTOR INDEX fact_search FOR $vector "

@@ -7,7 +7,7 @@ with every other case's statements, and one-word, two-word and longer queries ab
 issue's "a one-word query returns 5 unrelated facts"), each against every statement. Prints the distributions (raw
 cosine; Neo4j's vector functions answer (1 + cosine) / 2, shown beside) and, per query length and candidate floor,
 how many related pairs it keeps and how many unrelated queries it still answers with a vector hit; the chosen
-floors are `credo.services.search_rules.VECTOR_FLOORS` / `VECTOR_FLOOR`.
+floors are `credo.services.recall.search_rules.VECTOR_FLOORS` / `VECTOR_FLOOR`.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ablation_cases import CASES  # noqa: E402
 
-from credo.services.embeddings import default_embedder  # noqa: E402
-from credo.services.search_rules import VECTOR_FLOOR, VECTOR_FLOORS  # noqa: E402
+from credo.services.adapters.embeddings import default_embedder  # noqa: E402
+from credo.services.recall.search_rules import VECTOR_FLOOR, VECTOR_FLOORS  # noqa: E402
 
 # one word naming what a fact is about (its object or subject): each must keep its fact above the floor
 NAMED = [("Kubernetes", "The ingest pipeline runs on Kubernetes"), ("Grafana", "The Atlas dashboard uses Grafana"),

@@ -55,7 +55,7 @@ from neo4j.vector import Vector
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from credo.graph.vectors import Listed  # noqa: E402
+from credo.graph.core.vectors import Listed  # noqa: E402
 from server_cpu import Cpu, wait_quiet  # noqa: E402
 
 DIMS = 384
@@ -191,7 +191,7 @@ def create_index(server: Server, cfg: Config) -> dict:
 
 def write_query(cfg: Config) -> str:
     """One batch's write."""
-    # the shape of cypher/create_fact_versions.cypher: every stored property (the embedding among them) in one map
+    # the shape of cypher/core/create_fact_versions.cypher: every stored property (the embedding among them) in one map
     return (f"UNWIND $rows AS row CREATE (f:{cfg.label}) SET f = row.props, "
             "f.known_from = datetime(row.known_from), f.valid_from = datetime(row.valid_from)")
 
@@ -379,7 +379,7 @@ def main() -> int:
             run_part(server, disk, cfgs, tenants, unit(rng, args.n), unit(rng, args.queries),
                      lambda qi: "small" if qi % 2 else "big", args.batch, "speed and size (random unit vectors)")
         if args.recall:
-            from credo.services.embeddings import default_embedder
+            from credo.services.adapters.embeddings import default_embedder
 
             statements, asked = yago_texts(args.recall, args.queries, args.seed)
             embedder = default_embedder()

@@ -42,8 +42,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from credo.graph.entities import normalise  # noqa: E402
-from credo.graph.vectors import Vector  # noqa: E402
+from credo.graph.facts.entities import normalise  # noqa: E402
+from credo.graph.core.vectors import Vector  # noqa: E402
 from credo.schema.names import normalise_predicate  # noqa: E402
 from credo.schema.time import parse_point  # noqa: E402
 

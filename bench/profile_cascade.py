@@ -21,7 +21,7 @@ import uuid
 from pathlib import Path
 
 import credo
-from credo.graph.db import Tx
+from credo.graph.core.db import Tx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_cascade  # noqa: E402

@@ -16,7 +16,7 @@ from credo.schema.api_keys import Principal
 from credo.settings import Settings
 
 if TYPE_CHECKING:
-    from credo.graph.db import Database
+    from credo.graph.core.db import Database
     from credo.store import Store
 
 Say = Callable[[str], None]
@@ -25,9 +25,9 @@ Say = Callable[[str], None]
 def open_database(settings: Settings, *, start: bool = True, migrate: bool = True, progress: Say | None = None) -> "Database":
     """A driver on the configured Neo4j (NEO4J_URI, else the local one, started when `start`), migrated when
     `migrate`; closed again if anything fails."""
-    from credo.graph.db import Database
-    from credo.graph.migrate import migrate as run_migrations
-    from credo.graph.provision import resolve_connection
+    from credo.graph.core.db import Database
+    from credo.ops.migrate import migrate as run_migrations
+    from credo.ops.provision import resolve_connection
 
     say = progress or (lambda _msg: None)
     info = resolve_connection(settings, start=start, progress=say)
@@ -50,7 +50,7 @@ class _LazyDefaultEmbedder:
     dimension = 384
 
     def embed(self, texts: list[str]) -> list[list[float]]:
-        from credo.services.embeddings import default_embedder
+        from credo.services.adapters.embeddings import default_embedder
 
         return default_embedder().embed(texts)
 
@@ -68,7 +68,7 @@ def open_store(
 ) -> "Store":
     """The store of `principal` (default: the local process in `settings.tenant`, every scope, clearance all) with
     the configured crypto-erasure mode and key store; `for_principal` on it gives every other caller's handle."""
-    from credo.services.crypto_keys import FileKeyStore
+    from credo.services.adapters.key_stores import FileKeyStore
     from credo.store import Store
 
     return Store(db, principal=principal or Principal.local(settings.tenant), embedder=embedder_for(embedder),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 _PARAM = re.compile(r"(?<![\w$])\$([A-Za-z_][A-Za-z0-9_]*)")
 _DECLARED = re.compile(r"^//\s*\$([A-Za-z_][A-Za-z0-9_]*)\b", re.MULTILINE)
@@ -16,6 +17,7 @@ _PLAIN = re.compile(r"^//\s*returns:\s*\(plain values only\b", re.MULTILINE)
 _FRAGMENT = re.compile(r"@(\w+)\((\w+),\s*(\$?\w+)\)")
 
 LOADED: dict[str, "Query"] = {}
+_FILES: dict[str, Traversable] = {}
 
 
 @dataclass(frozen=True)
@@ -60,21 +62,41 @@ def expand(text: str) -> str:
         lambda m: expand(fragment(m.group(1)).replace("VERSION", m.group(2)).replace("POINT", m.group(3))), text)
 
 
+def _files() -> dict[str, Traversable]:
+    """Every query file shipped in the package by name: `cypher/<capability>/<name>.cypher` (schema migrations and
+    fragments apart); a name is unique across capabilities, so a query is loaded by its name alone."""
+    if not _FILES:
+        for folder in resources.files(__name__).iterdir():
+            if not folder.is_dir() or folder.name in ("schema", "fragments", "__pycache__"):
+                continue
+            for entry in folder.iterdir():
+                if entry.name.endswith(".cypher"):
+                    name = entry.name.removesuffix(".cypher")
+                    if name in _FILES:
+                        raise RuntimeError(f"cypher/{folder.name}/{entry.name}: the name {name!r} is taken twice")
+                    _FILES[name] = entry
+    return _FILES
+
+
+def source(name: str) -> str:
+    """The text of the query file `name` as written (fragments not expanded)."""
+    return _files()[name].read_text(encoding="utf-8")
+
+
 def load(name: str) -> Query:
-    """Read `cypher/<name>.cypher` from the installed package, fragments expanded; a missing file fails at import."""
-    text = expand(resources.files(__name__).joinpath(f"{name}.cypher").read_text(encoding="utf-8"))
+    """Read the query file `name` (in its capability's folder) from the installed package, fragments expanded; a
+    missing file fails at import."""
+    if name not in _files():
+        raise FileNotFoundError(f"no cypher/<capability>/{name}.cypher in the package")
+    text = expand(source(name))
     query = Query(name=name, text=text, declared=frozenset(_DECLARED.findall(text)), plain=bool(_PLAIN.search(text)))
     LOADED[name] = query
     return query
 
 
 def all_query_names() -> list[str]:
-    """Every query file shipped in the package (schema migrations excluded)."""
-    return sorted(
-        entry.name.removesuffix(".cypher")
-        for entry in resources.files(__name__).iterdir()
-        if entry.name.endswith(".cypher")
-    )
+    """Every query file shipped in the package (schema migrations and fragments excluded)."""
+    return sorted(_files())
 
 
 def migrations() -> list[tuple[int, str, str]]:

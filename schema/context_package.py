@@ -60,7 +60,7 @@ class ContextPackage(BaseModel):
     historical: list[ContextItem] = Field(default_factory=list)
     open: list[ContextItem] = Field(default_factory=list)
     markdown: str = ""
-    tokens: int = 0  # of `markdown`, by the approximation of services/context_rules.py (4 characters a token)
+    tokens: int = 0  # of `markdown`, by the approximation of services/recall/context_rules.py (4 characters a token)
     budget_tokens: int | None = None
     truncated: bool = False
     omitted: dict[str, int] = Field(default_factory=dict)  # items per part left out of `markdown`

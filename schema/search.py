@@ -34,7 +34,7 @@ def check_clearance(clearance: object, field: str = "clearance") -> str:
 
 
 def query_levels(clearance: str) -> list[str]:
-    """The `$levels` parameter every read query gets from its caller's clearance (graph/db.py `Tx.rows`): the labels
+    """The `$levels` parameter every read query gets from its caller's clearance (graph/core/db.py `Tx.rows`): the labels
     it sees, or [EVERY_LEVEL] for `all`; always two entries or more, so every clearance sends the same parameter
     type and size bucket (Neo4j plans a query once per bucket: one plan whatever the key)."""
     labels = visible_levels(check_clearance(clearance))
@@ -152,7 +152,7 @@ class FoundVersion(BaseModel):
 
     @property
     def undated(self) -> bool:
-        """Unknown here (its valid interval is not read); support checks (services/support.py) order by it only."""
+        """Unknown here (its valid interval is not read); support checks (services/core/support.py) order by it only."""
         return False
 
 

@@ -1,4 +1,4 @@
-"""Memory tiers and the utility ledger (seed 001, issue 12 item 6): models only; rules in services/tier_rules.py."""
+"""Memory tiers and the utility ledger (seed 001, issue 12 item 6): models only; rules in services/recall/tier_rules.py."""
 
 from __future__ import annotations
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from credo.graph import db as db_module
-from credo.graph.db import Database
-from credo.graph.migrate import migrate
+from credo.graph.core import db as db_module
+from credo.graph.core.db import Database
+from credo.ops.migrate import migrate
 from credo.schema.time import parse_instant
 from credo.settings import Settings
 from credo.store import Store
@@ -44,7 +44,7 @@ class Clock:
 @pytest.fixture(scope="session")
 def neo4j_info(tmp_path_factory: pytest.TempPathFactory):
     """The session's Neo4j: an external one when NEO4J_URI is set, else one this session starts and stops."""
-    from credo.graph.provision import LocalNeo4j, resolve_connection
+    from credo.ops.provision import LocalNeo4j, resolve_connection
 
     settings = Settings()
     if settings.neo4j_uri:
@@ -111,8 +111,8 @@ def store(neo4j_db: Database, tenant: str, clock: Clock, tmp_path: Path) -> Stor
     mode, keys in the test's own directory, to run the suite against the mode)."""
     cipher = None
     if os.environ.get("CREDO_TEST_CRYPTO") == "on":
-        from credo.services.crypto import cipher_for
-        from credo.services.crypto_keys import FileKeyStore
+        from credo.services.core.crypto import cipher_for
+        from credo.services.adapters.key_stores import FileKeyStore
 
         cipher = cipher_for("on", FileKeyStore(tmp_path / "keys"), tenant)
     return Store(neo4j_db, tenant=tenant, embedder=None, _clock=clock, _owns_db=False, cipher=cipher)

@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from ablation import CONFIGS, run_config  # noqa: E402
 from ablation_cases import CASES  # noqa: E402
 
-from credo.services.embeddings import default_embedder  # noqa: E402
+from credo.services.adapters.embeddings import default_embedder  # noqa: E402
 
 PICKED = ["plain-00", "semantic-00", "conflict-succession-00", "conflict-overwrite-00", "stale-00", "stale-01",
           "poison-task-00", "poison-self-00"]

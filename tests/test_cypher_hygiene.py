@@ -14,7 +14,7 @@ from credo.cypher import LOADED, strip_comments, used_parameters
 
 
 def _import_everything() -> None:
-    for package in ("credo.graph", "credo.services", "credo.api"):
+    for package in ("credo.graph", "credo.services", "credo.api", "credo.ops"):
         module = importlib.import_module(package)
         for info in pkgutil.walk_packages(module.__path__, prefix=f"{package}."):
             importlib.import_module(info.name)
@@ -58,9 +58,9 @@ _VISIBILITY = re.compile(r"@visible(_summary|_entity|_source)?\(")
 def test_a_read_of_facts_summaries_entities_sources_or_the_ledger_applies_the_clearance_rule_or_says_why_not(name):
     # the one clearance rule is cypher/fragments/visible.cypher (and its summary, entity and source forms), its
     # $levels supplied by Tx.rows from the caller's clearance; a read that must see everything (the ledger: its
-    # reader is cleared for all, services/audit.py) says why in its header
+    # reader is cleared for all, services/ledger/audit.py) says why in its header
     query = LOADED.get(name) or cypher.load(name)
-    raw = resources.files(cypher).joinpath(f"{name}.cypher").read_text(encoding="utf-8")
+    raw = cypher.source(name)
     body = strip_comments(query.text)
     if _WRITES.search(body) or not _CONTENT.search(body):
         return

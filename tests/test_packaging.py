@@ -22,7 +22,7 @@ def test_wheel_puts_only_credo_at_the_top_and_ships_cypher_files(tmp_path):
     assert "License-Expression: Apache-2.0" in zipfile.ZipFile(wheel).read(metadata).decode()
     tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
     assert tops == {"credo"}
-    assert "credo/cypher/read_facts_by_subject.cypher" in names
+    assert "credo/cypher/core/read_facts_by_subject.cypher" in names
     assert "credo/cypher/schema/0001_initial.cypher" in names
     assert "credo/api/pages/templates/base.html" in names
     assert "credo/api/pages/static/search.js" in names and "credo/api/pages/static/inspector.css" in names

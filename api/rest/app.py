@@ -7,7 +7,7 @@ same app: each mount is called with (app, runtime) once the app exists and may r
 For a mounted surface: `runtime.principal(key)` gives the Principal (tenant, clearance, scopes, acting key) and
 `runtime.store_for(principal)` its Store — the only two calls a surface makes; `credo.api.problems.problem_for(exc)`
 the error's code.
-`credo serve` mounts `credo.api.mcp_server.mount(app, runtime)` when that module exists.
+`credo serve` mounts `credo.api.mcp.server.mount(app, runtime)` when that module exists.
 """
 
 from __future__ import annotations
@@ -26,17 +26,18 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from credo.api.pages import answers_html, problem_page
-from credo.api.pages import install as install_pages
+from credo.api.inspector import answers_html, problem_page
+from credo.api.inspector import install as install_pages
 from credo.api.problems import PROBLEM_MEDIA_TYPE, Problem, problem_for
 from credo.api.rest.hardening import SecurityHeadersMiddleware, add_docs, relative_slash_redirects, security_headers
 from credo.api.rest.routes import add_routes, problem_responses
-from credo.graph.db import Database
+from credo.graph.core.db import Database
 from credo.schema.api_keys import Principal
 from credo.api.rest.limits import BodyLimit
 from credo.schema.command_base import refusal, rule_of
 from credo.schema.errors import CredoError, InvalidInput
-from credo.services import api_keys, ui_sessions
+from credo.services.access import api_keys
+from credo.services.access import ui_sessions
 from credo.settings import Settings
 from credo.store import Store
 
@@ -114,10 +115,10 @@ class Runtime:
 
 
 def _default_summarizer(settings: Settings, closers: list) -> Any:
-    from credo.services.summarizers import ChatSummarizer, ListSummarizer
+    from credo.services.adapters.summarizers import ChatSummarizer, ListSummarizer
 
     if settings.llm_base_url and settings.llm_model:
-        from credo.services.llm_client import ChatClient
+        from credo.services.adapters.llm_client import ChatClient
 
         client = ChatClient(settings)
         closers.append(client.close)
@@ -126,7 +127,7 @@ def _default_summarizer(settings: Settings, closers: list) -> Any:
 
 
 def _configured_extractor(settings: Settings, closers: list) -> Any:
-    from credo.services.extractors import OpenAIExtractor
+    from credo.services.adapters.extractors import OpenAIExtractor
 
     extractor = OpenAIExtractor(settings)  # ConfigError (503 not_configured) without CREDO_LLM_*
     closers.append(extractor.close)
@@ -149,7 +150,7 @@ def embedder_state(choice: Any) -> str:
         return "off"
     if choice != "default":
         return "ready"
-    from credo.services.embeddings import readiness
+    from credo.services.adapters.embeddings import readiness
 
     return "preparing" if readiness.state in ("cold", "preparing") else readiness.state
 
@@ -287,7 +288,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runtime.open()
         if runtime.embedder == "default":  # loaded in the background: the server answers at once, and the first
-            from credo.services.embeddings import readiness  # request that embeds does not pay for the model
+            from credo.services.adapters.embeddings import readiness  # request that embeds does not pay for the model
 
             readiness.start()
         if not runtime.auth:
@@ -300,7 +301,7 @@ def create_app(
                 yield
         finally:
             if runtime.embedder == "default":  # a process that exits while a thread loads native code aborts
-                from credo.services.embeddings import readiness
+                from credo.services.adapters.embeddings import readiness
 
                 readiness.wait()
             runtime.close()

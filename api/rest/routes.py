@@ -16,7 +16,7 @@ from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from pydantic import BaseModel, create_model
 
 from credo.api.problems import PROBLEM_MEDIA_TYPE, Problem
-from credo.api.rest import pages
+from credo.api.inspector import routes as pages
 from credo.api.rest.auth import principal
 from credo.schema.api_keys import Principal
 from credo.api.rest.limits import MAX_JSON_DEPTH, too_deep

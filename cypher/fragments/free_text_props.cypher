@@ -1,5 +1,5 @@
 // The free-text properties of node VERSION (a reason, a cause, a claimed actor, a task label, a ledger detail: which
-// ones each label has is the $free_fields map, services/forget_rules.py FREE_TEXT) that contain text POINT, compared
+// ones each label has is the $free_fields map, services/forget/rules.py FREE_TEXT) that contain text POINT, compared
 // in lower case; a list property (a state change's cause lines) counts when one of its lines does. Forgetting
 // removes them and verify_forgotten reports them, with the same rule. A CASE, not `IS :: STRING AND toLower(...)`:
 // Cypher 25 (read_fact_copies.cypher) may evaluate both operands of AND, and toLower of a list fails.

@@ -4,7 +4,7 @@
 // that create versions in Cypher (the benchmarks). Known and valid intervals as integer epoch milliseconds (floor),
 // an open end as 9007199254740991 (2^53 - 1) and an open start as its negative; sensitivity as a rank of
 // schema/search.py SENSITIVITY_ORDER (public 0, internal 1 = unlabelled, confidential 2, secret 3, any other label 4).
-// tests/graph/test_write_statements.py checks the two agree.
+// tests/graph/core/test_write_statements.py checks the two agree.
 {known_from_key: VERSION.known_from.epochMillis,
  known_to_key: coalesce(VERSION.known_to.epochMillis, 9007199254740991),
  valid_from_key: coalesce(VERSION.valid_from.epochMillis, -9007199254740991),

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from credo.api.rest import create_app
-from credo.services import api_keys
+from credo.services.access import api_keys
 from credo.settings import Settings
 
 

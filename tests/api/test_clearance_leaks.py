@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from credo.services import api_keys
+from credo.services.access import api_keys
 
 KEYS = {"OP": ("operator", "all"), "PUBR": ("reader", "public"), "PUBC": ("curator", "public"),
         "PUBA": ("agent", "public"), "CONFA": ("agent", "confidential"), "ADMPUB": ("operator", "public")}
@@ -164,7 +164,7 @@ def test_the_conflict_rule_tells_public_keys_no_hidden_version(api, keys):
 
 # -- 5. the audit ledger needs clearance all, on every surface ---------------------------------------------------
 def test_an_operator_key_cleared_for_public_reads_no_ledger(api, keys):
-    from tests.api.test_inspector_pages import login
+    from tests.api.inspector.test_inspector_pages import login
 
     k = keys
     secret = ok(api.post("/v1/facts", headers=k.h("OP"), json={"subject": "Vault Guard", "predicate": "guards",

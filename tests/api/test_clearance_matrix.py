@@ -14,11 +14,11 @@ import anyio
 import pytest
 from mcp.client import Client
 
-from credo.api.mcp_server import TOOLS, build_server
+from credo.api.mcp.server import TOOLS, build_server
 from credo.schema.api_keys import Principal
 from credo.schema.operations import OPERATIONS, Operation
 from credo.schema.search import SENSITIVITY_ORDER
-from credo.services import api_keys
+from credo.services.access import api_keys
 from credo.store import Store
 
 # one marker word per sensitivity: every text written at that level carries it, nothing else does
@@ -251,7 +251,7 @@ def test_every_inspector_page_is_in_the_matrix(api, world):
 
 @pytest.mark.parametrize("clearance", CLEARANCES)
 def test_inspector_pages_and_twins_never_show_text_above_the_keys_clearance(api, world, keys, clearance):
-    from tests.api.test_inspector_pages import csrf_of
+    from tests.api.inspector.test_inspector_pages import csrf_of
 
     form = api.get("/ui/login")
     logged = api.post("/ui/login", data={"api_key": keys[clearance], "csrf": csrf_of(form.text)},

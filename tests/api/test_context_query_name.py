@@ -7,12 +7,12 @@ import anyio
 import pytest
 from mcp.client import Client as McpClient
 
-from credo.api.mcp_server import build_server
+from credo.api.mcp.server import build_server
 from credo.client import Client
 from credo.schema.errors import InvalidInput
 from credo.store import Store
 from tests.api.conftest import new_tenant
-from tests.api.test_inspector_pages import login
+from tests.api.inspector.test_inspector_pages import login
 
 
 def given_acme(store: Store) -> None:

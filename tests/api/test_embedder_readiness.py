@@ -11,10 +11,10 @@ from fastapi.testclient import TestClient
 
 from credo.api.rest import create_app
 from credo.cypher import Query
-from credo.services import embeddings
+from credo.services.adapters import embeddings
 from credo.settings import Settings
 from tests.api.conftest import new_tenant
-from tests.api.test_serve import serving
+from tests.api.rest.test_serve import serving
 
 EMBEDDED = Query("test_embedded_versions", "MATCH (f:Fact {tenant: $tenant}) RETURN f.statement AS statement, "
                  "f.embedding IS NOT NULL AS embedded", frozenset())

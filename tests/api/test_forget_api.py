@@ -6,7 +6,7 @@ from __future__ import annotations
 import anyio
 from mcp.client import Client
 
-from credo.api.mcp_server import build_server
+from credo.api.mcp.server import build_server
 from credo.cypher import Query
 
 SECRET = "The vault code 7431 is kept under Alice's desk"

@@ -8,7 +8,7 @@ import subprocess
 
 from credo.client import Client
 from tests.api.conftest import new_tenant
-from tests.api.test_cli import run
+from tests.api.cli.test_cli import run
 
 ROWS = [{"subject": f"Person {i}", "predicate": "lives_in", "object": f"City {i}", "valid_from": "2020-01-01"}
         for i in range(5)]

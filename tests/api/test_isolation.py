@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from credo.schema.operations import OPERATIONS
-from credo.services import api_keys, utility
+from credo.services.access import api_keys
+from credo.services.recall import utility
 from credo.store import Store
 
 # a valid body per route that takes an id, so the answer is about the id, never about the body ("{name}": the id)

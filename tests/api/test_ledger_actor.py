@@ -13,13 +13,13 @@ import anyio
 import pytest
 from mcp.client import Client
 
-from credo.api.mcp_http import mcp_mount
+from credo.api.mcp.http import mcp_mount
 from credo.api.rest import create_app
 from credo.schema.api_keys import local_actor
-from credo.services import api_keys
+from credo.services.access import api_keys
 from credo.settings import Settings
 from credo.store import Store
-from tests.api.test_mcp import _client, _Uvicorn, ingest_and_remember, structured
+from tests.api.mcp.test_mcp import _client, _Uvicorn, ingest_and_remember, structured
 
 
 def events(db, tenant: str, operation: str) -> list:

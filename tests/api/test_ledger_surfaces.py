@@ -5,9 +5,9 @@ from __future__ import annotations
 import anyio
 from mcp.client import Client as McpClient
 
-from credo.api.mcp_server import build_server
+from credo.api.mcp.server import build_server
 from credo.client import Client
-from credo.services import utility
+from credo.services.recall import utility
 from credo.store import Store
 from tests.api.conftest import new_tenant
 

@@ -14,7 +14,7 @@ import pytest
 from mcp.client import Client as McpClient
 
 import credo
-from credo.api.mcp_server import build_server
+from credo.api.mcp.server import build_server
 from credo.cypher import Query
 from credo.client import Client
 from credo.schema.errors import InvalidInput

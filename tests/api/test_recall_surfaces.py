@@ -11,7 +11,7 @@ import anyio
 import pytest
 from mcp.client import Client as McpClient
 
-from credo.api.mcp_server import build_server
+from credo.api.mcp.server import build_server
 from credo.client import Client
 from credo.schema.context_package import ContextPackage
 from credo.schema.errors import NotFound

@@ -14,11 +14,11 @@ import anyio
 import pytest
 from mcp.client import Client
 
-from credo.api.mcp_server import TOOLS, build_server
+from credo.api.mcp.server import TOOLS, build_server
 from credo.schema.api_keys import PRESETS, SCOPES, ApiKey, Principal, parse_scopes
 from credo.schema.errors import Forbidden, InvalidInput
 from credo.schema.operations import OPERATIONS, Operation
-from credo.services import api_keys
+from credo.services.access import api_keys
 from credo.store import UNREGISTERED, Store
 from tests.api.conftest import new_tenant
 
@@ -112,7 +112,7 @@ def test_a_store_without_the_scope_refuses_before_writing(neo4j_db, tenant):
 
 
 def test_a_read_only_principal_can_never_commit_a_write_even_below_the_store(neo4j_db, tenant):
-    from credo.services import record_fact
+    from credo.services.facts import record as record_fact
 
     reader = seeded(neo4j_db, tenant).for_principal(Principal(tenant=tenant, scopes=frozenset({"read"})))
     with pytest.raises(Forbidden):

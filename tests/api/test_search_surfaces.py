@@ -10,8 +10,8 @@ import anyio
 from mcp.client import Client as McpClient
 
 import credo
-from credo.api.mcp_server import build_server
-from credo.services import api_keys
+from credo.api.mcp.server import build_server
+from credo.services.access import api_keys
 from credo.store import Store
 
 CREDO = [sys.executable, "-m", "credo"]

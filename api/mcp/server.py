@@ -1,0 +1,315 @@
+"""The MCP server: one tool per agent-facing operation, built from the operation's command model.
+
+Every tool validates its arguments with the command model, acts on the store of the caller's principal (from the API
+key over HTTP, checked again on every stdio call), and answers with a structured result; the Store checks the
+operation's scope and the principal's clearance bounds every read. A failure is an
+`isError` result whose structured content is the operation's problem document (code, field, rule), as over REST.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.tools.base import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from credo.api.problems import problem_for
+from credo.api.rest.routes import Written
+from credo.schema.api_keys import Principal
+from credo.schema.cascade import StaleItem
+from credo.schema.commands import Command, fields_of, invalid_input
+from credo.schema.context_package import ContextPackage
+from credo.schema.errors import CredoError, InvalidInput, Unauthenticated
+from credo.schema.facts import AsOf, Conflict, Fact, Relation, Unreadable
+from credo.schema.operations import BY_NAME, Operation
+from credo.schema.provenance import WhyTree
+from credo.schema.search import SearchResult
+from credo.schema.forget import ForgetResult, ResidueReport
+from credo.schema.sources import Source
+from credo.schema.utility import MemoryUsage
+from credo.store import Store
+
+log = logging.getLogger("credo.mcp")
+StoreFor = Callable[[Principal], Store]  # the caller's principal -> its store handle (Runtime.store_for)
+Local = Principal | Callable[[], Principal] | None  # who stdio / in-memory calls act as (a callable: asked each call)
+PRINCIPAL_STATE = "credo_principal"  # where the HTTP middleware puts the caller's Principal in the ASGI scope state
+
+INSTRUCTIONS = (
+    "Credo is a temporal knowledge store. Ingest each conversation turn with add_messages, then remember claims "
+    "the human stated, quoting them verbatim. Read with context (current / historical / open), facts_as_of "
+    "and who; ask why a fact is held; keep knowledge honest with conflicts/resolve_conflict and stale/reverify."
+)
+
+
+# -- results -------------------------------------------------------------------------------------
+class Facts(BaseModel):
+    """An as-of read: the dated answer, and apart from it the undated facts (start unknown: they may hold)."""
+
+    facts: list[Fact]
+    undated: list[Fact] = Field(default_factory=list)
+    unreadable: list[Unreadable] = Field(default_factory=list)  # stored versions skipped: their row fails validation
+
+
+class Relations(BaseModel):
+    """Every relation of an entity at the point, both directions; undated ones apart (start unknown: they may hold)."""
+
+    relations: list[Relation]
+    undated: list[Relation] = Field(default_factory=list)
+    unreadable: list[Unreadable] = Field(default_factory=list)
+
+
+class StaleItems(BaseModel):
+    """Everything awaiting re-verification or a rebuild, oldest first."""
+
+    items: list[StaleItem]
+
+
+class Conflicts(BaseModel):
+    """Writes kept but not applied."""
+
+    conflicts: list[Conflict]
+
+
+def _written(fact: Fact) -> Written[Fact]:
+    """A write's answer, as over REST: the new version (`result`) and its cascade report."""
+    return Written[Fact](result=fact, cascade=fact.cascade)
+
+
+# -- operations ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ToolSpec:
+    """How an operation of the registry answers as an MCP tool: its result shape and what evidence it needs."""
+
+    operation: str  # a name in `credo.schema.operations.BY_NAME`; the tool's name and command come from there
+    result: type[BaseModel]
+    shape: Callable[[Any], BaseModel]  # the Store method's return value -> the result
+    description: str
+    fixed: dict[str, Any] = field(default_factory=dict)  # command fields the tool sets itself and does not offer
+
+    @property
+    def op(self) -> Operation:
+        """The registry entry."""
+        return BY_NAME[self.operation]
+
+
+def _facts_as_of(found: AsOf[Fact]) -> Facts:
+    return Facts(facts=found.dated, undated=found.undated, unreadable=found.unreadable)
+
+
+def _relations(found: AsOf[Relation]) -> Relations:
+    return Relations(relations=found.dated, undated=found.undated, unreadable=found.unreadable)
+
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "ingest_messages", Written[list[Source]], lambda found: Written[list[Source]](result=found),
+        "Ingest the conversation turn before remembering from it: every message with its index in the session, "
+        "role, origin (who wrote it: human_input / delivered_interjection are a human's words; agent, tool_result, "
+        "system_event ... are not, whatever the role), author, text and time `at`. Messages are immutable evidence."),
+    ToolSpec(
+        "remember", Written[Fact], _written,
+        "Remember a claim the human made in the current turn (the messages after the agent's last message). "
+        "Evidence: `quote` must be copied verbatim (whitespace and Unicode normalisation aside, case counts) from ONE "
+        "human message of the current turn, ingested first with add_messages - no paraphrase, no synonyms, no "
+        "stitching two messages. If several messages hold it, the latest one counts. The quote must state, not ask: "
+        "a question (ending in '?' or '吗', rhetorical ones too) is refused - quote a statement. The quote must "
+        "carry the claim: a `subject` or `object` you give must be named in it (the speaker may be the subject: 'I "
+        "prefer tea' backs a claim about its author), every name and number in `content` must be in it, and more "
+        "than half of content's words - 'Alice' cannot back 'Alice was fired for fraud'. A refusal is a tool error "
+        "with code evidence_refused, the field (quote, subject, object or content) and the missing words. Hedged "
+        "quotes ('I guess', 'maybe', 'not confirmed yet') become hypotheses; the same claim later stated plainly by "
+        "a human is confirmed, keeping both quotes. `content` is the claim rewritten to be readable on its own, "
+        "saying no more than the quote. Leave valid_from unset unless the human said when it started. `replaces` "
+        "corrects an earlier fact through the same gate. A claim that contradicts established knowledge is kept as "
+        "conflicted, not applied."),
+    ToolSpec(
+        "facts", Facts, _facts_as_of,
+        "Facts valid at `valid_at` (world time) as believed at `known_at` (default: both now); no evidence needed. "
+        "Each fact carries its evidence kind (stated / accepted / unknown), epistemic status (hypothesis / "
+        "confirmed), state and whether it is disputed. Facts whose start is unknown come apart, under `undated`: "
+        "they may hold at the point, nobody knows since when.",
+        fixed={"include_undated": True}),  # undated facts come apart in the answer, never dropped
+    ToolSpec(
+        "relations", Relations, _relations,
+        "Who is who at a point: every relation of `entity` in both directions (direction out: the entity is the "
+        "subject; in: it is the object - e.g. the relations of Alice include 'Acme account owned_by Alice'). "
+        "valid_at / known_at default to now; no evidence needed."),
+    ToolSpec(
+        "context", ContextPackage, lambda package: package,
+        "What the store knows about `query` (a question or an entity's name), in three parts - read this before "
+        "acting. current: "
+        "served, valid at `valid_at` and believed at `known_at` (default now), supported; historical: what no "
+        "longer applies, each with end_kind, ended_at, superseded_by and reason; open: conflicts, stale items, "
+        "hypotheses, candidates, undated facts, each with its cause and what is `unknown` - never treat them as "
+        "current. Every item has its evidence kind, sources (verbatim quote, session, message index) and "
+        "verified_at. `markdown` is a prompt-ready rendering within `budget_tokens` (about 4 characters a token), "
+        "current first; it says when it left items out. Pass `task` (your task's label) to record what you were "
+        "served. No evidence needed."),
+    ToolSpec(
+        "why", WhyTree, lambda tree: tree,
+        "Why a fact is held: its evidence, every source with the verbatim quote and the message it came from "
+        "(session, index, author), the accepting message, its premises and its supersessions. No evidence needed; "
+        "ids of other tenants answer not_found like ids that do not exist."),
+    ToolSpec(
+        "stale", StaleItems, lambda found: StaleItems(items=found),
+        "What awaits re-verification (facts whose premises changed) or a rebuild (summaries), oldest first, each "
+        "with its cause. No evidence needed."),
+    ToolSpec(
+        "reverify", Written[Fact], _written,
+        "Close a re-verification: holds (re-confirmed: give the new evidence - a source id, premise fact ids or a "
+        "note saying who confirmed it), lapsed (its reason no longer applies; kept as history) or retracted (it "
+        "was wrong). Conflicted facts are decided with resolve_conflict instead."),
+    ToolSpec(
+        "conflicts", Conflicts, lambda found: Conflicts(conflicts=found),
+        "Writes kept but not applied: each conflict names the challenger and the established version it "
+        "contradicts. No evidence needed."),
+    ToolSpec(
+        "resolve_conflict", Written[Fact], _written,
+        "Decide a conflict - an explicit act that needs a human's decision, never a guess from timestamps: "
+        "succession (the world changed at `at`), correction (the established value was wrong), reject (the "
+        "challenger is wrong; give a reason) or split_scope (both hold, in different `scope`s). The answer "
+        "carries the cascade: what went stale because of it."),
+    ToolSpec(
+        "search", SearchResult, lambda found: found,
+        "Search memory with a natural-language question: facts (statement and quote), entities (names, aliases) "
+        "and summaries, found by full text, by meaning (vectors) and through the entities the question names, "
+        "fused by reciprocal rank. Only what may be served comes back: current, valid at `valid_at` (default now) "
+        "as believed at `known_at`, within your key's clearance; `scope`, `kinds` (fact / entity / summary or a "
+        "memory kind) and `limit` narrow it. Each hit says which paths found it, with its rank and score, and is "
+        "marked hypothesis / candidate / undated / disputed when it is not established knowledge - say so when "
+        "you use it. Nothing found is an answer: meaning alone never returns a fact far from the question. Pass "
+        "`task` (your task's label) to record what you were served (`served_to`)."),
+    ToolSpec(
+        "forget", ForgetResult, lambda found: found,
+        "Forget an id when the person it concerns asks to be forgotten: a fact (every version), a source (a "
+        "message or document: the facts it alone evidenced go too), an entity (and every fact naming it) or a "
+        "summary. Give the person's `reason` and the `actor` acting for them. The content leaves every place in "
+        "the store; earlier reads show a tombstone. The answer is the residue report (complete = nothing left) "
+        "and what the store cannot erase itself (transaction logs, backups)."),
+    ToolSpec(
+        "verify_forgotten", ResidueReport, lambda found: found,
+        "Check a forgotten id: every place inside the store still holding its content (complete only when none) "
+        "and the copies outside it (transaction logs until they rotate, backups). No evidence needed."),
+    ToolSpec(
+        "feedback", MemoryUsage, lambda usage: usage,
+        "After a task, say whether a memory a read receipt served helped: useful (+1.0) or harmful (-2.0, it "
+        "misled). This re-classifies that recall (counted neutral when served); it is not an extra vote, so "
+        "repeating a verdict changes nothing. Say unknown when you cannot tell: it is logged and changes nothing. "
+        "Answers the memory's tier and net utility."),
+)
+
+
+def _run(store: Store, op: Operation, command: Command) -> Any:
+    """The operation's Store method, called with the command's fields."""
+    return getattr(store, op.store_method)(**fields_of(command))
+
+
+# -- the server ----------------------------------------------------------------------------------
+def build_server(store_for: StoreFor, *, principal: Local = None, name: str = "credo") -> MCPServer:
+    """The MCP server; `store_for(principal)` gives a caller's store. Over HTTP the caller is the principal the
+    API-key middleware resolved; over stdio or in memory it is `principal` (a callable is asked on every call, so a
+    revoked key stops working at once)."""
+    return MCPServer(name, instructions=INSTRUCTIONS, tools=[_tool(spec, store_for, principal) for spec in TOOLS])
+
+
+def _http_state(ctx: Context) -> dict[str, Any] | None:
+    """The ASGI scope state of the HTTP request carrying this call (None over stdio or in memory)."""
+    try:
+        request = ctx.request_context.request
+    except ValueError:  # called outside a request (e.g. MCPServer.call_tool directly)
+        return None
+    return None if request is None else dict(request.scope.get("state") or {})
+
+
+def caller(ctx: Context, local: Local) -> Principal:
+    """Who this call acts as: the principal the API-key middleware resolved over HTTP (never a default there), else
+    the server's local principal (asked again on every call when it is a callable); Unauthenticated without one."""
+    state = _http_state(ctx)
+    found = state.get(PRINCIPAL_STATE) if state is not None else (local() if callable(local) else local)
+    if not isinstance(found, Principal):
+        raise Unauthenticated("an API key is required (X-API-Key or Authorization: Bearer)")
+    return found
+
+
+def _tool(spec: ToolSpec, store_for: StoreFor, local: Local) -> Tool:
+    op = spec.op
+
+    def call(ctx: Context, **arguments: Any) -> Any:
+        try:
+            store = store_for(caller(ctx, local))
+            store.authorize(op.name, arguments)  # 403 before the arguments are read (the Store checks it again)
+            command = _validate(spec, arguments)
+            return spec.shape(_run(store, op, command))
+        except CredoError as exc:
+            return _error(exc, ctx)
+        except Exception as exc:  # a bug: logged here, answered as an internal problem without its text
+            log.exception("tool %s failed", op.mcp)
+            return _error(exc, ctx)
+
+    call.__name__ = op.mcp
+    call.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)], return_annotation=spec.result)
+    tool = Tool.from_function(call, name=op.mcp, description=spec.description, context_kwarg="ctx",
+                              annotations=ToolAnnotations(read_only_hint=not op.write,
+                                                          destructive_hint=False if not op.write else None))
+    tool.fn_metadata.arg_model = _PassThrough  # the command model validates, below, not the SDK
+    tool.parameters = _input_schema(spec)  # what the agent sees: the command model itself
+    return tool
+
+
+class _PassThrough(ArgModelBase):
+    """Tool arguments handed on untouched (unknown ones included), so the command model alone validates them and
+    its errors - a typo'd field too - come back as problem documents rather than the SDK's argument errors."""
+
+    model_config = ConfigDict(extra="allow", arbitrary_types_allowed=True)
+
+    def model_dump_one_level(self) -> dict[str, Any]:
+        """Every argument as given."""
+        return dict(self.model_extra or {})
+
+
+def _input_schema(spec: ToolSpec) -> dict[str, Any]:
+    schema = spec.op.command.model_json_schema()
+    for name in spec.fixed:
+        schema.get("properties", {}).pop(name, None)
+    return schema
+
+
+def _validate(spec: ToolSpec, arguments: dict[str, Any]) -> Command:
+    """The command, or InvalidInput naming the first offending field and the rule it broke."""
+    for name in spec.fixed:
+        if name in arguments:
+            raise InvalidInput(name, f"not an argument of this tool (it always sets {name}={spec.fixed[name]!r})")
+    given = dict(arguments) | spec.fixed
+    try:
+        return spec.op.command.model_validate(given)
+    except ValidationError as exc:
+        raise invalid_input(exc, given) from None  # named by the arguments' own path (`states.1`, `scope.env`)
+
+
+def _error(exc: BaseException, ctx: Context) -> CallToolResult:
+    """A tool error: isError, the problem document (same code as over REST) as structured content and as text."""
+    request_id = (_http_state(ctx) or {}).get("request_id")  # set by the app's request-id middleware
+    document = problem_for(exc, request_id=request_id).model_dump(mode="json")
+    return CallToolResult(content=[TextContent(type="text", text=json.dumps(document, ensure_ascii=False))],
+                          structured_content=document, is_error=True)
+
+
+async def tool_names(server: MCPServer | None = None) -> list[str]:
+    """The names of the tools a server lists (the parity test compares them with the registry)."""
+    return [t.name for t in await (server or build_server(lambda principal: None)).list_tools()]  # type: ignore[arg-type]
+
+
+def mount(app: Any, runtime: Any) -> Any:
+    """The `create_app(mounts=[...])` hook `credo serve` looks up: /mcp behind the app's API keys."""
+    from credo.api.mcp.http import mcp_mount
+
+    return mcp_mount(app, runtime)

@@ -1,0 +1,268 @@
+"""The store handle: one tenant's view of a Credo graph, with the public Python API."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, Literal
+
+from credo.graph.core.db import Database
+from credo.schema import commands as c
+from credo.schema.api_keys import Principal
+from credo.schema.commands import build, fields_of, given
+from credo.schema.entities import Entity
+from credo.schema.errors import InvalidInput
+from credo.schema.facts import AsOf, Conflict, Fact, FactCreate, PathStep, PredicateDef, Relation, Window
+from credo.schema.search import CLEARANCE_ALL
+from credo.services.facts import conflicts as conflict_service
+from credo.services.facts import entities as entity_service
+from credo.services.facts import predicates as predicate_service
+from credo.services.facts import read as read_facts
+from credo.services.facts import record as record_fact
+from credo.services.facts import revise as revise_fact
+from credo.services.facts import who
+from credo.services.core.context import Context, system_clock
+from credo.services.core.crypto import Cipher, SealedTenants, cipher_for
+from credo.services.adapters.key_stores import KeyStore
+from credo.services.adapters.embeddings import Embedder
+from credo.store.truth import CascadeMixin
+from credo.store.forget import ForgetMixin
+from credo.store.imports import ImportMixin
+from credo.store.inspector import InspectorMixin
+from credo.store.ledger import LedgerMixin
+from credo.store.lifecycle import LifecycleMixin
+from credo.store.gate import ProvenanceMixin
+from credo.store.recall import RecallMixin
+from credo.store.search import SearchMixin
+
+
+class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMixin, ForgetMixin, LedgerMixin,
+            InspectorMixin, ImportMixin):
+    """A tenant-bound handle on a Credo graph. Build it with `credo.connect()`; close it when done."""
+
+    def __init__(
+        self, db: Database, *, tenant: str | None = None, principal: Principal | None = None,
+        embedder: Embedder | None = None, _clock: Callable[[], datetime] | None = None, _owns_db: bool = True,
+        clearance: str | None = None, actor: str | None = None, cipher: Cipher | None = None,
+        keys: KeyStore | None = None, crypto: str | None = None, _sealed: SealedTenants | None = None,
+    ) -> None:
+        if principal is None:
+            if not tenant:
+                raise InvalidInput("tenant", "a store needs a tenant (or a principal)")
+            principal = Principal(tenant=tenant, clearance=clearance or CLEARANCE_ALL,
+                                  **({"actor": actor} if actor else {}))
+        elif tenant is not None and tenant != principal.tenant:
+            raise InvalidInput("tenant", "the tenant comes from the principal")
+        self.principal = principal
+        self.tenant = principal.tenant
+        self._keys = keys  # the crypto-erasure key store (docs/crypto-erasure.md), if this handle's process has one
+        self._crypto = crypto  # the process's mode (None: this handle was given its cipher, or none, directly)
+        self._sealed = _sealed if _sealed is not None else SealedTenants(db)
+        if crypto is not None and cipher is None:
+            cipher = cipher_for(crypto, keys, principal.tenant)
+            if cipher is None:  # mode off: refused for a tenant whose content is sealed (ConfigError)
+                self._sealed.refuse_if_sealed(principal.tenant)
+        if cipher is not None:  # a tenant sealed with another key store is refused too (ConfigError)
+            self._sealed.refuse_if_foreign(principal.tenant, cipher.keys)
+        self._db = db
+        self._owns_db = _owns_db
+        self._ctx = Context(db=db, tenant=principal.tenant, clock=_clock or system_clock, embedder=embedder,
+                            clearance=principal.clearance, actor=principal.actor, scopes=principal.scopes,
+                            cipher=cipher, keys=keys if keys is not None else (cipher.keys if cipher is not None else None))
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the driver (when this handle owns it)."""
+        if self._owns_db:
+            self._db.close()
+
+    def for_principal(self, principal: Principal) -> "Store":
+        """The handle of one caller, sharing this connection, embedder, key store and crypto mode: its tenant,
+        clearance (what its reads may see), scopes (what it may call) and actor (who the ledger records)."""
+        shared = self._ctx.cipher
+        mode = self._crypto if shared is None else None  # a shared cipher serves every tenant (calls name theirs)
+        if shared is None and mode is None:
+            mode = "off"  # a handle built without a mode: still refuses a tenant sealed in this key store
+        return Store(self._db, principal=principal, embedder=self._ctx.embedder, _clock=self._ctx.clock,
+                     _owns_db=False, keys=self._keys, cipher=shared, crypto=mode, _sealed=self._sealed)
+
+    def authorize(self, operation: str, fields: dict[str, Any] | None = None) -> None:
+        """Refuse (Forbidden, 403) an operation of the registry this handle's principal has no scope for — the check
+        every operation's method makes itself; surfaces call it first to refuse before reading a request's body."""
+        from credo.schema.operations import BY_NAME
+
+        op = BY_NAME[operation]
+        self.principal.require(op.scope_for(fields or {}), op.name)
+
+    def for_tenant(self, tenant: str, *, clearance: str = CLEARANCE_ALL, actor: str | None = None) -> "Store":
+        """Another tenant's handle sharing this connection (a library convenience: every scope): reads see what
+        `clearance` allows (default all); `actor` is who its writes are recorded for (default: this process's)."""
+        return self.for_principal(Principal(tenant=tenant, clearance=clearance,
+                                            actor=actor or self.principal.actor))
+
+    # -- recording -----------------------------------------------------------------------------
+    def add_fact(
+        self, subject: str, predicate: str, object: Any, *, valid_from: Any = None, valid_to: Any = None,
+        scope: dict[str, str] | None = None, kind: str = "semantic", statement: str | None = None,
+        confidence: float | None = None, sensitivity: str | None = None, depends_on: Sequence[str] | None = None,
+        object_is_entity: bool | None = None,
+    ) -> Fact:
+        """Record a claim; a conflicting one is kept as `conflicted`, an earlier open-ended one is bounded.
+
+        `depends_on` lists premise fact ids: one justification (ANDed), drawn in the same transaction."""
+        cmd = build(c.AddFact, subject=subject, predicate=predicate, object=object, valid_from=valid_from,
+                    valid_to=valid_to, scope=scope, kind=kind, statement=statement, confidence=confidence,
+                    sensitivity=sensitivity, depends_on=depends_on, object_is_entity=object_is_entity)
+        data = record_fact.validate(**{**fields_of(cmd, drop=("depends_on",)), "scope": cmd.scope or {}})
+        return record_fact.add_facts(self._ctx, [data], depends_on=[cmd.depends_on or None])[0]
+
+    def add_facts(self, rows: Sequence[dict[str, Any] | FactCreate]) -> list[Fact]:
+        """Record many claims in one transaction (each row takes add_fact's fields, `depends_on` included)."""
+        if isinstance(rows, str | bytes | dict) or not isinstance(rows, Sequence):
+            raise InvalidInput("rows", "must be a list of facts (mappings of add_fact's fields)")
+        for index, r in enumerate(rows):
+            if not isinstance(r, dict | FactCreate):
+                raise InvalidInput("rows", f"row {index} must be a mapping of add_fact's fields, got {type(r).__name__}")
+        dicts = [dict(r) if isinstance(r, dict) else r for r in rows]
+        premises = [r.pop("depends_on", None) if isinstance(r, dict) else None for r in dicts]
+        build(c.AddFacts, rows=[r for r in dicts if isinstance(r, dict)])  # the declared row shape, checked once
+        batch = [r if isinstance(r, FactCreate) else record_fact.validate(**r) for r in dicts]
+        return record_fact.add_facts(self._ctx, batch, depends_on=premises)
+
+    def write_range(
+        self, subject: str, predicate: str, object: Any, *, valid_from: Any, valid_to: Any,
+        scope: dict[str, str] | None = None, statement: str | None = None,
+    ) -> Fact:
+        """A change for [valid_from, valid_to) only; outside the range the earlier value holds again."""
+        cmd = build(c.WriteRange, subject=subject, predicate=predicate, object=object, valid_from=valid_from,
+                    valid_to=valid_to, scope=scope, statement=statement)
+        data = record_fact.validate(**{**fields_of(cmd), "scope": cmd.scope or {}})
+        return record_fact.write_range(self._ctx, data=data)
+
+    def correct_fact(self, fact_id: str, **changes: Any) -> Fact:
+        """We were wrong about the past: a new version under the same fact_id (pass a version id to pin one)."""
+        cmd = build(c.CorrectFact, fact_id=fact_id, **changes)
+        return revise_fact.correct_fact(self._ctx, ref=cmd.fact_id, changes=given(cmd, drop=("fact_id",)))
+
+    def succeed_fact(self, fact_id: str, *, object: Any, at: Any, **fields: Any) -> Fact:
+        """The world changed at `at`: the old fact ends there; the returned successor starts there."""
+        cmd = build(c.SucceedFact, fact_id=fact_id, object=object, at=at, **fields)
+        return revise_fact.succeed_fact(self._ctx, ref=cmd.fact_id, object=cmd.object, at=cmd.at,
+                                        fields=given(cmd, drop=("fact_id", "object", "at")))
+
+    def end_fact(self, fact_id: str, *, at: Any) -> Fact:
+        """The claim stopped holding at valid time `at`."""
+        cmd = build(c.EndFact, fact_id=fact_id, at=at)
+        return revise_fact.end_fact(self._ctx, ref=cmd.fact_id, at=cmd.at)
+
+    def retract_fact(self, fact_id: str, *, reason: str) -> list[Fact]:
+        """We no longer believe it was ever true; returns the versions that stopped being believed."""
+        cmd = build(c.RetractFact, fact_id=fact_id, reason=reason)
+        return revise_fact.retract_fact(self._ctx, ref=cmd.fact_id, reason=cmd.reason)
+
+    # -- reading -------------------------------------------------------------------------------
+    def facts(
+        self, subject: str | None = None, predicate: str | None = None, object: Any = None, *, valid_at: Any = None,
+        known_at: Any = None, scope: dict[str, str] | None = None, include_undated: bool = True, states: Any = None,
+        window: Window | None = None,
+    ) -> AsOf[Fact]:
+        """Versions valid at `valid_at` as believed at `known_at` (both default to now), then the undated ones that
+        may hold there, apart (`.dated`, `.undated`) and each marked `undated`; `.unreadable` names stored versions
+        skipped because their row fails validation. `window` reads one page of a listing in its query (REST's pages:
+        `.next_offset` says where the next starts)."""
+        cmd = build(c.FactsQuery, subject=subject, predicate=predicate, object=object, valid_at=valid_at,
+                    known_at=known_at, scope=scope, include_undated=include_undated, states=states)
+        return read_facts.facts(self._ctx, **fields_of(cmd), window=window)
+
+    def history(self, fact_id: str) -> list[Fact]:
+        """Every version of a fact: both intervals and how each ended (`.unreadable` names skipped bad rows)."""
+        return read_facts.history(self._ctx, **fields_of(build(c.HistoryQuery, fact_id=fact_id)))
+
+    def chain(self, subject: str, predicate: str, *, known_at: Any = None, scope: dict[str, str] | None = None) -> list[Fact]:
+        """The evolution chain of (subject, predicate) in valid-time order."""
+        cmd = build(c.ChainQuery, subject=subject, predicate=predicate, known_at=known_at, scope=scope)
+        return read_facts.chain(self._ctx, **fields_of(cmd))
+
+    def relations(self, entity: str, *, valid_at: Any = None, known_at: Any = None) -> AsOf[Relation]:
+        """Every relation of an entity at the point, both directions; undated ones after, apart and marked."""
+        return who.relations(self._ctx, **fields_of(build(c.WhoQuery, entity=entity, valid_at=valid_at,
+                                                          known_at=known_at)))
+
+    def holders(self, predicate: str, object: Any, *, valid_at: Any = None, known_at: Any = None) -> AsOf[Fact]:
+        """Who held `predicate object` at the point; undated holders after, apart and marked."""
+        cmd = build(c.HoldersQuery, predicate=predicate, object=object, valid_at=valid_at, known_at=known_at)
+        return who.holders(self._ctx, **fields_of(cmd))
+
+    def path(self, a: str, b: str, *, valid_at: Any = None, known_at: Any = None, max_hops: int = 4) -> list[PathStep] | None:
+        """How two entities are connected at the point (shortest chain of relations), or None; a dated chain wins,
+        and undated hops are used only when none exists, each marked on its step."""
+        cmd = build(c.PathQuery, a=a, b=b, valid_at=valid_at, known_at=known_at, max_hops=max_hops)
+        return who.path(self._ctx, **fields_of(cmd))
+
+    # -- governance ----------------------------------------------------------------------------
+    def define_predicate(self, name: str, *, cardinality: Literal["single", "multi"] = "single",
+                         inverse: str | None = None) -> PredicateDef:
+        """Say whether a predicate is single- or multi-valued, and its inverse name."""
+        cmd = build(c.DefinePredicate, name=name, cardinality=cardinality, inverse=inverse)
+        return predicate_service.define_predicate(self._ctx, **fields_of(cmd))
+
+    def predicates(self) -> list[PredicateDef]:
+        """Predicates this tenant has defined."""
+        return predicate_service.predicates(self._ctx)
+
+    def conflicts(self, *, include_resolved: bool = False) -> list[Conflict]:
+        """Writes kept but not applied, awaiting a decision."""
+        cmd = build(c.ConflictsQuery, include_resolved=include_resolved)
+        return conflict_service.conflicts(self._ctx, **fields_of(cmd))
+
+    def resolve_conflict(self, conflict_id: str, *, decision: str, at: Any = None,
+                         scope: dict[str, str] | None = None, reason: str | None = None) -> Fact:
+        """Decide a conflict: succession (at), correction, reject, or split_scope (scope)."""
+        cmd = build(c.ResolveConflict, conflict_id=conflict_id, decision=decision, at=at, scope=scope, reason=reason)
+        return conflict_service.resolve_conflict(self._ctx, **fields_of(cmd))
+
+    def merge_entities(self, keep: str, other: str) -> Entity:
+        """Merge `other` into `keep`, reversibly; `other`'s name becomes an alias."""
+        return entity_service.merge_entities(self._ctx, **fields_of(build(c.MergeEntities, keep=keep, other=other)))
+
+    def unmerge_entities(self, other: str) -> Entity:
+        """Undo the merge of `other`."""
+        return entity_service.unmerge_entities(self._ctx, **fields_of(build(c.UnmergeEntities, other=other)))
+
+
+# -- every operation checks its scope, below every surface ----------------------------------------------------------
+UNREGISTERED: dict[str, str | None] = {
+    "close": None, "for_principal": None, "for_tenant": None, "authorize": None,  # handles and the check itself
+    "turn": "write",  # the write gate's turn: only `remember` is done with it
+    "forget_preview": "read",  # the inspector's forget confirmation (it writes nothing; `forget` needs `forget`)
+}
+"""Public Store methods outside the operation registry, with the scope each needs (None: none); a test checks that
+every public method is either registered or named here."""
+
+
+def _guarded(name: str, scope_of: Callable[[dict[str, Any]], str], method: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(method)  # name, docstring, annotations and signature stay the method's
+    def call(self: Store, *args: Any, **kwargs: Any) -> Any:
+        self.principal.require(scope_of(kwargs), name)  # Forbidden (403) before anything is read or written
+        return method(self, *args, **kwargs)
+
+    return call
+
+
+def _guard_operations() -> None:
+    from credo.schema.operations import OPERATIONS
+
+    for op in OPERATIONS:
+        setattr(Store, op.store_method, _guarded(op.name, op.scope_for, getattr(Store, op.store_method)))
+    for name, scope in UNREGISTERED.items():
+        if scope is not None:
+            setattr(Store, name, _guarded(name, lambda _fields, s=scope: s, getattr(Store, name)))
+
+
+_guard_operations()

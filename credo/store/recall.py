@@ -1,0 +1,41 @@
+"""Store methods for recall: the context package and read receipts (DESIGN.md §8)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from credo.schema import commands_recall as r
+from credo.schema.commands import build, fields_of
+from credo.schema.context_package import ContextPackage
+from credo.schema.receipts import ReadReceipt
+from credo.services.recall import context as package_service
+from credo.services.recall import receipts as receipt_service
+from credo.services.core.context import Context
+
+
+class RecallMixin:
+    """Recall half of the public API; mixed into `credo.Store`."""
+
+    _ctx: Context
+
+    def context(
+        self, query: str | None = None, *, valid_at: Any = None, known_at: Any = None,
+        scope: dict[str, str] | None = None, budget_tokens: int | None = None, task: str | None = None,
+        **renamed: Any,
+    ) -> ContextPackage:
+        """A context package for `query` (a question or an entity's name): current (served, valid, believed,
+        supported), historical (each with when and why it stopped applying), open (each saying what is unknown);
+        `.markdown` fits `budget_tokens`; `task` records a read receipt of the served versions. (`renamed` takes
+        the argument's old name, `question_or_entity`, only to refuse it with a hint.)"""
+        cmd = build(r.ContextQuery, query=query, valid_at=valid_at, known_at=known_at, scope=scope,
+                    budget_tokens=budget_tokens, task=task, **renamed)
+        return package_service.context(self._ctx, **fields_of(cmd))
+
+    def served_to(self, task: str) -> list[ReadReceipt]:
+        """What a task was served (what the agent knew when it acted): its read receipts, oldest first."""
+        return receipt_service.served_to(self._ctx, **fields_of(build(r.ServedToQuery, task=task)))
+
+    def tasks_served(self, fact_id: str) -> list[ReadReceipt]:
+        """Which tasks were served a fact (any version) or one version (a version id): the receipts, each with only
+        those versions."""
+        return receipt_service.tasks_served(self._ctx, **fields_of(build(r.TasksServedQuery, fact_id=fact_id)))

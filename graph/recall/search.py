@@ -1,0 +1,140 @@
+"""Search reads: the fact paths in one query (any subset of them), entities and summaries by full text (tenant-scoped
+indexes).
+
+Tenant isolation at the index level: the full-text indexes index `tenant` too, so each Lucene query carries the
+tenant as a required clause; the vector path asks the one `fact_search` vector index with a filter it applies inside
+its search (Cypher 25 SEARCH ... WHERE: tenant, known and valid interval, sensitivity rank), so another tenant's
+vectors never take a place of the top k, and a small tenant's search is neither slower nor emptier beside a large one.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from credo.cypher import load
+from credo.graph.core.db import Tx
+from credo.graph.core.records import FAR_FUTURE, fact_from_row
+from credo.graph.truth.summaries import summary_from_row
+from credo.graph.core.vectors import Listed
+from credo.schema.cascade import Summary
+from credo.schema.entities import Entity
+from credo.schema.facts import Fact
+from credo.schema.search import FoundVersion, clearance_rank, epoch_ms
+
+SEARCH_FACTS = load("search_facts")
+SEARCH_ENTITIES_SUMMARIES = load("search_entities_summaries")
+# widening stops here: past it a Lucene match scores too low to matter, and reading more would make one tenant's
+# deep history the cost of every search (the cap bounds only how deep a path looks, never what it may serve)
+MAX_CANDIDATES = 12_800
+PATHS = ("lexical", "vector", "graph")
+# each path's first cut (at least twice the pool). The vector index's top k cannot skip history the way Lucene's
+# cannot either, but a second HNSW search costs a round trip and a whole new traversal: on YAGO 15k at valid_at=now
+# a first k of 50 re-queried 20 of 200 questions ("playsFor <club>": most neighbours ended), 70 re-queried 8, 80
+# re-queried 2, 100 none, for a first query costing about the same (bench/RESULTS.md, srch third round)
+FIRST_CUT = {"lexical": 50, "vector": 80, "graph": 50}
+
+
+def facts(
+    tx: Tx, tenant: str, *, lucene: str | None, vector: list[float] | None, entity_ids: list[str], words: list[str],
+    valid_at: datetime, known_at: datetime | None,
+    states: list[str], kinds: list[str] | None, scope_key: str | None, pool: int,
+    need: int, paths: frozenset[str] = frozenset(PATHS), full: int | None = None, vector_floor: float = -1.0,
+) -> tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str]]:
+    """Per path ('lexical', 'vector', 'graph'; only those in `paths` are read), the filtered versions best first
+    with the path's score; and the fact ids whose found version rests on premises. Each path's `full` best (default:
+    all `pool`) are read as `Fact`s, the rest as `FoundVersion` keys; the vector path keeps only candidates whose
+    cosine reaches `vector_floor` (raw cosine, -1 keeps all).
+
+    Each path hands over its best candidates (its cut) before the filter runs (so the filter and the state read
+    cost a bounded number of rows, however large the tenant); while a path that was cut ran out of visible
+    candidates before `need` (the caller's limit), the query runs again for that path alone with more (`wider`:
+    only the tenant's own versions the index's filter cannot judge — state, kind, scope — can use them up, never
+    another tenant's), so nothing filtered takes a slot of the top `need`."""
+    # HNSW and Lucene cost grows with k: start near the pool (FIRST_CUT), widen when short (a vector start of 1.5 x
+    # the pool was cheaper per query but doubled YAGO's re-queries: bench/RESULTS.md)
+    cuts = {path: max(pool * 2, FIRST_CUT[path]) if path in paths else 0 for path in PATHS}
+    if lucene is None:
+        cuts["lexical"] = 0
+    kept: list[dict] = []  # the rows of paths that need no wider cut
+    while True:
+        # each parameter has one type and size bucket whatever the search asks (one server plan: see LIST_SIZE)
+        rows = tx.rows(
+            SEARCH_FACTS, tenant=tenant, lucene=sized_text(lucene), vector=None if vector is None else Listed(vector),
+            vector_cut=cuts["vector"], known_key=epoch_ms(known_at or FAR_FUTURE), valid_key=epoch_ms(valid_at),
+            rank=clearance_rank(tx.levels), cuts=cuts,
+            vector_floor=float((1.0 + vector_floor) / 2.0),  # Neo4j scores cosine as (1 + cosine) / 2
+            entity_ids=sized_list(entity_ids), words=sized_list(words), valid_at=valid_at.isoformat(),
+            known_at=(known_at or FAR_FUTURE).isoformat(), states=sized_list(states), any_kind=kinds is None,
+            kinds=sized_list(kinds), any_scope=scope_key is None, scope_key=sized_text(scope_key),
+            pool=pool,
+            full={p: pool if full is None else full for p in PATHS},
+        )
+        # every path hands over at most its cut: one that did may have more visible ones behind the cut; only such
+        # a path runs again (wider), the others' rows are kept
+        visible = {p: sum(1 for x in rows if x["path"] == p and (x["fact"] or x["found"]) is not None) for p in PATHS}
+        short = {r["path"] for r in rows if r["raw"] >= cuts[r["path"]] and visible[r["path"]] < need
+                 and cuts[r["path"]] < MAX_CANDIDATES}
+        if not short:
+            rows = kept + rows
+            break
+        kept += [r for r in rows if r["path"] not in short]
+        cuts = {p: wider(cuts[p], visible[p], need) if p in short else 0 for p in PATHS}
+    out: dict[str, list[tuple[Fact | FoundVersion, float]]] = {"lexical": [], "vector": [], "graph": []}
+    premised: set[str] = set()
+    for r in sorted((r for r in rows if (r["fact"] or r["found"]) is not None), key=lambda r: (r["path"], r["rank"])):
+        fact = fact_from_row(r["fact"]) if r["fact"] is not None else FoundVersion(**r["found"])
+        if getattr(fact, "unreadable", None) is None:  # an unreadable stored version is never served
+            out[r["path"]].append((fact, float(r["score"])))
+            if r["premised"]:
+                premised.add(fact.fact_id)
+    return out, premised
+
+
+# Neo4j keys its plan cache by the query text and each parameter's type and, for a list or a string, its size
+# bucket (0, 1, then the next power of ten: 2-10, 11-100, 101-1,000 ...; org.neo4j.cypher.internal.util.SizeBucket).
+# Planning search_facts costs 130-450 ms on this machine, so every new (type, bucket) combination a search's filters,
+# words and names gave planned it again (tests/services/recall/test_search_plans.py, bench/RESULTS.md): lists are padded to
+# LIST_SIZE entries (the bucket 11-100) and texts to TEXT_SIZE characters (101-1,000).
+LIST_SIZE, TEXT_SIZE = 11, 101
+
+
+def sized_list(values: list[str] | None) -> list[str]:
+    """A list parameter never empty, null or in a small size bucket: padded with '' (no id, word, kind, state or
+    label is the empty string) to LIST_SIZE entries."""
+    values = list(values or ())
+    return values + [""] * (LIST_SIZE - len(values))
+
+
+def sized_text(value: str | None) -> str:
+    """A text parameter never null nor in a small size bucket: padded with trailing spaces (which a Lucene query
+    ignores, and a query comparing it trims) to TEXT_SIZE characters."""
+    value = value or ""
+    return value + " " * (TEXT_SIZE - len(value))
+
+
+def wider(cut: int, visible: int, need: int) -> int:
+    """The next cut of a path whose `cut` candidates held only `visible` (< `need`) visible ones: twice what the
+    density seen so far says `need` takes (a second widening is rare, a k far too large costs every path's work),
+    at least twice and at most eight times the cut, never past MAX_CANDIDATES."""
+    if visible <= 0:
+        return min(cut * 8, MAX_CANDIDATES)
+    return min(max(2 * cut, -(-2 * cut * need // visible)), 8 * cut, MAX_CANDIDATES)
+
+
+def entities_and_summaries(
+    tx: Tx, tenant: str, *, entity_lucene: str | None, summary_lucene: str | None, known_at: datetime | None,
+    states: list[str], pool: int,
+) -> tuple[list[tuple[Entity, str, float]], list[tuple[Summary, float]]]:
+    """In one round trip: (entity with merged ids, normalised name, score) of the tenant's canonical entities
+    matching `entity_lucene`, and (summary, score) of its summaries matching `summary_lucene` (filtered by state,
+    known time and clearance), each best first; a None query skips its look-up."""
+    if entity_lucene is None and summary_lucene is None:
+        return [], []
+    rows = tx.rows(SEARCH_ENTITIES_SUMMARIES, tenant=tenant, entity_lucene=sized_text(entity_lucene),
+                   summary_lucene=sized_text(summary_lucene), known_at=(known_at or FAR_FUTURE).isoformat(),
+                   states=sized_list(states), pool=pool)
+    found = [(Entity(entity_id=e["entity_id"], name=e["name"], kind=e["kind"], aliases=e["aliases"] or [],
+                     ids=e["ids"]), e["norm"], float(r["score"])) for r in rows if (e := r["entity"]) is not None]
+    summaries = [(summary_from_row(r["summary"], r["trace"]), float(r["score"])) for r in rows
+                 if r["summary"] is not None]
+    return found, summaries

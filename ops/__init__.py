@@ -1,0 +1,1 @@
+"""Running Neo4j and changing its schema: provisioning and migrations."""

@@ -1,0 +1,56 @@
+"""Define predicates (single- or multi-valued, inverse names) and look up how one behaves."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from credo.graph.facts import entities as entity_repo
+from credo.graph.core import versions as fact_repo
+from credo.graph.facts import predicates as predicate_repo
+from credo.graph.core.db import Tx
+from credo.schema.errors import InvalidInput
+from credo.schema.facts import Fact, PredicateDef
+from credo.schema.names import normalise_predicate
+from credo.services.core.context import Context
+from credo.services.facts.rules import WriteDecision, decide_write, default_cardinality, established
+
+
+def define_predicate(
+    ctx: Context, *, name: str, cardinality: Literal["single", "multi"] = "single", inverse: str | None = None
+) -> PredicateDef:
+    """Register how a predicate behaves for this tenant (overrides the defaults)."""
+    name = normalise_predicate(name, "name")
+    inverse = None if inverse is None else normalise_predicate(inverse, "inverse")
+    if cardinality not in ("single", "multi"):
+        raise InvalidInput("cardinality", "must be 'single' or 'multi'", value=cardinality)
+    definition = PredicateDef(name=name, cardinality=cardinality, inverse=inverse)
+    return ctx.write(lambda tx, known: predicate_repo.define(tx, ctx.tenant, known, definition))
+
+
+def registry(tx: Tx, tenant: str) -> dict[str, PredicateDef]:
+    """Every predicate the tenant defined, by (normalised) name."""
+    return {normalise_predicate(p.name): p for p in predicate_repo.defined(tx, tenant)}
+
+
+def lookup(defined: dict[str, PredicateDef], name: str) -> PredicateDef:
+    """A predicate's definition, falling back to the defaults."""
+    return defined.get(name) or PredicateDef(name=name, cardinality=default_cardinality(name))
+
+
+def predicates(ctx: Context) -> list[PredicateDef]:
+    """Predicates this tenant has defined."""
+    return ctx.read(lambda tx: predicate_repo.defined(tx, ctx.tenant))
+
+
+def decide_in_slot(tx: Tx, tenant: str, fact: Fact, *, scope: dict[str, str] | None = None) -> WriteDecision:
+    """The conflict rule (DESIGN §4) for `fact` against the other facts established in its slot now.
+
+    The slot is (subject with every id merged into it, predicate, scope — `fact.scope` unless `scope` is given);
+    the fact's own versions never count against it.
+    """
+    entity = entity_repo.find(tx, tenant, fact.subject)
+    ids = entity.ids if entity is not None and fact.subject_id in entity.ids else [fact.subject_id]
+    current = fact_repo.current_for(tx, tenant, [(ids, fact.predicate)])[0]
+    others = established([f for f in current if f.fact_id != fact.fact_id], fact.scope if scope is None else scope)
+    return decide_write(object_key=fact.object.key, valid_from=fact.valid_from, valid_to=fact.valid_to,
+                        cardinality=lookup(registry(tx, tenant), fact.predicate).cardinality, current=others)

@@ -1,0 +1,131 @@
+"""Who is who at a (valid, known) point: relations of an entity, holders of a role, and paths between two."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from credo.graph.facts import entities as entity_repo
+from credo.graph.core import versions as fact_repo
+from credo.graph.core.db import Tx
+from credo.schema.errors import InvalidInput, NotFound
+from credo.schema.facts import AsOf, Fact, PathStep, Relation, literal
+from credo.schema.lifecycle import SERVED_VALUES
+from credo.schema.names import clean_name, normalise_predicate
+from credo.services.core.context import Context
+from credo.services.facts.read import points
+from credo.services.core.support import served_at
+
+
+def _entity(tx: Tx, tenant: str, name: str, known_at: datetime | None):
+    found = entity_repo.find(tx, tenant, name, known_at)
+    if found is None:
+        raise NotFound("entity", name)
+    return found
+
+
+def relations(ctx: Context, *, entity: str, valid_at: Any = None, known_at: Any = None) -> AsOf[Relation]:
+    """Every served relation of an entity at the point, both directions (incoming ones under their inverse name);
+    the undated ones that may hold there follow, apart and marked."""
+    entity = clean_name(entity, "entity")
+    valid, known = points(ctx, valid_at, known_at)
+
+    def work(tx: Tx) -> AsOf[Relation]:
+        # one query: the entity, both directions and the inverse names (four round trips before)
+        found = fact_repo.relations(tx, ctx.tenant, entity_repo.normalise(entity), valid_at=valid, known_at=known,
+                                    states=SERVED_VALUES)
+        if found is None:
+            raise NotFound("entity", entity)
+        out, inc, premised = found
+        result = [Relation(direction="out", predicate=f.predicate, other=f.object_name, fact=f) for f in out]
+        result += [
+            Relation(direction="in", predicate=inverse or f"{f.predicate} (of)", other=f.subject, fact=f)
+            for f, inverse in inc
+        ]
+        # a relation resting on premises not valid at the point is not served there (DESIGN §5); only those
+        # resting on some are checked (none: no second round trip)
+        return served_at(tx, ctx.tenant, AsOf(result, out.unreadable + inc.unreadable), valid_at=valid,
+                         known_at=known, fact=lambda r: r.fact, premised=premised)
+
+    return ctx.read(work)
+
+
+def holders(ctx: Context, *, predicate: str, object: Any, valid_at: Any = None, known_at: Any = None) -> AsOf[Fact]:
+    """Who held `predicate object` at the point ("who owned the Acme account on 2024-03-01"); the undated
+    holders that may hold it there follow, apart and marked."""
+    predicate = normalise_predicate(predicate)
+    if object is None:
+        raise InvalidInput("object", "name the entity or literal held (e.g. holders('owned_by', 'Bob'))")
+    valid, known = points(ctx, valid_at, known_at)
+
+    def work(tx: Tx) -> AsOf[Fact]:
+        if isinstance(object, str):
+            # the name is resolved inside the as-of query: one round trip
+            found, premised = fact_repo.as_of_named(tx, ctx.tenant, object_norm=entity_repo.normalise(object),
+                                                    predicate=predicate, valid_at=valid, known_at=known,
+                                                    states=SERVED_VALUES, include_undated=True)
+        else:
+            found, premised = fact_repo.as_of(
+                tx, ctx.tenant, predicate=predicate, object_value=literal(object).value, valid_at=valid,
+                known_at=known, states=SERVED_VALUES, include_undated=True), None
+        # premises valid at valid_at (queried only for versions that rest on some)
+        return served_at(tx, ctx.tenant, found, valid_at=valid, known_at=known, premised=premised)
+
+    return ctx.read(work)
+
+
+def path(ctx: Context, *, a: str, b: str, valid_at: Any = None, known_at: Any = None, max_hops: int = 4) -> list[PathStep] | None:
+    """A shortest chain of served relations joining two entities at the point, or None (breadth-first).
+
+    A chain of dated relations is the answer whenever one exists; only when none does may the chain use undated
+    relations (start unknown, not ended by the point), and every such hop is marked `undated` on its step.
+    """
+    if not 1 <= max_hops <= 8:
+        raise InvalidInput("max_hops", "must be between 1 and 8")
+    a, b = clean_name(a, "a"), clean_name(b, "b")
+    valid, known = points(ctx, valid_at, known_at)
+
+    def work(tx: Tx) -> list[PathStep] | None:
+        start, goal = _entity(tx, ctx.tenant, a, known), _entity(tx, ctx.tenant, b, known)
+        if start.entity_id == goal.entity_id:
+            return []
+        for include_undated in (False, True):
+            found = _breadth_first(tx, ctx.tenant, start, goal, valid=valid, known=known, max_hops=max_hops,
+                                   include_undated=include_undated)
+            if found is not None:
+                return found
+        return None
+
+    return ctx.read(work)
+
+
+def _breadth_first(tx: Tx, tenant: str, start: Any, goal: Any, *, valid: datetime, known: datetime | None,
+                   max_hops: int, include_undated: bool) -> list[PathStep] | None:
+    canonical = {i: start.entity_id for i in start.ids} | {i: goal.entity_id for i in goal.ids}
+    came_from: dict[str, tuple[str, str, Fact] | None] = {start.entity_id: None}
+    frontier = list(start.ids)
+    for _ in range(max_hops):
+        nxt: list[str] = []
+        for from_id, to_id, direction, fact in fact_repo.neighbours(
+            tx, tenant, frontier, valid_at=valid, known_at=known, states=SERVED_VALUES, include_undated=include_undated
+        ):
+            src, dst = canonical.get(from_id, from_id), canonical.get(to_id, to_id)
+            if dst in came_from:
+                continue
+            came_from[dst] = (src, direction, fact)
+            if dst == goal.entity_id:
+                return _walk_back(came_from, dst)
+            nxt.append(to_id)
+        if not nxt:
+            return None
+        frontier = nxt
+    return None
+
+
+def _walk_back(came_from: dict[str, tuple[str, str, Fact] | None], node: str) -> list[PathStep]:
+    steps: list[PathStep] = []
+    while came_from[node] is not None:
+        src, _direction, fact = came_from[node]
+        steps.append(PathStep(source=fact.subject, predicate=fact.predicate, target=fact.object_name, fact=fact))
+        node = src
+    return list(reversed(steps))

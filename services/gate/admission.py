@@ -1,0 +1,64 @@
+"""Admission: extracted facts start as `candidate`; a person or a named policy admits or rejects them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from credo.graph.core import ledger
+from credo.graph.facts import predicates as predicate_repo
+from credo.graph.core.db import Tx
+from credo.graph.core.ledger import new_id
+from credo.schema.errors import InvalidInput
+from credo.schema.facts import EndKind, Fact
+from credo.schema.lifecycle import State, check_transition
+from credo.schema.names import clean_text
+from credo.services.facts import predicates as predicate_service
+from credo.services.core.context import Context
+from credo.services.core.versions import next_version, replace, retire, the_current
+
+
+def admit(ctx: Context, *, fact_id: str, by: str) -> Fact:
+    """Admit a candidate as current knowledge; a clash with an established value is kept as `conflicted`."""
+    if not isinstance(by, str) or not by.strip():
+        raise InvalidInput("by", "name who admits it (a person, or a policy that names its evidence)")
+
+    def work(tx: Tx, known: datetime) -> Fact:
+        fact = the_current(tx, ctx.tenant, fact_id)
+        check_transition(fact.fact_id, fact.state, State.ACTIVE)
+        decision = predicate_service.decide_in_slot(tx, ctx.tenant, fact)
+        state = State.CONFLICTED if decision.outcome == "conflict" else State.ACTIVE
+        newer = next_version(fact, known, state=state.value, verified_at=known)
+        retire(tx, known, [(fact, EndKind.STATE_CHANGE.value, f"admitted by {by.strip()}")])
+        replace(tx, known, [(fact, newer)])
+        if state == State.CONFLICTED:
+            cid = new_id("c")
+            predicate_repo.open_conflicts(tx, known, [(cid, newer.version_id, e.version_id) for e in decision.against])
+        ledger.audit(tx, ctx.tenant, known, [("admit", fact.fact_id, {"version_id": newer.version_id, "by": by.strip(),
+                                                                      "state": state.value})])
+        return newer
+
+    return ctx.write(work)
+
+
+def reject(ctx: Context, *, fact_id: str, reason: str) -> Fact:
+    """Reject a candidate (or a disputed or stale version); it is kept, never served."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidInput("reason", "a rejection must say why")
+    reason = clean_text(reason, "reason")
+
+    def work(tx: Tx, known: datetime) -> Fact:
+        fact = the_current(tx, ctx.tenant, fact_id)
+        check_transition(fact.fact_id, fact.state, State.REJECTED)
+        if fact.state == State.CONFLICTED:
+            # rejecting a challenger is a decision on its dispute: close it, so the established value is undisputed
+            for conflict in predicate_repo.conflicts(tx, ctx.tenant):
+                if conflict.challenger.fact_id == fact.fact_id:
+                    predicate_repo.close_conflict(tx, known, conflict.conflict_id, "reject")
+        newer = next_version(fact, known, state=State.REJECTED.value, end_reason=reason.strip())
+        retire(tx, known, [(fact, EndKind.STATE_CHANGE.value, f"rejected: {reason.strip()}")])
+        replace(tx, known, [(fact, newer)])
+        ledger.audit(tx, ctx.tenant, known, [("reject", fact.fact_id, {"version_id": newer.version_id,
+                                                                       "reason": reason.strip()})])
+        return newer
+
+    return ctx.write(work)

@@ -1,0 +1,122 @@
+"""Re-verification of stale (or any current) facts, and the list of everything awaiting it or a rebuild."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from credo.graph.truth import dependencies as dep_repo
+from credo.graph.core import ledger
+from credo.graph.truth import summaries as summary_repo
+from credo.graph.gate import sources as source_repo
+from credo.graph.core.db import Tx
+from credo.schema.cascade import StaleItem
+from credo.schema.errors import InvalidInput
+from credo.schema.facts import EndKind, Epistemic, Fact
+from credo.schema.lifecycle import SERVED, State, check_transition
+from credo.services.core.context import Context
+from credo.services.core.flags import flag_states
+from credo.services.truth.premises import link
+from credo.services.core.versions import current_versions, next_version, replace, retire, the_current
+
+OUTCOMES = ("holds", "lapsed", "retracted")
+
+
+def _evidence(evidence: Any) -> tuple[list[str], list[str], str | None]:
+    """(premise fact ids, source ids, free text) from a reverify evidence argument."""
+    if evidence is None:
+        return [], [], None
+    items = [evidence] if isinstance(evidence, str) else list(evidence)
+    if not items or not all(isinstance(i, str) and i.strip() for i in items):
+        raise InvalidInput("evidence", "must be text, a source id, or a list of premise fact ids / source ids")
+    premises = [i for i in items if i.startswith(("f_", "v_"))]
+    sources = [i for i in items if i.startswith("s_")]
+    text = [i for i in items if i not in premises and i not in sources]
+    return premises, sources, "; ".join(text) or None
+
+
+def _check_reverifiable(fact: Fact) -> None:
+    """Only stale facts (and served ones, re-confirmed) are re-verified; a dispute or a candidate needs its own act."""
+    if fact.state == State.CONFLICTED:
+        raise InvalidInput("fact_id", f"{fact.fact_id} is conflicted: a dispute is decided with resolve_conflict, "
+                                      "not by re-verification", value=fact.fact_id)
+    if fact.state == State.CANDIDATE:
+        raise InvalidInput("fact_id", f"{fact.fact_id} is a candidate: it is admitted with admit (or rejected), "
+                                      "not re-verified", value=fact.fact_id)
+    if fact.state != State.STALE and fact.state not in SERVED:
+        raise InvalidInput("fact_id", f"{fact.fact_id} is {fact.state}: only stale or served facts are re-verified",
+                           value=fact.fact_id)
+
+
+def reverify(ctx: Context, *, fact_id: str, outcome: str, evidence: Any = None, note: str | None = None) -> Fact:
+    """End a re-verification: holds (re-confirmed with new evidence), lapsed (kept as history: no longer applies
+    because ...; never implies the opposite), or retracted (it was wrong)."""
+    if outcome not in OUTCOMES:
+        raise InvalidInput("outcome", f"must be one of {list(OUTCOMES)}", value=outcome)
+    premises, sources, text = _evidence(evidence)
+    if outcome == "holds" and evidence is None and not (note and note.strip()):
+        raise InvalidInput("evidence", "holds needs the new evidence (text, source ids or premise fact ids) or a note")
+
+    def work(tx: Tx, known: datetime) -> Fact:
+        old = the_current(tx, ctx.tenant, fact_id)
+        _check_reverifiable(old)
+        if sources:
+            missing = set(sources) - set(source_repo.by_ids(tx, ctx.tenant, sources))
+            if missing:
+                raise InvalidInput("evidence", f"source {sorted(missing)[0]} names nothing in this tenant")
+        detail = {"outcome": outcome, "note": note, "evidence": text, "premises": premises, "sources": sources}
+        if outcome == "retracted":
+            reason = f"retracted on re-verification: {note or text or old.stale_cause or 'found wrong'}"
+            current = [v for v in current_versions(tx, ctx.tenant, old.fact_id) if v.known_to is None]
+            retire(tx, known, [(v, EndKind.RETRACTION.value, reason) for v in current])
+            ledger.audit(tx, ctx.tenant, known, [("reverify", old.fact_id, detail)])
+            return old.model_copy(update={"known_to": known, "ended_by": EndKind.RETRACTION, "end_reason": reason})
+        if outcome == "holds":
+            confirm = (premises or sources or text) and old.epistemic != Epistemic.CONFIRMED
+            if confirm:
+                # the claim becomes confirmed: what it says changes, so a new version (then flagged active below)
+                new = next_version(old, known, epistemic=Epistemic.CONFIRMED, stale_cause=None)
+                retire(tx, known, [(old, EndKind.STATE_CHANGE.value, "re-verified: holds (confirmed)")])
+                replace(tx, known, [(old, new)])
+            else:
+                new = old
+            # back to served: the cascade re-checks the summaries tracing it (green again when nothing else broke)
+            flag_states(tx, ctx.tenant, known, [(new, State.ACTIVE.value, None)], kind="reverify", actor=None,
+                        reason="re-verified: holds", verified_at=known, refresh=True, notify=new is old)
+            new = new.model_copy(update={"state": State.ACTIVE.value, "stale_cause": None, "verified_at": known})
+        else:
+            because = note or text or old.stale_cause or "its premise changed"
+            update: dict[str, Any] = {"lapse_reason": f"no longer applies because {because}", "stale_cause": None}
+            if (old.valid_to is None or old.valid_to > known) and (old.valid_from is None or old.valid_from < known):
+                update.update(valid_to=known, valid_to_precision="instant", bounded_by=None)
+            check_transition(old.fact_id, old.state, State.DEPRECATED)
+            # the lapse bounds the valid time and says why (a new version); the state change is its flag
+            new = next_version(old, known, **update)
+            retire(tx, known, [(old, EndKind.STATE_CHANGE.value, "re-verified: lapsed")])
+            replace(tx, known, [(old, new)])
+            flag_states(tx, ctx.tenant, known, [(new, State.DEPRECATED.value, None)], kind="reverify",
+                        actor=None, reason="re-verified: lapsed", notify=False)
+            new = new.model_copy(update={"state": State.DEPRECATED.value})
+        if premises:
+            detail["justification"] = link(tx, ctx, known, [new], premises)
+        if sources:
+            source_repo.link_sourced_from(tx, known, [(new.version_id, s, None, None) for s in sources])
+        ledger.audit(tx, ctx.tenant, known, [("reverify", old.fact_id, {**detail, "version_id": new.version_id})])
+        return new
+
+    return ctx.write(work)
+
+
+def stale(ctx: Context) -> list[StaleItem]:
+    """Every fact awaiting re-verification and every summary awaiting a rebuild, oldest first."""
+
+    def work(tx: Tx) -> list[StaleItem]:
+        facts = dep_repo.stale_facts(tx, ctx.tenant)
+        sums = summary_repo.listed(tx, ctx.tenant, known_at=None, states=[State.STALE.value])
+        items = [StaleItem(kind="fact", id=f.fact_id, version_id=f.version_id, text=f.statement, since=f.known_from,
+                           cause=f.stale_cause) for f in facts]
+        items += [StaleItem(kind="summary", id=s.summary_id, version_id=s.version_id, text=s.topic, since=s.known_from,
+                            cause=s.stale_cause) for s in sums]
+        return sorted(items, key=lambda i: (i.since, i.kind, i.id))
+
+    return ctx.read(work)
