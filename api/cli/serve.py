@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 
@@ -93,13 +92,10 @@ def cmd_keys_revoke(args: argparse.Namespace) -> int:
 
 
 def mcp_mounts() -> list:
-    """The MCP server's mount hook, when the MCP surface is installed (credo.api.mcp.server.mount)."""
-    if importlib.util.find_spec("credo.api.mcp.server") is None:
-        return []
-    from credo.api.mcp import server as mcp_server
+    """The surfaces mounted beside REST: MCP over streamable HTTP at /mcp (credo.api.mcp.http.mcp_mount)."""
+    from credo.api.mcp.http import mcp_mount
 
-    mount = getattr(mcp_server, "mount", None)
-    return [mount] if mount else []
+    return [mcp_mount]
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -306,10 +306,3 @@ def _error(exc: BaseException, ctx: Context) -> CallToolResult:
 async def tool_names(server: MCPServer | None = None) -> list[str]:
     """The names of the tools a server lists (the parity test compares them with the registry)."""
     return [t.name for t in await (server or build_server(lambda principal: None)).list_tools()]  # type: ignore[arg-type]
-
-
-def mount(app: Any, runtime: Any) -> Any:
-    """The `create_app(mounts=[...])` hook `credo serve` looks up: /mcp behind the app's API keys."""
-    from credo.api.mcp.http import mcp_mount
-
-    return mcp_mount(app, runtime)

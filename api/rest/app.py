@@ -7,7 +7,7 @@ same app: each mount is called with (app, runtime) once the app exists and may r
 For a mounted surface: `runtime.principal(key)` gives the Principal (tenant, clearance, scopes, acting key) and
 `runtime.store_for(principal)` its Store — the only two calls a surface makes; `credo.api.problems.problem_for(exc)`
 the error's code.
-`credo serve` mounts `credo.api.mcp.server.mount(app, runtime)` when that module exists.
+`credo serve` mounts `credo.api.mcp.http.mcp_mount(app, runtime)`.
 """
 
 from __future__ import annotations

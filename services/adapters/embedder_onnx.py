@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 
 from credo.schema.errors import ConfigError
-from credo.services.adapters.embeddings import DIMENSION, model_path
+from credo.services.adapters.minilm import DIMENSION, model_path
 
 MAX_TOKENS = 256  # sentence_bert_config.json max_seq_length of the shipped model
 _export_lock = threading.Lock()

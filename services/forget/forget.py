@@ -12,154 +12,28 @@ whose question holds forgotten words, lose their question text (their links to t
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from credo.graph.core import clearance as clearance_repo
-from credo.graph.core import versions as fact_repo
 from credo.graph.forget import forget as repo
 from credo.graph.core import ledger
 from credo.graph.truth import summaries as summary_repo
 from credo.graph.core.db import Tx
-from credo.graph.core.ledger import new_id
 from credo.schema.errors import NotFound, TransitionRefused
-from credo.schema.facts import EndKind
 from credo.schema.forget import ForgetResult, ResidueReport
 from credo.schema.lifecycle import State, check_transition
 from credo.services.forget import crypto_erase
 from credo.services.forget import seal as forget_seal
 from credo.services.core.clearance import purged_label
 from credo.services.core.context import Context
-from credo.services.forget.rules import (FREE_DROPPED, FREE_REMOVED, FREE_TEXT, SUMMARY_TEXT, TASK_REMOVED, Probe,
-                                         free_probes, holding, ledger_subjects, only_evidence, tombstone,
-                                         without_forgotten)
-from credo.services.forget.verify import purged_report, verify
-from credo.services.adapters.summarizers import ListSummarizer
-from credo.services.truth.rules import text_hash
-from credo.services.core.flags import flag_states
-from credo.services.core.versions import changes
+from credo.services.forget.rules import Probe, only_evidence, tombstone
+from credo.services.forget.steps import (FORGOTTEN, capture, forget_facts, forget_summaries, probe_sealer, reach_entities,
+                                         rebuild_after, recorded, scrub_copies, tombstone_event)
+from credo.services.forget.scope import forget_subject
+from credo.services.forget.verify import kind_of, purged_report, verify
 
 FORGOTTEN = State.FORGOTTEN.value
-
-
-def kind_of(ctx: Context, target_id: str) -> dict[str, Any]:
-    """What the id names in this tenant; NotFound otherwise (another tenant's ids too, and an id whose content is
-    above the caller's clearance: a forget reaches all of it, services/core/clearance.py)."""
-    def work(tx: Tx) -> dict[str, Any] | None:
-        found = repo.target(tx, ctx.tenant, target_id)
-        return None if found is None or clearance_repo.hidden(tx, ctx.tenant, target_id) else found
-
-    found = ctx.read(work)
-    if found is None:
-        raise NotFound("forget target", target_id)
-    return found
-
-
-def capture(tx: Tx, tenant: str, fact_ids: list[str], probe: Probe) -> list[dict[str, Any]]:
-    """Read the facts' content into `probe` (stored with the forget until purge) and return their current versions
-    and sources."""
-    rows = repo.probes(tx, tenant, fact_ids)
-    for r in rows:
-        probe.add(r["statements"] + r["quotes"] + r["literals"], r["embeddings"])
-    return rows
-
-
-def mark_forgotten(tx: Tx, tenant: str, known: datetime, version_ids: list[str], reason: str) -> None:
-    """The one state change of forgetting: each current version is flagged forgotten (a FLAGGED edge, through the
-    transition table); the cascade sees them retired like any belief change."""
-    if not version_ids:
-        return
-    retired = fact_repo.versions_by_ids(tx, tenant, version_ids)
-    # a flag like every state change (issue 9): the version history stays, the transition table is checked
-    flag_states(tx, tenant, known, [(f, FORGOTTEN, None) for f in retired.values()], kind="forget",
-                reason="forgotten", notify=False)
-    # the cascade quotes a premise's statement in its causes: give it the tombstone, never the content
-    changes(tx).facts.extend((f.model_copy(update={"statement": f"forgotten for {reason}"}), EndKind.FORGOTTEN.value,
-                              "forgotten") for f in retired.values())
-
-
-def forget_facts(tx: Tx, tenant: str, known: datetime, rows: list[dict[str, Any]], *, by: str, reason: str,
-                 strict: bool) -> list[str]:
-    """The state change of forgetting facts inside one write (transition check, flags); their content goes with
-    `scrub_copies`, in the same write."""
-    moving, ids = [], []
-    for r in rows:
-        for v in r["versions"]:
-            if v["state"] == FORGOTTEN and not strict:
-                continue
-            check_transition(r["fact_id"], v["state"], FORGOTTEN)
-            moving.append(v["version_id"])
-        ids.append(r["fact_id"])
-    mark_forgotten(tx, tenant, known, moving, reason)
-    return ids
-
-
-def reach_entities(tx: Tx, tenant: str, fact_ids: list[str], probe: Probe, *,
-                   spare: list[str] = ()) -> dict[str, list[str]]:
-    """Step: the entities the facts name that no remembered fact names any more, which go with them (rule in the
-    module docstring; the caller scrubs them). Their names join the probe first, so the forget's reason is checked
-    against them and `scrub_copies` removes their copies too. `spare`: entities the caller forgets itself (a
-    subject's own family). Returns entity id -> its names."""
-    found = {e: names for e, names in repo.orphans(tx, tenant, fact_ids).items() if e not in spare}
-    for names in found.values():
-        probe.add_names(names)
-    probe.entities += [e for e in found if e not in probe.entities]
-    return found
-
-
-def recorded(reason: str, behalf: str | None, probe: Probe) -> tuple[str, str | None]:
-    """The reason and the claimed actor as the forget records them (tombstones, ledger, cascade causes): either one
-    naming the forgotten content is replaced by a content-free text, as the free-text scrub would do after."""
-    return without_forgotten(reason, probe.texts) or reason, without_forgotten(behalf, probe.texts)
-
-
-def probe_sealer(ctx: Context, target_id: str) -> Callable[[Tx, Probe], None]:
-    """A step storing the probe until purge inside the forget's write: its ids and tombstone, and its content only
-    sealed under the target's probe key (fetched now, before the transaction: services/forget/seal.py); without a
-    key store, no content at all. In crypto-erasure mode no text is kept: a copy readable until purge would outlive
-    the destroyed content keys (the names of the entities forgotten with it are kept: names are never sealed)."""
-    key = forget_seal.probe_key(ctx.keys, ctx.tenant, target_id) if ctx.keys is not None else None
-
-    def save(tx: Tx, probe: Probe) -> None:
-        props = probe.stored(target_id)
-        if key is not None and (probe.texts or probe.embeddings):
-            texts = probe.texts if ctx.cipher is None else probe.names
-            props["seal_key"] = key[0]
-            props["sealed"] = forget_seal.seal_with(key[1], ctx.tenant, target_id, texts, probe.embeddings)
-        repo.save_probe(tx, ctx.tenant, props)
-
-    return save
-
-
-FREE_RULE = {"fields": FREE_TEXT, "removed": FREE_REMOVED, "dropped": FREE_DROPPED, "task_removed": TASK_REMOVED}
-
-
-def scrub_copies(tx: Tx, tenant: str, known: datetime, probe: Probe, *, fact_ids: list[str], source_ids: list[str],
-                 by: str, behalf: str | None, reason: str) -> list[str]:
-    """The content of the facts' versions and of every copy (summaries, episodes, stale causes, receipts' questions),
-    and every free text of the tenant naming it (reasons, causes, claimed actors, task labels, ledger details: the
-    ledger's redacted, its chain intact), removed in one statement; returns the summaries to rebuild."""
-    sealed = holding(repo.sealed_questions(tx, tenant), probe.texts) if probe.texts else []  # crypto mode only
-    return repo.scrub_fact_copies(tx, tenant, fact_ids=fact_ids, source_ids=source_ids, texts=probe.texts,
-                                  receipt_ids=sealed, free=free_probes(probe.texts, tenant), free_text=FREE_RULE,
-                                  subject_ids=ledger_subjects(fact_ids, source_ids), known=known, by=by,
-                                  behalf=behalf, reason=reason, cause=f"premise forgotten for {reason}",
-                                  text_hash=text_hash(SUMMARY_TEXT))
-
-
-def _tombstone_event(tx: Tx, tenant: str, known: datetime, target_id: str, kind: str, behalf: str | None,
-                     reason: str, ids: list[str]) -> None:
-    # the ledger records the acting key itself (its actor) and the claimed one apart (on_behalf_of)
-    ledger.audit(tx, tenant, known, [("forget", target_id, {"kind": kind, "by": behalf, "reason": reason, "ids": ids})])
-
-
-def rebuild_after(ctx: Context, summary_ids: list[str]) -> None:
-    """Summaries that derived from forgotten content are rebuilt without it (or stay stale with the reason)."""
-    from credo.services.truth.summaries import rebuild
-
-    for sid in summary_ids:
-        rebuild(ctx, summary_id=sid, summarizer=ListSummarizer())
 
 
 def forget(ctx: Context, *, target_id: str, reason: str, actor: str, probes: dict[str, Probe]) -> ForgetResult:
@@ -168,12 +42,10 @@ def forget(ctx: Context, *, target_id: str, reason: str, actor: str, probes: dic
     found = kind_of(ctx, target_id)
     kind = found["kind"]
     if kind == "entity":
-        from credo.services.forget.scope import forget_subject
-
         job = forget_subject(ctx, entity_id=target_id, reason=reason, actor=actor, probes=probes)
         return ForgetResult(target_id=target_id, kind="entity", forgotten=job.forgotten, report=job.report)
     if kind == "summary":
-        return _forget_summaries(ctx, [target_id], reason, actor, probes)
+        return forget_summaries(ctx, [target_id], reason, actor, probes)
     target = found["fact_id"] if kind == "fact" else target_id
     probe = probes.setdefault(target, Probe(ids=[target], kind=kind))
     if kind == "fact":
@@ -204,7 +76,7 @@ def forget(ctx: Context, *, target_id: str, reason: str, actor: str, probes: dic
         repo.scrub_entities(tx, ctx.tenant, entities, known, by, why, behalf)
         rebuild[:] = scrub_copies(tx, ctx.tenant, known, probe, fact_ids=ids, source_ids=sources, by=by,
                                   behalf=behalf, reason=why)
-        _tombstone_event(tx, ctx.tenant, known, target, kind, behalf, why, ids + entities)
+        tombstone_event(tx, ctx.tenant, known, target, kind, behalf, why, ids + entities)
         probe.facts = [i for i in ids if i != target]
         probe.tombstone = tombstone(known, by, behalf, why)
         save_probe(tx, probe)  # held until purge: any handle sharing the key store can probe with it
@@ -217,34 +89,6 @@ def forget(ctx: Context, *, target_id: str, reason: str, actor: str, probes: dic
     rebuild_after(ctx, rebuild)
     report = verify(ctx, target_id=target, kind=kind, probe=probe, extra_facts=probe.facts)
     return done.model_copy(update={"report": report})
-
-
-def _forget_summaries(ctx: Context, summary_ids: list[str], reason: str, actor: str | None,
-                      probes: dict[str, Probe], by: str | None = None) -> ForgetResult:
-    """Forget summaries (every version's text and topic); `by` the acting principal (default `ctx.actor`), `actor`
-    who it acted for."""
-    by = by or ctx.actor
-    mark: dict = {}
-
-    def work(tx: Tx, known: datetime) -> None:
-        states = repo.summary_states(tx, ctx.tenant, summary_ids)
-        rows = []
-        for sid, st in states.items():
-            if st["state"] is not None:
-                check_transition(sid, st["state"], FORGOTTEN)
-                rows.append((sid, new_id("sv")))
-        repo.scrub_summaries(tx, [v for st in states.values() for v in st["versions"]], SUMMARY_TEXT,
-                             text_hash(SUMMARY_TEXT), known, by, reason, actor)
-        repo.forget_summaries(tx, ctx.tenant, rows, known, SUMMARY_TEXT, text_hash(SUMMARY_TEXT))
-        changes(tx).summaries.extend(sid for sid, _ in rows)
-        _tombstone_event(tx, ctx.tenant, known, summary_ids[0], "summary", actor, reason, summary_ids)
-        mark.update(tombstone(known, by, actor, reason))
-
-    ctx.write(work)
-    probe = probes.setdefault(summary_ids[0], Probe(ids=summary_ids, kind="summary"))
-    probe.tombstone = probe.tombstone or mark
-    report = verify(ctx, target_id=summary_ids[0], kind="summary", probe=probe)
-    return ForgetResult(target_id=summary_ids[0], kind="summary", forgotten=summary_ids, report=report)
 
 
 def _iso(at: object) -> object:

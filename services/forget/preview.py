@@ -19,7 +19,7 @@ from credo.schema.errors import NotFound
 from credo.schema.forget import ForgetPreview
 from credo.schema.search import can_see
 from credo.services.core.context import Context
-from credo.services.forget.forget import kind_of
+from credo.services.forget.verify import kind_of
 from credo.services.forget.rules import only_evidence
 
 SHOWN = 50  # facts listed by name; more are counted

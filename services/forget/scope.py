@@ -23,8 +23,8 @@ from credo.services.forget import crypto_erase
 from credo.services.forget import seal as forget_seal
 from credo.services.core.clearance import check_target, everything
 from credo.services.core.context import Context
-from credo.services.forget.forget import (_forget_summaries, _tombstone_event, capture, forget_facts, probe_sealer,
-                                   reach_entities, rebuild_after, recorded, scrub_copies)
+from credo.services.forget.steps import (capture, forget_facts, forget_summaries, probe_sealer, reach_entities, rebuild_after,
+                                         recorded, scrub_copies, tombstone_event)
 from credo.services.forget.rules import SUMMARY_TEXT, Probe, tombstone, without_forgotten
 from credo.services.forget.verify import stored_probe, verify
 from credo.services.truth.rules import text_hash
@@ -64,7 +64,7 @@ def _advance(job: ForgetJob, ctx: Context, **changes: object) -> ForgetJob:
 
 def _event(tx: Tx, ctx: Context, job: ForgetJob, known: datetime, ids: list[str]) -> None:
     """The ledger's forget event of one batch (the acting key is the transaction's; the claimed actor apart)."""
-    _tombstone_event(tx, ctx.tenant, known, job.target or ctx.tenant, "entity" if job.scope == "subject" else "tenant",
+    tombstone_event(tx, ctx.tenant, known, job.target or ctx.tenant, "entity" if job.scope == "subject" else "tenant",
                      job.on_behalf_of, job.reason, ids)
 
 
@@ -123,7 +123,7 @@ def _ids_batch(ctx: Context, job: ForgetJob, kind: str, forgotten: list[str], pr
     if not ids:
         return _advance(job, ctx, phase=phases[phases.index(job.phase) + 1])
     if kind == "summary":
-        _forget_summaries(ctx, ids, job.reason, job.on_behalf_of, {}, by=job.actor)
+        forget_summaries(ctx, ids, job.reason, job.on_behalf_of, {}, by=job.actor)
         moved = _advance(job, ctx, done=job.done + len(ids))
         ctx.db.write(lambda tx: repo.save_job(tx, ctx.tenant, moved))
         return moved

@@ -4,9 +4,11 @@ design, and what lies outside it. A purged id answers with its tombstone (kept i
 from __future__ import annotations
 
 import time
+from typing import Any
 
+from credo.graph.core import clearance as clearance_repo
 from credo.graph.forget import forget as repo
-from credo.graph.forget import sealed
+from credo.graph.core import sealed
 from credo.graph.core.db import Tx
 from credo.schema.errors import CredoError
 from credo.schema.errors import NotFound
@@ -34,6 +36,20 @@ LEDGER_KEPT = Kept(place="ledger", ref="AuditEvent",
 TASKS_KEPT = Kept(place="read receipt", ref="SERVED",
                   detail="receipts keep their links to the served versions (now tombstones) and their task label "
                          "unless it named the content, without the question text")
+
+
+
+def kind_of(ctx: Context, target_id: str) -> dict[str, Any]:
+    """What the id names in this tenant; NotFound otherwise (another tenant's ids too, and an id whose content is
+    above the caller's clearance: a forget reaches all of it, services/core/clearance.py)."""
+    def work(tx: Tx) -> dict[str, Any] | None:
+        found = repo.target(tx, ctx.tenant, target_id)
+        return None if found is None or clearance_repo.hidden(tx, ctx.tenant, target_id) else found
+
+    found = ctx.read(work)
+    if found is None:
+        raise NotFound("forget target", target_id)
+    return found
 
 
 def residue(tx: Tx, tenant: str, kind: str, target_id: str, probe: Probe,
@@ -170,8 +186,6 @@ def verify_forgotten(ctx: Context, *, target_id: str, probes: dict[str, Probe]) 
     """verify_forgotten(id): with the content this handle captured (even after purge), else with the probe stored
     with the forget until purge, else from the graph alone; a purged id answers with its tombstone; NotFound for an
     id this tenant does not hold."""
-    from credo.services.forget.forget import kind_of
-
     probe = probes.get(target_id)
     if probe is not None:
         if probe.tombstone is None:  # captured before the forget wrote it (a subject's job found no fact)

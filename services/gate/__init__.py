@@ -1,1 +1,7 @@
-"""services/gate."""
+"""The write gate: sources and messages, `remember` (only what a human message says), acceptance, admission,
+extraction, why a fact is held, and its PROV export.
+
+Other capabilities import from here only the modules in PUBLIC (tests/test_architecture.py); `core` and the adapters
+are open to all."""
+
+PUBLIC = ('rules',)

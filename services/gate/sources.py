@@ -18,6 +18,8 @@ from credo.schema.sources import MessageIn, MessageRef, Source
 from credo.schema.time import parse_instant
 from credo.services.core.clearance import label
 from credo.services.core.context import Context
+from credo.services.core.versions import the_current
+from credo.services.gate.rules import locate
 
 STANDALONE_KINDS = ("document", "tool_result", "observation")
 
@@ -142,9 +144,6 @@ def find_message(tx: Tx, tenant: str, ref: MessageRef, field: str = "message") -
 
 def cite(ctx: Context, *, fact_id: str, source_id: str, quote: str | None = None) -> None:
     """Link a fact's current version to a document, tool result or observation (evidence kind unchanged)."""
-    from credo.services.gate.turns import locate
-    from credo.services.core.versions import the_current
-
     def work(tx: Tx, known: datetime) -> None:
         fact = the_current(tx, ctx.tenant, fact_id)
         found = source_repo.by_ids(tx, ctx.tenant, [source_id]).get(source_id)
