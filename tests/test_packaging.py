@@ -24,8 +24,8 @@ def test_wheel_puts_only_credo_at_the_top_and_ships_cypher_files(tmp_path):
     assert tops == {"credo"}
     assert "credo/cypher/core/read_facts_by_subject.cypher" in names
     assert "credo/cypher/schema/0001_initial.cypher" in names
-    assert "credo/api/pages/templates/base.html" in names
-    assert "credo/api/pages/static/search.js" in names and "credo/api/pages/static/inspector.css" in names
+    assert "credo/api/inspector/templates/base.html" in names
+    assert "credo/api/inspector/static/search.js" in names and "credo/api/inspector/static/inspector.css" in names
     assert "credo/cypher/schema/0016_ui_sessions.cypher" in names
 
     target = tmp_path / "site"
