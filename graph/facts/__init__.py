@@ -1,6 +1,6 @@
-"""Repositories of the facts capability: entities, predicates and conflicts, dedup candidates.
+"""Repositories of the facts capability: entities, predicates, conflicts, dedup candidates.
 
 Other capabilities import from here only the modules in PUBLIC (tests/test_architecture.py); `core` and the adapters
 are open to all."""
 
-PUBLIC = ('entities', 'predicates')
+PUBLIC = ('conflicts', 'entities', 'predicates')

@@ -1,4 +1,4 @@
-"""The predicate registry (single- or multi-valued, inverse names) and conflict records."""
+"""The predicate registry: single- or multi-valued predicates and their inverse names."""
 
 from __future__ import annotations
 
@@ -6,14 +6,10 @@ from datetime import datetime
 
 from credo.cypher import load
 from credo.graph.core.db import Tx
-from credo.graph.core.records import fact_from_row, native, readable
-from credo.schema.facts import Conflict, PredicateDef
+from credo.schema.facts import PredicateDef
 
 UPSERT_PREDICATE = load("upsert_predicate")
 READ_PREDICATES = load("read_predicates")
-CREATE_CONFLICTS = load("create_conflicts")
-READ_CONFLICTS = load("read_conflicts")
-CLOSE_CONFLICT = load("close_conflict")
 
 
 def define(tx: Tx, tenant: str, known: datetime, definition: PredicateDef) -> PredicateDef:
@@ -28,31 +24,3 @@ def define(tx: Tx, tenant: str, known: datetime, definition: PredicateDef) -> Pr
 def defined(tx: Tx, tenant: str) -> list[PredicateDef]:
     """Every predicate the tenant has defined."""
     return [PredicateDef(**r) for r in tx.rows(READ_PREDICATES, tenant=tenant)]
-
-
-def open_conflicts(tx: Tx, known: datetime, rows: list[tuple[str, str, str]]) -> None:
-    """Create (conflict_id, challenger version, established version) dispute edges."""
-    if rows:
-        tx.one(
-            CREATE_CONFLICTS, known=known,
-            rows=[{"conflict_id": c, "challenger_id": ch, "established_id": e} for c, ch, e in rows],
-        )
-
-
-def conflicts(tx: Tx, tenant: str, *, conflict_id: str | None = None, open_only: bool = True) -> list[Conflict]:
-    """Conflicts of the tenant (open ones by default)."""
-    rows = tx.rows(READ_CONFLICTS, tenant=tenant, conflict_id=conflict_id, open_only=open_only)
-    pairs = [(r, fact_from_row(r["challenger"]), fact_from_row(r["established"])) for r in rows]
-    readable([f for _r, *two in pairs for f in two], "conflicts")  # names them; a pair with one is left out
-    return [
-        Conflict(conflict_id=r["conflict_id"], status=r["status"], decision=r["decision"],
-                 opened_at=native(r["opened_at"]), challenger=challenger, established=established)
-        for r, challenger, established in pairs
-        if challenger.unreadable is None and established.unreadable is None
-    ]
-
-
-def close_conflict(tx: Tx, known: datetime, conflict_id: str, decision: str) -> int:
-    """Mark a conflict resolved; returns how many dispute edges closed."""
-    row = tx.one(CLOSE_CONFLICT, conflict_id=conflict_id, decision=decision, known=known)
-    return row["closed"] if row else 0

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from credo.graph.core import versions as fact_repo
 from credo.graph.core import ledger
-from credo.graph.facts import predicates as predicate_repo
+from credo.graph.facts import conflicts as conflict_repo
 from credo.graph.core.db import Tx
 from credo.schema.errors import ConflictError, InvalidInput, NotCurrent, NotFound
 from credo.schema.facts import Conflict, EndKind, Fact, check_version
@@ -25,7 +25,7 @@ DECISIONS = ("succession", "correction", "reject", "split_scope")
 
 def conflicts(ctx: Context, *, include_resolved: bool = False) -> list[Conflict]:
     """Conflicts awaiting a decision (and resolved ones on request), oldest first, one entry per conflict."""
-    return one_per_dispute(ctx.read(lambda tx: predicate_repo.conflicts(tx, ctx.tenant, open_only=not include_resolved)))
+    return one_per_dispute(ctx.read(lambda tx: conflict_repo.conflicts(tx, ctx.tenant, open_only=not include_resolved)))
 
 
 def one_per_dispute(found: list[Conflict]) -> list[Conflict]:
@@ -75,7 +75,7 @@ def resolve_conflict(
     before = ctx.read(lambda tx: believed_ids(tx, ctx.tenant, _sides(tx, ctx.tenant, conflict_id)))
 
     def work(tx: Tx, known: datetime) -> Fact:
-        found = predicate_repo.conflicts(tx, ctx.tenant, conflict_id=conflict_id, open_only=False)
+        found = conflict_repo.conflicts(tx, ctx.tenant, conflict_id=conflict_id, open_only=False)
         if not found:
             raise NotFound("conflict", conflict_id)
         if any(c.status != "open" for c in found):
@@ -87,7 +87,7 @@ def resolve_conflict(
             check_transition(challenger.fact_id, challenger.state,
                              State.REJECTED if decision == "reject" else State.ACTIVE)
             # closed first, so the versions written below do not carry the dispute
-            predicate_repo.close_conflict(tx, known, conflict_id, decision)
+            conflict_repo.close_conflict(tx, known, conflict_id, decision)
             closing: list[tuple[Fact, str, str | None]] = [(challenger, EndKind.RESOLUTION.value, decision)]
             created: list[tuple[Fact, Fact]] = []
             links: list[tuple[str, str, str, datetime | None]] = []
@@ -127,7 +127,7 @@ def resolve_conflict(
 
 def _sides(tx: Tx, tenant: str, conflict_id: str) -> list[str]:
     """The fact ids of a conflict's challenger and established side (none for an unknown conflict)."""
-    found = predicate_repo.conflicts(tx, tenant, conflict_id=conflict_id, open_only=False)
+    found = conflict_repo.conflicts(tx, tenant, conflict_id=conflict_id, open_only=False)
     return [c.challenger.fact_id for c in found[:1]] + [c.established.fact_id for c in found]
 
 

@@ -11,7 +11,7 @@ from credo.graph.core import clearance as clearance_repo
 from credo.graph.facts import entities as entity_repo
 from credo.graph.core import versions as fact_repo
 from credo.graph.core import ledger
-from credo.graph.facts import predicates as predicate_repo
+from credo.graph.facts import conflicts as conflict_repo
 from credo.graph.core.db import Tx
 from credo.graph.core.ledger import new_id
 from credo.schema.errors import ConflictError, InvalidInput
@@ -26,7 +26,6 @@ from credo.services.facts import dedup
 from credo.services.facts import predicates as predicate_service
 from credo.services.core.clearance import bound_by, labelled, uncarved
 from credo.services.core.context import Context
-from credo.services.core.flags import flag_states
 from credo.services.truth.premises import check_premises
 from credo.services.truth.premises import link_many as link_premises
 from credo.services.facts.rules import Held, decide_write, established
@@ -195,7 +194,7 @@ def record(
         listed.append({"fact_id": p.fact.fact_id, "version_id": p.fact.version_id, "outcome": p.outcome,
                        "bounded_by": p.fact.bounded_by})
         results.append(p.fact)
-    predicate_repo.open_conflicts(tx, known, conflicts)
+    conflict_repo.open_conflicts(tx, known, conflicts)
     # one ledger entry per batch, listing every fact it recorded (a per-fact row was a measurable part of ingest)
     ledger.audit(tx, ctx.tenant, known, [("add_facts", results[0].fact_id if len(results) == 1 else None,
                                           {"facts": listed})])

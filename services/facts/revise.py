@@ -8,7 +8,7 @@ from typing import Any
 from credo.graph.facts import entities as entity_repo
 from credo.graph.core import versions as fact_repo
 from credo.graph.core import ledger
-from credo.graph.facts import predicates as predicate_repo
+from credo.graph.facts import conflicts as conflict_repo
 from credo.graph.core.db import Tx
 from credo.graph.core.ledger import new_id
 from credo.schema.errors import ConflictError, InvalidInput
@@ -139,7 +139,7 @@ def succeed_fact(ctx: Context, *, ref: str, object: Any, at: Any, fields: dict[s
         replace(tx, known, [(old, ended)])
         successor, disputes = _in_slot(tx, ctx, successor)
         create_versions(tx, [successor])
-        predicate_repo.open_conflicts(tx, known, disputes)
+        conflict_repo.open_conflicts(tx, known, disputes)
         fact_repo.link_supersedes(tx, known, [(ended.version_id, old.version_id, "succession", at_point),
                                               (successor.version_id, ended.version_id, "succession", at_point)])
         ledger.audit(tx, ctx.tenant, known, [("succeed_fact", old.fact_id, {"ended": ended.version_id,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from credo.graph.core import ledger
-from credo.graph.facts import predicates as predicate_repo
+from credo.graph.facts import conflicts as conflict_repo
 from credo.graph.core.db import Tx
 from credo.graph.core.ledger import new_id
 from credo.schema.errors import InvalidInput
@@ -32,7 +32,7 @@ def admit(ctx: Context, *, fact_id: str, by: str) -> Fact:
         replace(tx, known, [(fact, newer)])
         if state == State.CONFLICTED:
             cid = new_id("c")
-            predicate_repo.open_conflicts(tx, known, [(cid, newer.version_id, e.version_id) for e in decision.against])
+            conflict_repo.open_conflicts(tx, known, [(cid, newer.version_id, e.version_id) for e in decision.against])
         ledger.audit(tx, ctx.tenant, known, [("admit", fact.fact_id, {"version_id": newer.version_id, "by": by.strip(),
                                                                       "state": state.value})])
         return newer
@@ -51,9 +51,9 @@ def reject(ctx: Context, *, fact_id: str, reason: str) -> Fact:
         check_transition(fact.fact_id, fact.state, State.REJECTED)
         if fact.state == State.CONFLICTED:
             # rejecting a challenger is a decision on its dispute: close it, so the established value is undisputed
-            for conflict in predicate_repo.conflicts(tx, ctx.tenant):
+            for conflict in conflict_repo.conflicts(tx, ctx.tenant):
                 if conflict.challenger.fact_id == fact.fact_id:
-                    predicate_repo.close_conflict(tx, known, conflict.conflict_id, "reject")
+                    conflict_repo.close_conflict(tx, known, conflict.conflict_id, "reject")
         newer = next_version(fact, known, state=State.REJECTED.value, end_reason=reason.strip())
         retire(tx, known, [(fact, EndKind.STATE_CHANGE.value, f"rejected: {reason.strip()}")])
         replace(tx, known, [(fact, newer)])

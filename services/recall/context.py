@@ -17,7 +17,7 @@ from typing import Any
 from credo.graph.recall import context_reads
 from credo.graph.facts import entities as entity_repo
 from credo.graph.core import versions as fact_repo
-from credo.graph.facts import predicates as predicate_repo
+from credo.graph.facts import conflicts as conflict_repo
 from credo.graph.core.db import Tx
 from credo.schema.context_package import ContextItem, ContextPackage
 from credo.schema.entities import Entity
@@ -150,7 +150,7 @@ def _disputes_seen(tx: Tx, tenant: str, facts: list[Fact]) -> set[str]:
     `conflicts` lists only those); asked only when the package holds a conflicted version."""
     if not any(f.state == State.CONFLICTED for f in facts):
         return set()
-    return {c.challenger.fact_id for c in predicate_repo.conflicts(tx, tenant, open_only=False)}
+    return {c.challenger.fact_id for c in conflict_repo.conflicts(tx, tenant, open_only=False)}
 
 
 def _supported(tx: Tx, tenant: str, facts: list[Fact], valid: datetime, known: datetime | None) -> set[str]:
