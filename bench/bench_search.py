@@ -141,6 +141,15 @@ def timed(store: credo.Store, qs: list[str], warm: list[str]) -> tuple[float, fl
     return p50, p95, statistics.mean(hits), f50, f95
 
 
+# the floor's one query: a filtered top-10 SEARCH of `fact_search` returning ids, with the filter a search of the
+# tenant now sends (tenant, known and valid time, clearance rank)
+FLOOR_SEARCH = Query("read_floor", "CYPHER 25 MATCH (f:Fact) SEARCH f IN (VECTOR INDEX fact_search FOR $vector "
+                     "WHERE f.tenant = $tenant AND f.known_from_key <= $known AND f.known_to_key >= $known "
+                     "AND f.valid_from_key <= $valid AND f.valid_to_key >= $valid AND f.sensitivity_rank <= 4 "
+                     "LIMIT 10) SCORE AS score RETURN f.version_id AS id, score",
+                     frozenset({"vector", "tenant", "known", "valid"}))
+
+
 def floor(db, tenant: str):
     """The floor of one question, in ms: embed it, one filtered top-10 SEARCH of `fact_search` (ids only), with the
     filter a search of the tenant now sends."""
@@ -150,18 +159,13 @@ def floor(db, tenant: str):
     from credo.services.adapters.embeddings import default_embedder
 
     embedder = default_embedder()
-    query = Query("read_floor", "CYPHER 25 MATCH (f:Fact) SEARCH f IN (VECTOR INDEX fact_search FOR $vector "
-                  "WHERE f.tenant = $tenant AND f.known_from_key <= $known AND f.known_to_key >= $known "
-                  "AND f.valid_from_key <= $valid AND f.valid_to_key >= $valid AND f.sensitivity_rank <= 4 "
-                  "LIMIT 10) SCORE AS score RETURN f.version_id AS id, score",
-                  frozenset({"vector", "tenant", "known", "valid"}))
     known = epoch_ms(FAR_FUTURE)
 
     def measure(q: str) -> float:
         t = time.perf_counter()
         vector = embedder.embed([q])[0]
         valid = epoch_ms(datetime.now(timezone.utc))
-        db.read(lambda tx: tx.rows(query, vector=vector, tenant=tenant, known=known, valid=valid))
+        db.read(lambda tx: tx.rows(FLOOR_SEARCH, vector=vector, tenant=tenant, known=known, valid=valid))
         return (time.perf_counter() - t) * 1000
 
     return measure
