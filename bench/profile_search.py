@@ -32,13 +32,13 @@ from bench_search import BULK, DELETE, FLOOR_SEARCH, distinct, floor, questions,
 from server_cpu import Cpu, run_once, wait_quiet  # noqa: E402
 
 from credo.cypher import Query  # noqa: E402
-from credo.graph import search as search_repo  # noqa: E402
-from credo.graph.records import FAR_FUTURE  # noqa: E402
+from credo.graph.recall import search as search_repo  # noqa: E402
+from credo.graph.core.records import FAR_FUTURE  # noqa: E402
 from credo.schema.lifecycle import SERVED_VALUES  # noqa: E402
 from credo.schema.search import epoch_ms  # noqa: E402
-from credo.services import search as search_service  # noqa: E402
-from credo.services import search_rules as rules  # noqa: E402
-from credo.services.context import Context  # noqa: E402
+from credo.services.recall import search as search_service  # noqa: E402
+from credo.services.recall import search_rules as rules  # noqa: E402
+from credo.services.core.context import Context  # noqa: E402
 
 COUNT = Query("count_tenant", "MATCH (f:Fact {tenant: $t}) RETURN count(*) AS n", frozenset({"t"}))
 SIDE = ("look-up: entities+summaries", "look-up: lexical+graph")
