@@ -7,7 +7,9 @@ Builds (or, with `--tenant`, reuses) one dependency graph of bench_cascade.py's 
 `store.end_fact(P)` `--runs` times in transactions that are rolled back (the graph stays as built, so every run does
 the same work), each statement run under PROFILE: its db hits, rows and wall time are printed per statement, with
 the heaviest operators when `--operators` is given. `--timed` runs without PROFILE follow (the first of them also
-plans the unprofiled texts) and give the unprofiled wall.
+plans the unprofiled texts) and give the unprofiled wall. Each statement is sent as `Tx.rows` sends it (its body,
+comment lines dropped); every run also prints each statement's server time (the summary's available + consumed
+milliseconds) and, for a local server, the server's CPU seconds.
 The tenant is deleted at the end unless `--keep` (then `--tenant` reuses it).
 """
 
@@ -117,14 +119,17 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"run {run} ({label}): {wall:.2f} s wall, {client:.2f} s client CPU{server}, flagged "
                       f"{len(report.facts)}, checked {len(report.checked)}")
                 for s in STATS:
-                    print(f"  {s['name']:<28} {s['hits']:>9,} db hits {s['rows']:>6} rows {s['s'] * 1000:>8.1f} ms "
+                    # an unprofiled statement has no db hits to show (a "0 db hits" there read as a broken profile)
+                    hits = f"{s['hits']:>9,} db hits" if PROFILE[0] else f"{'':>17}"
+                    print(f"  {s['name']:<28} {hits} {s['rows']:>6} rows {s['s'] * 1000:>8.1f} ms "
                           f"({s['server'] * 1000:.1f} ms on the server)")
                     if args.operators and PROFILE[0]:
                         for hits, what, rows in s["top"]:
                             if hits:
                                 print(f"      {hits:>9,} {rows:>7} rows  {what}")
                 total = sum(s['hits'] for s in STATS)
-                print(f"  total {total:,} db hits, {sum(s['s'] for s in STATS) * 1000:.0f} ms in statements "
+                hits = f"{total:,} db hits, " if PROFILE[0] else ""
+                print(f"  total {hits}{sum(s['s'] for s in STATS) * 1000:.0f} ms in statements "
                       f"({sum(s['server'] for s in STATS) * 1000:.0f} ms on the server)")
                 if PROFILE[0] and not total:
                     raise SystemExit("the server's profiles carried no db hits: the harness reads them wrongly")
