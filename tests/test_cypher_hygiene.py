@@ -52,6 +52,14 @@ def test_migrations_are_numbered_without_gaps():
 _WRITES = re.compile(r"\b(CREATE|MERGE|SET|DELETE|REMOVE)\b")
 _CONTENT = re.compile(r":(Fact|Summary|Entity|Source|AuditEvent)\b")
 _VISIBILITY = re.compile(r"@visible(_summary|_entity|_source)?\(")
+_USES = re.compile(r"@(\w+)\(")
+
+
+def _applies_clearance(text: str) -> bool:
+    """Whether the text applies a clearance fragment, itself or through a fragment that does (`@as_of`)."""
+    body = strip_comments(text)
+    return _VISIBILITY.search(body) is not None or any(
+        _applies_clearance(cypher.fragment(name)) for name in set(_USES.findall(body)) if name != "visible")
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -64,7 +72,38 @@ def test_a_read_of_facts_summaries_entities_sources_or_the_ledger_applies_the_cl
     body = strip_comments(query.text)
     if _WRITES.search(body) or not _CONTENT.search(body):
         return
-    applies = _VISIBILITY.search(strip_comments(raw)) is not None
+    applies = _applies_clearance(raw)
     says_why = re.search(r"^//\s*clearance:\s*not applied:\s*\S", raw, re.MULTILINE) is not None
     assert applies or says_why, f"{name}: apply @visible(...) or say '// clearance: not applied: <why>' in the header"
     assert not (applies and says_why), f"{name}: applies the clearance rule, yet says it does not"
+
+
+_BLOCK = 4  # lines
+_COPIES = 3  # query files
+
+
+def _query_lines(name: str) -> list[str]:
+    return [line.strip() for line in strip_comments(cypher.source(name)).splitlines() if line.strip()]
+
+
+def repeated_blocks(texts: dict[str, list[str]], block: int = _BLOCK, copies: int = _COPIES) -> dict[tuple, set]:
+    """Every run of `block` identical lines found in `copies` or more of the named texts."""
+    found: dict[tuple, set] = {}
+    for name, lines in texts.items():
+        for i in range(len(lines) - block + 1):
+            found.setdefault(tuple(lines[i:i + block]), set()).add(name)
+    return {run: names for run, names in found.items() if len(names) >= copies}
+
+
+def test_no_block_of_four_lines_is_copied_into_three_query_files():
+    # a rule read by many queries (the as-of projection and window, a write's flags) is a fragment of
+    # cypher/fragments/, written once (`@fact_at(f, known_at)`, `@as_of(f, known_at, valid_at)`): copies drift apart
+    repeated = repeated_blocks({name: _query_lines(name) for name in NAMES})
+    assert not repeated, "copied blocks (make a fragment): " + "; ".join(
+        f"{sorted(names)}: {' / '.join(run)}" for run, names in repeated.items())
+
+
+def test_a_copied_block_is_found():
+    block = ["MATCH (f:Fact)", "WHERE f.tenant = $tenant", "AND f.known_to IS NULL", "RETURN f"]
+    assert repeated_blocks({"a": block, "b": ["WITH 1 AS x"] + block, "c": block + ["LIMIT 1"]})
+    assert not repeated_blocks({"a": block, "b": block, "c": block[:3]})

@@ -10,10 +10,8 @@ MATCH (r:ReadReceipt {tenant: $tenant, task: $task})
 CALL (r) {
   OPTIONAL MATCH (r)-[s:SERVED]->(f:Fact)
   WITH s, f ORDER BY s.rank
-  RETURN count(f) AS served, collect(CASE WHEN @visible(f, $levels) THEN f {.*, embedding: null,
-                    valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
-                    known_from: toString(f.known_from), known_to: toString(f.known_to),
-                    verified_at: toString(f.verified_at), disputed: false} END) AS facts
+  RETURN count(f) AS served, collect(CASE WHEN @visible(f, $levels)
+                                     THEN f {.*, embedding: null, @fact_instants(f), disputed: false} END) AS facts
 }
 WITH r, facts WHERE served = 0 OR size(facts) > 0
 RETURN r {.receipt_id, .task, .operation, valid_at: toString(r.valid_at), known_at: toString(r.known_at),

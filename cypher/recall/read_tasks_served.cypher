@@ -12,10 +12,7 @@ CALL () {
 }
 WITH f WHERE @visible(f, $levels)
 MATCH (r:ReadReceipt)-[s:SERVED]->(f)
-WITH r, collect(f {.*, embedding: null,
-                   valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
-                   known_from: toString(f.known_from), known_to: toString(f.known_to),
-                   verified_at: toString(f.verified_at), disputed: false}) AS facts
+WITH r, collect(f {.*, embedding: null, @fact_instants(f), disputed: false}) AS facts
 RETURN r {.receipt_id, .task, .operation, valid_at: toString(r.valid_at), known_at: toString(r.known_at),
           at: toString(r.at),
           // a question is shown only to a caller who may see what its asker could (it may name what only they may)
