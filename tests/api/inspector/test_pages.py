@@ -49,3 +49,32 @@ def test_a_cursor_holding_an_overflowing_number_is_bad_input_not_a_500():
     with pytest.raises(InvalidInput) as refused:
         pages.decode(cursor, "x")
     assert refused.value.field == "cursor"
+
+
+def test_the_predicates_listing_is_paged_by_key_in_its_query(api, tenant_a, monkeypatch):
+    from credo.graph.core import db as db_module
+
+    for name in ["works_at", "lives_in", "reports_to", "owns", "uses"]:
+        assert api.post("/v1/predicates", json={"name": name}, headers=tenant_a.headers).status_code < 300
+    read: list[dict] = []
+    real = db_module.Tx.rows
+
+    def counting(self, query, **params):
+        rows = real(self, query, **params)
+        if getattr(query, "name", "") == "read_predicates":
+            read.append({"after": params["after"], "rows": len(rows)})
+        return rows
+
+    monkeypatch.setattr(db_module.Tx, "rows", counting)
+    first = api.get("/v1/predicates", params={"limit": 2}, headers=tenant_a.headers).json()
+    assert [p["name"] for p in first["items"]] == ["lives_in", "owns"]
+    # a predicate defined between pages before the cursor's key shifts nothing (an offset would repeat "owns")
+    assert api.post("/v1/predicates", json={"name": "knows"}, headers=tenant_a.headers).status_code < 300
+    names, cursor = [], first["next_cursor"]
+    while cursor:
+        page = api.get("/v1/predicates", params={"limit": 2, "cursor": cursor}, headers=tenant_a.headers).json()
+        names += [p["name"] for p in page["items"]]
+        cursor = page["next_cursor"]
+    assert names == ["reports_to", "uses", "works_at"]
+    # each page read its page and one more row, after the previous page's last key: nothing before it
+    assert read == [{"after": None, "rows": 3}, {"after": "owns", "rows": 3}, {"after": "uses", "rows": 1}]
