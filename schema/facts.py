@@ -296,7 +296,7 @@ class Listing(list):
         self.unreadable: list[Unreadable] = list(unreadable)
         self.windowed = False
         self.next_offset: int | None = None
-        self.next_after: str | None = None  # a read asked for one page `After` a key: the key the next page follows
+        self.next_after: str | list[str] | None = None  # a read asked for one page `After` a key: the key the next page follows
 
 
 @dataclass(frozen=True)
@@ -312,13 +312,14 @@ class Window:
 class After:
     """One page of a listing cut in its query by its key (keyset: `WHERE key > $after ORDER BY key LIMIT $n`, no
     row before the page read): the items whose key sorts after `key` (None: from the first), at most `limit`; the
-    answer's `next_after` is the key the next page starts after (None: this page is the last)."""
+    answer's `next_after` is the key the next page starts after (None: this page is the last). A key is text, or a
+    list of texts for an order on several fields (a receipt's known time, then its id)."""
 
-    key: str | None
+    key: str | list[str] | None
     limit: int
 
 
-def keyed_page(found: list[Any], page: After, *, key: Callable[[Any], str]) -> Listing:
+def keyed_page(found: list[Any], page: After, *, key: Callable[[Any], str | list[str]]) -> Listing:
     """The page of a keyset read that asked for `page.limit` and one more row: its items, and the key the next page
     starts after when that extra row came (else None: the listing ends here)."""
     listing = Listing(found[:page.limit])

@@ -46,7 +46,7 @@ def decode(cursor: str, fingerprint: str) -> tuple[int, str | None]:
     return offset, pinned
 
 
-def read_cursor(cursor: str, fingerprint: str) -> tuple[int, str | None, str | None]:
+def read_cursor(cursor: str, fingerprint: str) -> tuple[int, str | None, str | list[str] | None]:
     """(offset, pinned known time, key the page starts after: a keyset page's) from a cursor of this query; a
     foreign or broken cursor is bad input."""
     try:
@@ -54,14 +54,19 @@ def read_cursor(cursor: str, fingerprint: str) -> tuple[int, str | None, str | N
         offset, pinned, owner, after = int(data["o"]), data.get("k"), data["q"], data.get("a")
     except (ValueError, KeyError, TypeError, OverflowError, RecursionError, AttributeError) as exc:
         raise InvalidInput("cursor", "is not a cursor this server issued") from exc
-    if not isinstance(pinned, str | None) or not isinstance(after, str | None) or not 0 <= offset <= 2**63 - 1:
+    if not isinstance(pinned, str | None) or not _is_key(after) or not 0 <= offset <= 2**63 - 1:
         raise InvalidInput("cursor", "is not a cursor this server issued")
     if owner != fingerprint:
         raise InvalidInput("cursor", "belongs to another query; pass the same parameters as the first page")
     return offset, pinned, after
 
 
-def encode(offset: int, pinned: str | None, fingerprint: str, after: str | None = None) -> str:
+def _is_key(after: Any) -> bool:
+    """Whether a cursor's key is one this server issues: none, a text, or a list of texts."""
+    return after is None or isinstance(after, str) or (isinstance(after, list) and all(isinstance(a, str) for a in after))
+
+
+def encode(offset: int, pinned: str | None, fingerprint: str, after: str | list[str] | None = None) -> str:
     """An opaque cursor for the page starting at `offset` (and, for a keyset page, after the key `after`)."""
     data: dict[str, Any] = {"o": offset, "k": pinned, "q": fingerprint} | ({"a": after} if after is not None else {})
     raw = json.dumps(data, separators=(",", ":")).encode()

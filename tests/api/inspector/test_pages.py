@@ -78,3 +78,35 @@ def test_the_predicates_listing_is_paged_by_key_in_its_query(api, tenant_a, monk
     assert names == ["reports_to", "uses", "works_at"]
     # each page read its page and one more row, after the previous page's last key: nothing before it
     assert read == [{"after": None, "rows": 3}, {"after": "owns", "rows": 3}, {"after": "uses", "rows": 1}]
+
+
+def test_a_tasks_receipts_and_a_facts_tasks_are_paged_by_key_in_their_queries(api, tenant_a, monkeypatch):
+    from credo.graph.core import db as db_module
+
+    fact = api.post("/v1/facts", json={"subject": "Acme", "predicate": "owned_by", "object": "Alice"},
+                    headers=tenant_a.headers).json()["result"]
+    for _ in range(5):
+        assert api.get("/v1/context", params={"query": "Acme", "task": "t-1"}, headers=tenant_a.headers).is_success
+    whole = api.get("/v1/tasks/t-1/receipts", params={"limit": 200}, headers=tenant_a.headers).json()
+    assert len(whole["items"]) == 5 and whole["next_cursor"] is None
+    read: list[int] = []
+    real = db_module.Tx.rows
+
+    def counting(self, query, **params):
+        rows = real(self, query, **params)
+        if getattr(query, "name", "") in ("read_served_to", "read_tasks_served"):
+            read.append(len(rows))
+        return rows
+
+    monkeypatch.setattr(db_module.Tx, "rows", counting)
+    for path in ["/v1/tasks/t-1/receipts", f"/v1/facts/{fact['fact_id']}/tasks"]:
+        ids, cursor = [], None
+        while True:
+            page = api.get(path, params={"limit": 2} | ({"cursor": cursor} if cursor else {}),
+                           headers=tenant_a.headers).json()
+            ids += [r["receipt_id"] for r in page["items"]]
+            cursor = page["next_cursor"]
+            if not cursor:
+                break
+        assert ids == [r["receipt_id"] for r in whole["items"]], path
+    assert read == [3, 3, 1] * 2  # each page read its page and one more row: none before it, none after
