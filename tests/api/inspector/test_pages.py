@@ -110,3 +110,35 @@ def test_a_tasks_receipts_and_a_facts_tasks_are_paged_by_key_in_their_queries(ap
                 break
         assert ids == [r["receipt_id"] for r in whole["items"]], path
     assert read == [3, 3, 1] * 2  # each page read its page and one more row: none before it, none after
+
+
+def test_the_summaries_listing_is_paged_by_key_in_its_query(api, tenant_a, monkeypatch):
+    from credo.graph.core import db as db_module
+
+    fact = api.post("/v1/facts", json={"subject": "Acme", "predicate": "owned_by", "object": "Alice"},
+                    headers=tenant_a.headers).json()["result"]
+    for i in range(5):
+        made = api.post("/v1/summaries", json={"text": f"notes {i}", "derived_from": [fact["fact_id"]]},
+                        headers=tenant_a.headers)
+        assert made.is_success, made.text
+    whole = api.get("/v1/summaries", params={"limit": 200}, headers=tenant_a.headers).json()
+    assert len(whole["items"]) == 5 and whole["next_cursor"] is None
+    read: list[int] = []
+    real = db_module.Tx.rows
+
+    def counting(self, query, **params):
+        rows = real(self, query, **params)
+        if getattr(query, "name", "") == "read_summaries":
+            read.append(len(rows))
+        return rows
+
+    monkeypatch.setattr(db_module.Tx, "rows", counting)
+    ids, cursor = [], None
+    while True:
+        page = api.get("/v1/summaries", params={"limit": 2} | ({"cursor": cursor} if cursor else {}),
+                       headers=tenant_a.headers).json()
+        ids += [s["version_id"] for s in page["items"]]
+        cursor = page["next_cursor"]
+        if not cursor:
+            break
+    assert ids == [s["version_id"] for s in whole["items"]] and read == [3, 3, 1]
