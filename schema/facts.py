@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from functools import cache
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field, field_validator
@@ -296,7 +296,7 @@ class Listing(list):
         self.unreadable: list[Unreadable] = list(unreadable)
         self.windowed = False
         self.next_offset: int | None = None
-        self.next_after: str | list[str] | None = None  # a read asked for one page `After` a key: the key the next page follows
+        self.next_after: str | list[str] | None = None  # a read asked for a page `After` a key (schema/pages.py)
 
 
 @dataclass(frozen=True)
@@ -306,25 +306,6 @@ class Window:
 
     offset: int
     limit: int
-
-
-@dataclass(frozen=True)
-class After:
-    """One page of a listing cut in its query by its key (keyset: `WHERE key > $after ORDER BY key LIMIT $n`, no
-    row before the page read): the items whose key sorts after `key` (None: from the first), at most `limit`; the
-    answer's `next_after` is the key the next page starts after (None: this page is the last). A key is text, or a
-    list of texts for an order on several fields (a receipt's known time, then its id)."""
-
-    key: str | list[str] | None
-    limit: int
-
-
-def keyed_page(found: list[Any], page: After, *, key: Callable[[Any], str | list[str]]) -> Listing:
-    """The page of a keyset read that asked for `page.limit` and one more row: its items, and the key the next page
-    starts after when that extra row came (else None: the listing ends here)."""
-    listing = Listing(found[:page.limit])
-    listing.next_after = key(listing[-1]) if len(found) > page.limit else None
-    return listing
 
 
 CONTENT_FIELDS = ("scope", "kind", "statement", "quote", "confidence", "sensitivity")

@@ -23,7 +23,8 @@ from credo.api.rest.limits import MAX_JSON_DEPTH, too_deep
 from credo.schema.cascade import CascadeReport
 from credo.schema.commands import Command, build
 from credo.schema.errors import InvalidInput, TooLarge
-from credo.schema.facts import After, Window
+from credo.schema.facts import Window
+from credo.schema.pages import After
 from credo.schema.operations import OPERATIONS, Operation
 
 T = TypeVar("T")

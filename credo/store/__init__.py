@@ -13,7 +13,8 @@ from credo.schema.api_keys import Principal
 from credo.schema.commands import build, fields_of, given
 from credo.schema.entities import Entity
 from credo.schema.errors import InvalidInput
-from credo.schema.facts import After, AsOf, Conflict, Fact, FactCreate, PathStep, PredicateDef, Relation, Window
+from credo.schema.facts import AsOf, Conflict, Fact, FactCreate, PathStep, PredicateDef, Relation, Window
+from credo.schema.pages import After
 from credo.schema.search import CLEARANCE_ALL
 from credo.services.facts import conflicts as conflict_service
 from credo.services.facts import entities as entity_service

@@ -7,7 +7,7 @@ from typing import Any
 from credo.schema import commands_recall as r
 from credo.schema.commands import build, fields_of
 from credo.schema.context_package import ContextPackage
-from credo.schema.facts import After
+from credo.schema.pages import After
 from credo.schema.receipts import ReadReceipt
 from credo.services.recall import context as package_service
 from credo.services.recall import receipts as receipt_service

@@ -13,7 +13,8 @@ from typing import Any
 from credo.schema import commands as c
 from credo.schema.commands import build, fields_of
 from credo.schema.cascade import Justification, StaleItem, Summary
-from credo.schema.facts import After, Fact
+from credo.schema.facts import Fact
+from credo.schema.pages import After
 from credo.schema.utility import MaintainReport
 from credo.services.truth import premises as justify_service
 from credo.services.recall import maintain as maintain_service

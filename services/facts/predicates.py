@@ -9,7 +9,8 @@ from credo.graph.core import versions as fact_repo
 from credo.graph.facts import predicates as predicate_repo
 from credo.graph.core.db import Tx
 from credo.schema.errors import InvalidInput
-from credo.schema.facts import After, Fact, PredicateDef, keyed_page
+from credo.schema.facts import Fact, PredicateDef
+from credo.schema.pages import After, keyed_page
 from credo.schema.names import normalise_predicate
 from credo.services.core.context import Context
 from credo.services.facts.rules import WriteDecision, decide_write, default_cardinality, established

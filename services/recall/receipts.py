@@ -17,7 +17,7 @@ from credo.graph.core import versions as fact_repo
 from credo.graph.core import ledger
 from credo.graph.recall import receipts as receipt_repo
 from credo.schema.errors import NotFound
-from credo.schema.facts import After, keyed_page
+from credo.schema.pages import After, keyed_page
 from credo.schema.names import check_ref, clean_name
 from credo.schema.receipts import ReadReceipt
 from credo.services.recall import utility

@@ -12,7 +12,7 @@ from credo.graph.core.db import Tx
 from credo.graph.core.ledger import new_id
 from credo.schema.cascade import Summary, SummaryInput, TraceItem
 from credo.schema.errors import InvalidInput, NotFound, RaceLost
-from credo.schema.facts import After, keyed_page
+from credo.schema.pages import After, keyed_page
 from credo.schema.lifecycle import SERVED_VALUES, State, is_served
 from credo.services.truth.cascade import set_state, trace_state
 from credo.services.core.clearance import check_target
