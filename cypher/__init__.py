@@ -13,8 +13,10 @@ _DECLARED = re.compile(r"^//\s*\$([A-Za-z_][A-Za-z0-9_]*)\b", re.MULTILINE)
 # relationship or path), so `Tx.rows` takes its records as the driver hydrated them, without checking each value
 _PLAIN = re.compile(r"^//\s*returns:\s*\(plain values only\b", re.MULTILINE)
 # `@state_at(f, known_at)` / `@flag_at(f, known_at)`: a fragment of cypher/fragments/ applied to a version variable
-# and a known point (a variable, a $parameter or null = believed now), so a rule read everywhere is written once
-_FRAGMENT = re.compile(r"@(\w+)\((\w+),\s*(\$?\w+)\)")
+# and a known point (a variable, a $parameter or null = believed now), so a rule read everywhere is written once; a
+# fragment takes one to three operands (VERSION, POINT, VALID: `@fact_instants(f)`, `@as_of(f, known_at, valid_at)`)
+_FRAGMENT = re.compile(r"@(\w+)\((\$?\w+)(?:,\s*(\$?\w+))?(?:,\s*(\$?\w+))?\)")
+_OPERANDS = ("VERSION", "POINT", "VALID")
 
 LOADED: dict[str, "Query"] = {}
 _FILES: dict[str, Traversable] = {}
@@ -51,15 +53,24 @@ def used_parameters(text: str) -> frozenset[str]:
 
 
 def fragment(name: str) -> str:
-    """The body of `cypher/fragments/<name>.cypher` (comment lines dropped); VERSION and POINT are its operands."""
+    """The body of `cypher/fragments/<name>.cypher` (comment lines dropped); VERSION, POINT and VALID are its
+    operands."""
     text = resources.files(__name__).joinpath("fragments", f"{name}.cypher").read_text(encoding="utf-8")
     return " ".join(line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("//"))
 
 
 def expand(text: str) -> str:
-    """Replace every `@fragment(version, point)` by the fragment's text (static text only: identifiers of the file)."""
-    return _FRAGMENT.sub(
-        lambda m: expand(fragment(m.group(1)).replace("VERSION", m.group(2)).replace("POINT", m.group(3))), text)
+    """Replace every `@fragment(version, point, valid)` by the fragment's text, its operands put in (static text only:
+    identifiers of the file)."""
+    return _FRAGMENT.sub(lambda m: expand(_apply(fragment(m.group(1)), m.groups()[1:])), text)
+
+
+def _apply(body: str, operands: tuple[str | None, ...]) -> str:
+    """The fragment's body with each operand given put in for its placeholder."""
+    for placeholder, operand in zip(_OPERANDS, operands):
+        if operand is not None:
+            body = body.replace(placeholder, operand)
+    return body
 
 
 def _files() -> dict[str, Traversable]:

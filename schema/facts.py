@@ -296,6 +296,7 @@ class Listing(list):
         self.unreadable: list[Unreadable] = list(unreadable)
         self.windowed = False
         self.next_offset: int | None = None
+        self.next_after: str | list[str] | None = None  # a read asked for a page `After` a key (schema/pages.py)
 
 
 @dataclass(frozen=True)

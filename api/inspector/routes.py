@@ -1,6 +1,7 @@
 """Cursor pagination: `limit` (default 50, max 200) and an opaque `next_cursor`; lists are never cut silently.
 
-A cursor carries the offset, a hash of the query it belongs to, and the known time the first page was read at:
+A cursor carries the offset, a hash of the query it belongs to, the known time the first page was read at, and for a
+listing cut in its query by key (keyset, `After`) the key the next page starts after:
 later pages read the store as believed then, so the pages of one listing never drift under concurrent writes
 (for operations that take `known_at`; the others page over what is current).
 """
@@ -41,21 +42,34 @@ def query_hash(fields: dict[str, Any]) -> str:
 
 def decode(cursor: str, fingerprint: str) -> tuple[int, str | None]:
     """(offset, pinned known time) from a cursor of this query; a foreign or broken cursor is bad input."""
-    try:
-        data = json.loads(base64.urlsafe_b64decode(cursor.encode() + b"=" * (-len(cursor) % 4)))
-        offset, pinned, owner = int(data["o"]), data.get("k"), data["q"]
-    except (ValueError, KeyError, TypeError, OverflowError, RecursionError) as exc:
-        raise InvalidInput("cursor", "is not a cursor this server issued") from exc
-    if not isinstance(pinned, str | None) or not 0 <= offset <= 2**63 - 1:
-        raise InvalidInput("cursor", "is not a cursor this server issued")
-    if owner != fingerprint:
-        raise InvalidInput("cursor", "belongs to another query; pass the same parameters as the first page")
+    offset, pinned, _ = read_cursor(cursor, fingerprint)
     return offset, pinned
 
 
-def encode(offset: int, pinned: str | None, fingerprint: str) -> str:
-    """An opaque cursor for the page starting at `offset`."""
-    raw = json.dumps({"o": offset, "k": pinned, "q": fingerprint}, separators=(",", ":")).encode()
+def read_cursor(cursor: str, fingerprint: str) -> tuple[int, str | None, str | list[str] | None]:
+    """(offset, pinned known time, key the page starts after: a keyset page's) from a cursor of this query; a
+    foreign or broken cursor is bad input."""
+    try:
+        data = json.loads(base64.urlsafe_b64decode(cursor.encode() + b"=" * (-len(cursor) % 4)))
+        offset, pinned, owner, after = int(data["o"]), data.get("k"), data["q"], data.get("a")
+    except (ValueError, KeyError, TypeError, OverflowError, RecursionError, AttributeError) as exc:
+        raise InvalidInput("cursor", "is not a cursor this server issued") from exc
+    if not isinstance(pinned, str | None) or not _is_key(after) or not 0 <= offset <= 2**63 - 1:
+        raise InvalidInput("cursor", "is not a cursor this server issued")
+    if owner != fingerprint:
+        raise InvalidInput("cursor", "belongs to another query; pass the same parameters as the first page")
+    return offset, pinned, after
+
+
+def _is_key(after: Any) -> bool:
+    """Whether a cursor's key is one this server issues: none, a text, or a list of texts."""
+    return after is None or isinstance(after, str) or (isinstance(after, list) and all(isinstance(a, str) for a in after))
+
+
+def encode(offset: int, pinned: str | None, fingerprint: str, after: str | list[str] | None = None) -> str:
+    """An opaque cursor for the page starting at `offset` (and, for a keyset page, after the key `after`)."""
+    data: dict[str, Any] = {"o": offset, "k": pinned, "q": fingerprint} | ({"a": after} if after is not None else {})
+    raw = json.dumps(data, separators=(",", ":")).encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
@@ -72,6 +86,14 @@ def window_page(result: Any, *, pinned: str | None, fingerprint: str) -> Page:
     after = result.next_offset
     return Page(items=list(result), next_cursor=None if after is None else encode(after, pinned, fingerprint),
                 unreadable=list(getattr(result, "unreadable", ())))
+
+
+def keyset_page(result: Any, *, offset: int, pinned: str | None, fingerprint: str) -> Page:
+    """A page the read cut in its query by key (a Listing with `next_after`): its items, and the cursor of the page
+    after its last key, if any."""
+    after = result.next_after
+    cursor = None if after is None else encode(offset + len(result), pinned, fingerprint, after=after)
+    return Page(items=list(result), next_cursor=cursor, unreadable=list(getattr(result, "unreadable", ())))
 
 
 def page(items: Sequence[Any], *, offset: int, limit: int, pinned: str | None, fingerprint: str) -> Page:

@@ -24,6 +24,7 @@ from credo.schema.cascade import CascadeReport
 from credo.schema.commands import Command, build
 from credo.schema.errors import InvalidInput, TooLarge
 from credo.schema.facts import Window
+from credo.schema.pages import After
 from credo.schema.operations import OPERATIONS, Operation
 
 T = TypeVar("T")
@@ -192,15 +193,21 @@ def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, 
         result = getattr(store, op.store_method)(**fields, **extras)
         return Written(result=result, cascade=_cascade_of(result)) if op.write else result
     fingerprint = pages.query_hash(fields)
-    offset, pinned = pages.decode(cursor, fingerprint) if cursor else (0, None)
+    offset, pinned, after = pages.read_cursor(cursor, fingerprint) if cursor else (0, None, None)
     size = limit or pages.DEFAULT_LIMIT
     pin_known = "known_at" in op.command.model_fields and fields.get("known_at") is None
     call = dict(fields) | ({"known_at": pinned} if pin_known and pinned else {})
-    if _takes_window(type(store), op.store_method):  # the page is cut in the read's query, not from the whole list
+    # the page is cut in the read's query, not from the whole list: by key (keyset), or by position (a window)
+    keyed = _takes(type(store), op.store_method, "page")
+    if keyed:
+        call["page"] = After(after, size)
+    elif _takes(type(store), op.store_method, "window"):
         call["window"] = Window(offset, size)
     result = getattr(store, op.store_method)(**call, **extras)
     if pin_known and pinned is None:
         pinned = pages.pin_time(result)
+    if keyed:
+        return pages.keyset_page(result, offset=offset, pinned=pinned, fingerprint=fingerprint)
     if getattr(result, "windowed", False):
         return pages.window_page(result, pinned=pinned, fingerprint=fingerprint)
     return pages.page(result, offset=offset, limit=size, pinned=pinned, fingerprint=fingerprint)
@@ -219,9 +226,10 @@ def _bounded_rows(op: Operation, fields: dict[str, Any], most: int) -> None:
 
 
 @functools.cache
-def _takes_window(kind: type, method: str) -> bool:
-    """Whether a Store method reads one window of its listing in the query (it takes `window`)."""
-    return "window" in inspect.signature(getattr(kind, method)).parameters
+def _takes(kind: type, method: str, parameter: str) -> bool:
+    """Whether a Store method reads one page of its listing in the query: by key (it takes `page`, an `After`) or
+    by position (`window`, a `Window`)."""
+    return parameter in inspect.signature(getattr(kind, method)).parameters
 
 
 def add_routes(router: APIRouter) -> None:

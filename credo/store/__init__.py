@@ -14,6 +14,7 @@ from credo.schema.commands import build, fields_of, given
 from credo.schema.entities import Entity
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import AsOf, Conflict, Fact, FactCreate, PathStep, PredicateDef, Relation, Window
+from credo.schema.pages import After
 from credo.schema.search import CLEARANCE_ALL
 from credo.services.facts import conflicts as conflict_service
 from credo.services.facts import entities as entity_service
@@ -212,9 +213,10 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         cmd = build(c.DefinePredicate, name=name, cardinality=cardinality, inverse=inverse)
         return predicate_service.define_predicate(self._ctx, **fields_of(cmd))
 
-    def predicates(self) -> list[PredicateDef]:
-        """Predicates this tenant has defined."""
-        return predicate_service.predicates(self._ctx)
+    def predicates(self, *, page: After | None = None) -> list[PredicateDef]:
+        """Predicates this tenant has defined, by name; `page` reads one page of them in its query (REST's pages:
+        `.next_after` says which name the next follows)."""
+        return predicate_service.predicates(self._ctx, page=page)
 
     def conflicts(self, *, include_resolved: bool = False) -> list[Conflict]:
         """Writes kept but not applied, awaiting a decision."""

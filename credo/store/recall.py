@@ -7,6 +7,7 @@ from typing import Any
 from credo.schema import commands_recall as r
 from credo.schema.commands import build, fields_of
 from credo.schema.context_package import ContextPackage
+from credo.schema.pages import After
 from credo.schema.receipts import ReadReceipt
 from credo.services.recall import context as package_service
 from credo.services.recall import receipts as receipt_service
@@ -31,11 +32,13 @@ class RecallMixin:
                     budget_tokens=budget_tokens, task=task, **renamed)
         return package_service.context(self._ctx, **fields_of(cmd))
 
-    def served_to(self, task: str) -> list[ReadReceipt]:
-        """What a task was served (what the agent knew when it acted): its read receipts, oldest first."""
-        return receipt_service.served_to(self._ctx, **fields_of(build(r.ServedToQuery, task=task)))
+    def served_to(self, task: str, *, page: After | None = None) -> list[ReadReceipt]:
+        """What a task was served (what the agent knew when it acted): its read receipts, oldest first; `page` reads
+        one page of them in its query (REST's pages)."""
+        return receipt_service.served_to(self._ctx, **fields_of(build(r.ServedToQuery, task=task)), page=page)
 
-    def tasks_served(self, fact_id: str) -> list[ReadReceipt]:
+    def tasks_served(self, fact_id: str, *, page: After | None = None) -> list[ReadReceipt]:
         """Which tasks were served a fact (any version) or one version (a version id): the receipts, each with only
-        those versions."""
-        return receipt_service.tasks_served(self._ctx, **fields_of(build(r.TasksServedQuery, fact_id=fact_id)))
+        those versions; `page` reads one page of them in its query (REST's pages)."""
+        return receipt_service.tasks_served(self._ctx, **fields_of(build(r.TasksServedQuery, fact_id=fact_id)),
+                                            page=page)

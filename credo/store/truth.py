@@ -14,6 +14,7 @@ from credo.schema import commands as c
 from credo.schema.commands import build, fields_of
 from credo.schema.cascade import Justification, StaleItem, Summary
 from credo.schema.facts import Fact
+from credo.schema.pages import After
 from credo.schema.utility import MaintainReport
 from credo.services.truth import premises as justify_service
 from credo.services.recall import maintain as maintain_service
@@ -49,9 +50,11 @@ class CascadeMixin:
         cmd = build(c.Rebuild, summary_id=summary_id)
         return summary_service.rebuild(self._ctx, summarizer=summarizer, **fields_of(cmd))
 
-    def summaries(self, *, known_at: Any = None, states: Any = None) -> list[Summary]:
-        """Summaries believed at known_at: only served (green) ones unless `states` says otherwise."""
-        return summary_service.summaries(self._ctx, **fields_of(build(c.SummariesQuery, known_at=known_at, states=states)))
+    def summaries(self, *, known_at: Any = None, states: Any = None, page: After | None = None) -> list[Summary]:
+        """Summaries believed at known_at: only served (green) ones unless `states` says otherwise; `page` reads one
+        page of them in its query (REST's pages)."""
+        cmd = build(c.SummariesQuery, known_at=known_at, states=states)
+        return summary_service.summaries(self._ctx, **fields_of(cmd), page=page)
 
     def summary(self, summary_id: str, *, known_at: Any = None) -> Summary:
         """One summary as believed at known_at (default now), in whatever state."""

@@ -2,7 +2,9 @@
 // The embedding comes along when the statement is unchanged (otherwise the new version keeps its own); in
 // crypto-erasure mode two sealings of one statement differ, so the caller says so with `same_statement`.
 // SOURCED_FROM, ACCEPTED_IN and DEPENDS_ON describe the claim, not one version, so a correction or a
-// state change keeps them; the copies start being known at this write.
+// state change keeps them; the copies start being known at this write. A second writer of SOURCED_FROM, ACCEPTED_IN
+// and CONFLICTS_WITH by purpose (the gate's link_* and create_conflicts draw new ones; this carries them to a new
+// version); its DEPENDS_ON copies are cypher/fragments/carry_premises.cypher's.
 // An open CONFLICTS_WITH dispute also follows the claim, in both directions (out of a replaced challenger, into a
 // replaced established version): the old edge closes now as 'carried' (as-of reads still see it) and the copy,
 // open from now, keeps the conflict id and when it opened. An edge carried earlier in this same write is carried
@@ -29,10 +31,7 @@ CALL (old, new) {
   SET c = properties(r), c.known_from = $known
   RETURN count(c) AS n
   UNION ALL
-  MATCH (old)-[r:DEPENDS_ON]->(p)
-  WHERE r.known_to IS NULL
-  CREATE (new)-[c:DEPENDS_ON]->(p)
-  SET c = properties(r), c.known_from = $known
+  @carry_premises(old, new)
   RETURN count(c) AS n
   UNION ALL
   MATCH (old)-[r:CONFLICTS_WITH]->(e)

@@ -19,7 +19,7 @@
 CALL () {
   MATCH (f:Fact {fact_id: $fact_id})
   WHERE f.tenant = $tenant AND f.known_to IS NULL AND @visible(f, $levels)
-  WITH f, f {.*, embedding: null, flag: @flag_at(f, $known_at), disputed: @disputed_at(f, $known_at)} AS fact
+  WITH f, f {@fact_fields(f, $known_at), disputed: @disputed_at(f, $known_at)} AS fact
   SET f.known_to = $known, f.ended_by = $ended_by, f.end_reason = $reason
   SET f.known_to_key = f.known_to.epochMillis  // the one search key a close changes (schema/search.py search_keys)
   WITH f, fact

@@ -7,18 +7,10 @@
 // $change  {change_id, kind, actor, reason, verified_at (or null), causes (list of lines), roots (list of ids)}
 // $rows    list of {version_id, state, cause (index into $change.causes; null for the first line or none), path (null)}
 // returns: flagged (list of version ids actually flagged)
-CREATE (c:StateChange {tenant: $tenant, change_id: $change.change_id, kind: $change.kind, actor: $change.actor,
-                       reason: $change.reason, verified_at: $change.verified_at, causes: $change.causes,
-                       roots: $change.roots, at: $known})
+@new_state_change(c, $known)
 WITH c
 UNWIND $rows AS row
 MATCH (v:Summary {version_id: row.version_id})
 WHERE v.tenant = $tenant AND v.known_to IS NULL
-CALL (v) {
-  WITH v WHERE COUNT { (v)-[:FLAGGED]->() } > 0
-  MATCH (v)-[open:FLAGGED]->(:StateChange)
-  WHERE open.known_to IS NULL
-  SET open.known_to = $known
-}
-CREATE (v)-[:FLAGGED {state: row.state, cause: row.cause, path: row.path, known_from: $known}]->(c)
+@flag_version(v, c)
 RETURN collect(v.version_id) AS flagged

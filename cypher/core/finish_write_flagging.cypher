@@ -14,20 +14,12 @@
 //          reason_commit, detail_commit, on_behalf_of_commit (salted commitments of the free text, or null)}
 // returns: appended, flagged (list of version ids actually flagged), statements (their statements, same order)
 CALL () {
-  CREATE (c:StateChange {tenant: $tenant, change_id: $change.change_id, kind: $change.kind, actor: $change.actor,
-                         reason: $change.reason, verified_at: $change.verified_at, causes: $change.causes,
-                         roots: $change.roots, at: $known})
+  @new_state_change(c, $known)
   WITH c
   UNWIND $flags AS row
   MATCH (v:Fact {version_id: row.version_id})
   WHERE v.tenant = $tenant AND v.known_to IS NULL
-  CALL (v) {
-    WITH v WHERE COUNT { (v)-[:FLAGGED]->() } > 0
-    MATCH (v)-[open:FLAGGED]->(:StateChange)
-    WHERE open.known_to IS NULL
-    SET open.known_to = $known
-  }
-  CREATE (v)-[:FLAGGED {state: row.state, cause: row.cause, path: row.path, known_from: $known}]->(c)
+  @flag_version(v, c)
   RETURN collect(v.version_id) AS flagged, collect(v.statement) AS statements
 }
 MATCH (clock:Clock {tenant: $tenant})

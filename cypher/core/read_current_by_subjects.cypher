@@ -11,8 +11,5 @@ USING INDEX f:Fact(subject_id)
 WHERE f.subject_id IN row.subject_ids AND f.predicate = row.predicate AND f.tenant = $tenant
   AND f.known_to IS NULL
 // instants as ISO text: the driver's pure-Python temporal decoding was the largest client cost of this read
-WITH row, collect(f {.*, embedding: null, flag: @flag_at(f, null),
-                     valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
-                     known_from: toString(f.known_from), known_to: toString(f.known_to),
-                     verified_at: toString(f.verified_at), disputed: false}) AS facts
+WITH row, collect(f {@fact_fields(f, null), @fact_instants(f), disputed: false}) AS facts
 RETURN row.predicate AS predicate, row.subject_ids AS subject_ids, facts

@@ -6,5 +6,5 @@
 // returns: (plain values only) fact
 MATCH (f:Fact {fact_id: $fact_id})
 WHERE f.tenant = $tenant AND @visible(f, $levels)
-RETURN f {.*, embedding: null, flag: @flag_at(f, $known_at), disputed: @disputed_at(f, $known_at)} AS fact
+RETURN f {@fact_fields(f, $known_at), disputed: @disputed_at(f, $known_at)} AS fact
 ORDER BY f.known_from, f.valid_from

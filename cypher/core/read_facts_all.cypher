@@ -20,18 +20,7 @@ MATCH (f:Fact)
 WHERE f.tenant = $tenant
   AND ($object_id IS NULL OR f.object_id = $object_id)
   AND ($object_value IS NULL OR f.object_value = $object_value)
-  AND ($scope_key IS NULL OR f.scope_key = $scope_key)
-  AND @believed_at(f, known_at)
-  AND @state_at(f, known_at) IN $states
-  AND @visible(f, $levels)
-  AND ($any_valid
-       OR (f.valid_from IS NOT NULL AND f.valid_from <= valid_at AND (f.valid_to IS NULL OR f.valid_to > valid_at))
-       OR ($include_undated AND f.valid_from IS NULL AND (f.valid_to IS NULL OR f.valid_to > valid_at)))
-// instants as ISO text: the driver's pure-Python temporal decoding was the largest cost of a read
-RETURN f {.*, embedding: null, flag: @flag_at(f, known_at),
-          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
-          known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
-          disputed: @disputed_at(f, known_at)} AS fact,
-       COUNT { (f)-[:DEPENDS_ON]->() } > 0 AS premised
+  AND @as_of(f, known_at, valid_at)
+RETURN @fact_at(f, known_at) AS fact, @premised(f) AS premised
 ORDER BY f.valid_from, f.known_from, f.version_id
 SKIP $skip LIMIT $limit

@@ -9,5 +9,5 @@ MATCH (s:Source {source_id: $source_id})<-[r:SOURCED_FROM|ACCEPTED_IN]-(f:Fact)
 WHERE s.tenant = $tenant AND f.tenant = $tenant AND r.known_to IS NULL AND f.known_to IS NULL
   AND @visible(f, $levels)
 WITH DISTINCT f
-RETURN f {.*, embedding: null, flag: @flag_at(f, null), disputed: false} AS fact
+RETURN f {@fact_fields(f, null), disputed: false} AS fact
 ORDER BY f.fact_id

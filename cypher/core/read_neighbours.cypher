@@ -25,7 +25,4 @@ WHERE f.tenant = $tenant AND @state_at(f, known_at) IN $states
   AND @believed_at(f, known_at)
   AND ((f.valid_from IS NOT NULL AND f.valid_from <= valid_at) OR ($include_undated AND f.valid_from IS NULL))
   AND (f.valid_to IS NULL OR f.valid_to > valid_at)
-RETURN id AS from_id, to_id, direction, f {.*, embedding: null, flag: @flag_at(f, known_at),
-          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
-          known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
-          disputed: false} AS fact
+RETURN id AS from_id, to_id, direction, f {@fact_fields(f, known_at), @fact_instants(f), disputed: false} AS fact

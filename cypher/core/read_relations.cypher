@@ -34,11 +34,8 @@ CALL (ids, valid_at, known_at) {
     // undated (valid_from unknown) too, unless ended by the point: the caller keeps them apart, marked
     AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
   WITH f ORDER BY f.valid_from, f.known_from
-  RETURN collect(f {.*, embedding: null, flag: @flag_at(f, known_at),
-          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
-          known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
-          disputed: @disputed_at(f, known_at),
-          premised: COUNT { (f)-[:DEPENDS_ON]->() } > 0}) AS outgoing
+  RETURN collect(f {@fact_fields(f, known_at), @fact_instants(f), disputed: @disputed_at(f, known_at),
+          premised: @premised(f)}) AS outgoing
 }
 CALL (ids, valid_at, known_at) {
   MATCH (f:Fact)
@@ -51,10 +48,8 @@ CALL (ids, valid_at, known_at) {
     AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
   OPTIONAL MATCH (p:Predicate {tenant: $tenant, name: f.predicate})
   WITH f, p ORDER BY f.valid_from, f.known_from
-  RETURN collect({inverse: p.inverse, fact: f {.*, embedding: null, flag: @flag_at(f, known_at),
-          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
-          known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
-          disputed: @disputed_at(f, known_at),
-          premised: COUNT { (f)-[:DEPENDS_ON]->() } > 0}}) AS incoming
+  RETURN collect({inverse: p.inverse, fact: f {@fact_fields(f, known_at), @fact_instants(f),
+                                                    disputed: @disputed_at(f, known_at),
+                                                    premised: @premised(f)}}) AS incoming
 }
 RETURN c.entity_id AS entity_id, outgoing, incoming

@@ -6,4 +6,4 @@
 // returns: (plain values only) fact
 MATCH (f:Fact {version_id: $version_id})
 WHERE f.tenant = $tenant AND @visible(f, $levels)
-RETURN f {.*, embedding: null, flag: @flag_at(f, $known_at), disputed: @disputed_at(f, $known_at)} AS fact
+RETURN f {@fact_fields(f, $known_at), disputed: @disputed_at(f, $known_at)} AS fact

@@ -7,7 +7,4 @@
 UNWIND $version_ids AS version_id
 MATCH (f:Fact {version_id: version_id})
 WHERE f.tenant = $tenant AND @visible(f, $levels)
-RETURN f {.*, embedding: null, flag: @flag_at(f, null),
-          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
-          known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
-          disputed: @disputed_at(f, null)} AS fact
+RETURN @fact_at(f, null) AS fact

@@ -16,6 +16,6 @@ WHERE c.tenant = $tenant
                                       WHERE other.conflict_id = r.conflict_id AND NOT @visible(held, $levels) })
 RETURN r.conflict_id AS conflict_id, r.status AS status, r.decision AS decision,
        coalesce(r.opened_at, r.known_from) AS opened_at,
-       c {.*, embedding: null, flag: @flag_at(c, null), disputed: false} AS challenger,
-       e {.*, embedding: null, flag: @flag_at(e, null), disputed: r.known_to IS NULL} AS established
+       c {@fact_fields(c, null), disputed: false} AS challenger,
+       e {@fact_fields(e, null), disputed: r.known_to IS NULL} AS established
 ORDER BY opened_at

@@ -17,5 +17,5 @@ CALL (f) {
 // a version above the caller's clearance is named by nothing but its place in the chain (withheld, no content)
 WITH direction, hops, rel, other, @visible(other, $levels) AS visible
 RETURN direction, hops, rel.kind AS kind, rel.at AS at, NOT visible AS withheld,
-       CASE WHEN visible THEN other {.*, embedding: null, flag: @flag_at(other, $known_at), disputed: false} END AS fact
+       CASE WHEN visible THEN other {@fact_fields(other, $known_at), disputed: false} END AS fact
 ORDER BY direction, hops

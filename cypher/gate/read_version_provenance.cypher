@@ -34,12 +34,12 @@ CALL (f) {
   // intervals), so the justification's verdict is the same for every caller
   RETURN collect({justification: r.justification, withheld: NOT visible,
                   premise: CASE WHEN visible
-                                THEN p {.*, embedding: null, flag: @flag_at(p, $known_at), disputed: false} END,
+                                THEN p {@fact_fields(p, $known_at), disputed: false} END,
                   believed: COLLECT { MATCH (q:Fact {fact_id: p.fact_id})
                                       WHERE q.tenant = p.tenant AND q.known_from <= $known_at
                                         AND (q.known_to IS NULL OR q.known_to > $known_at)
                                       RETURN CASE WHEN visible AND @visible(q, $levels)
-                                                  THEN q {.*, embedding: null, flag: @flag_at(q, $known_at),
+                                                  THEN q {@fact_fields(q, $known_at),
                                                           disputed: false}
                                                   ELSE {withheld: true, state: @state_at(q, $known_at),
                                                         known_from: q.known_from, known_to: q.known_to,

@@ -17,8 +17,5 @@ WITH f, known_at
 WHERE f.known_to IS NOT NULL AND f.known_to <= known_at AND f.ended_by IN $ended_by
   AND NOT @state_at(f, null) IN ['rejected', 'forgotten', 'deleted']
   AND @visible(f, $levels)
-RETURN f {.*, embedding: null,
-          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
-          known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
-          disputed: false} AS fact
+RETURN f {.*, embedding: null, @fact_instants(f), disputed: false} AS fact
 ORDER BY f.known_to DESC

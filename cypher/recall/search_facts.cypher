@@ -102,8 +102,6 @@ RETURN path, raw, rank, score, CASE WHEN whole THEN f {.tenant, .fact_id, .versi
           .epistemic, .confidence, .sensitivity, .state, .valid_from_precision, .valid_to_precision, .ended_by,
           .end_reason, .bounded_by, .stale_cause, .lapse_reason, .aliases, .independent_sources,
           .forgotten_by, .forgotten_on_behalf_of, .forgotten_reason, forgotten_at: toString(f.forgotten_at), flag: @flag_at(f, known_at),
-          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
-          known_from: toString(f.known_from), known_to: toString(f.known_to), verified_at: toString(f.verified_at),
-          disputed: @disputed_at(f, known_at)} END AS fact,
+          @fact_instants(f), disputed: @disputed_at(f, known_at)} END AS fact,
        CASE WHEN f IS NOT NULL AND NOT whole THEN {fact_id: f.fact_id, version_id: f.version_id, state: state} END AS found,
-       COUNT { (f)-[:DEPENDS_ON]->() } > 0 AS premised
+       @premised(f) AS premised

@@ -13,5 +13,5 @@ WHERE p.tenant = $tenant AND @state_at(p, null) IN $states AND p.known_to IS NUL
     MATCH (:Fact {fact_id: p.fact_id})<-[d:DEPENDS_ON]-(x:Fact)
     WHERE d.known_to IS NULL AND x.known_to IS NULL AND x.tenant = $tenant AND @state_at(x, null) IN $states
   }
-RETURN p {.*, embedding: null, flag: @flag_at(p, null), disputed: false} AS fact
+RETURN p {@fact_fields(p, null), disputed: false} AS fact
 ORDER BY p.fact_id

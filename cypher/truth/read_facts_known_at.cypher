@@ -9,4 +9,4 @@
 UNWIND $fact_ids AS id
 MATCH (f:Fact {fact_id: id})
 WHERE f.tenant = $tenant AND @believed_at(f, $known_at)
-RETURN f {.*, embedding: null, flag: @flag_at(f, $known_at), disputed: false} AS fact, @visible(f, $levels) AS visible
+RETURN f {@fact_fields(f, $known_at), disputed: false} AS fact, @visible(f, $levels) AS visible

@@ -5,5 +5,5 @@
 // returns: fact
 MATCH (f:Fact)
 WHERE f.tenant = $tenant AND @state_at(f, null) = $state AND f.known_to IS NULL AND @visible(f, $levels)
-RETURN f {.*, embedding: null, flag: @flag_at(f, null), disputed: false} AS fact
+RETURN f {@fact_fields(f, null), disputed: false} AS fact
 ORDER BY f.known_from

@@ -6,6 +6,7 @@ from datetime import datetime
 
 from credo.cypher import load
 from credo.graph.core.db import Tx
+from credo.graph.core.versions import ALL
 from credo.schema.facts import PredicateDef
 
 UPSERT_PREDICATE = load("upsert_predicate")
@@ -21,6 +22,6 @@ def define(tx: Tx, tenant: str, known: datetime, definition: PredicateDef) -> Pr
     return PredicateDef(**row)
 
 
-def defined(tx: Tx, tenant: str) -> list[PredicateDef]:
-    """Every predicate the tenant has defined."""
-    return [PredicateDef(**r) for r in tx.rows(READ_PREDICATES, tenant=tenant)]
+def defined(tx: Tx, tenant: str, *, after: str | None = None, limit: int = ALL) -> list[PredicateDef]:
+    """The predicates the tenant has defined, by name: every one, or at most `limit` named after `after`."""
+    return [PredicateDef(**r) for r in tx.rows(READ_PREDICATES, tenant=tenant, after=after, limit=limit)]

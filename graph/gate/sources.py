@@ -10,6 +10,7 @@ from credo.cypher import load
 from credo.graph.core.records import tombstone_of
 from credo.graph.core.db import Tx, cipher_of
 from credo.graph.core.records import native
+from credo.graph.truth import dependencies
 from credo.schema.sources import Source
 
 CREATE_SOURCES = load("create_sources")
@@ -17,7 +18,6 @@ READ_SESSION_MESSAGES = load("read_session_messages")
 READ_SOURCES = load("read_sources")
 LINK_SOURCED_FROM = load("link_sourced_from")
 LINK_ACCEPTED_IN = load("link_accepted_in")
-LINK_DEPENDS_ON = load("link_depends_on")
 CARRY_DEPENDS_ON = load("carry_depends_on")
 CLAIM_MESSAGES = load("claim_messages")
 RELEASE_CLAIM = load("release_claim")
@@ -96,10 +96,9 @@ def link_accepted_in(tx: Tx, known: datetime, rows: list[tuple[str, str]]) -> No
 
 
 def link_depends_on(tx: Tx, known: datetime, rows: list[tuple[str, str, str]]) -> None:
-    """(version_id, premise_version_id, justification) DEPENDS_ON edges."""
-    if rows:
-        tx.one(LINK_DEPENDS_ON, known=known,
-               rows=[{"version_id": v, "premise_version_id": p, "justification": j} for v, p, j in rows])
+    """(version_id, premise_version_id, justification) DEPENDS_ON edges, drawn by truth's one writer of them."""
+    dependencies.link(tx, known, [{"from_id": v, "to_id": p, "justification": j, "valid_from": None, "valid_to": None}
+                                  for v, p, j in rows])
 
 
 def carry_depends_on(tx: Tx, known: datetime, pairs: list[tuple[str, str]]) -> None:

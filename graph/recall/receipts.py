@@ -9,6 +9,7 @@ from credo.cypher import load
 from credo.graph.core.clearance import clearance_of
 from credo.graph.core.db import Tx
 from credo.graph.core.records import fact_from_row, instant, readable
+from credo.graph.core.versions import ALL
 from credo.schema.receipts import ReadReceipt
 
 CREATE_READ_RECEIPT = load("create_read_receipt")
@@ -31,14 +32,22 @@ def create(
     return int(row["served"]) if row else 0
 
 
-def served_to(tx: Tx, tenant: str, task: str) -> list[ReadReceipt]:
-    """Every receipt of the task, oldest first, with its served versions."""
-    return [_receipt(r) for r in tx.rows(READ_SERVED_TO, tenant=tenant, task=task)]
+def served_to(tx: Tx, tenant: str, task: str, *, after: list[str] | None = None, limit: int = ALL) -> list[ReadReceipt]:
+    """The receipts of the task, oldest first, with their served versions: every one, or at most `limit` after the
+    one keyed `after` ([at, receipt id], `receipt_key`)."""
+    return [_receipt(r) for r in tx.rows(READ_SERVED_TO, tenant=tenant, task=task, after=after, limit=limit)]
 
 
-def tasks_served(tx: Tx, tenant: str, ref: str) -> list[ReadReceipt]:
-    """Every receipt that served a version of the fact (or the version) `ref`, oldest first."""
-    return [_receipt(r) for r in tx.rows(READ_TASKS_SERVED, tenant=tenant, ref=ref)]
+def tasks_served(tx: Tx, tenant: str, ref: str, *, after: list[str] | None = None,
+                 limit: int = ALL) -> list[ReadReceipt]:
+    """The receipts that served a version of the fact (or the version) `ref`, oldest first: every one, or at most
+    `limit` after the one keyed `after` ([at, receipt id], `receipt_key`)."""
+    return [_receipt(r) for r in tx.rows(READ_TASKS_SERVED, tenant=tenant, ref=ref, after=after, limit=limit)]
+
+
+def receipt_key(receipt: ReadReceipt) -> list[str]:
+    """A receipt's place in the order of the receipt listings (known time, then id), as a page's key."""
+    return [receipt.at.isoformat(), receipt.receipt_id]
 
 
 def fact_exists(tx: Tx, tenant: str, ref: str) -> bool:

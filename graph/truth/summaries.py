@@ -7,7 +7,7 @@ from typing import Any
 
 from credo.cypher import load
 from credo.graph.core.db import Tx
-from credo.graph.core.versions import close_checked
+from credo.graph.core.versions import ALL, close_checked
 from credo.graph.core.records import FAR_FUTURE, native, with_flag
 from credo.schema.cascade import Summary, TraceItem
 
@@ -44,10 +44,18 @@ def close(tx: Tx, known: datetime, closing: list[tuple[str, str, str | None]]) -
     close_checked(tx, CLOSE_SUMMARY_VERSIONS, known, closing, "summary version")
 
 
-def listed(tx: Tx, tenant: str, *, known_at: datetime | None, states: list[str]) -> list[Summary]:
-    """Summary versions believed at known_at (None = now) in the given states, oldest first."""
-    rows = tx.rows(READ_SUMMARIES, tenant=tenant, known_at=known_at or FAR_FUTURE, states=states)
+def listed(tx: Tx, tenant: str, *, known_at: datetime | None, states: list[str], after: list[str] | None = None,
+           limit: int = ALL) -> list[Summary]:
+    """Summary versions believed at known_at (None = now) in the given states, oldest first: every one, or at most
+    `limit` after the one keyed `after` ([known_from, summary id], `summary_key`)."""
+    rows = tx.rows(READ_SUMMARIES, tenant=tenant, known_at=known_at or FAR_FUTURE, states=states, after=after,
+                   limit=limit)
     return [summary_from_row(r["summary"], r["trace"]) for r in rows]
+
+
+def summary_key(summary: Summary) -> list[str]:
+    """A summary version's place in the order of the summaries listing (known from, then id), as a page's key."""
+    return [summary.known_from.isoformat(), summary.summary_id]
 
 
 def by_ids(tx: Tx, tenant: str, summary_ids: list[str], known_at: datetime | None = None) -> dict[str, Summary]:

@@ -10,6 +10,7 @@ from credo.graph.facts import predicates as predicate_repo
 from credo.graph.core.db import Tx
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import Fact, PredicateDef
+from credo.schema.pages import After, keyed_page
 from credo.schema.names import normalise_predicate
 from credo.services.core.context import Context
 from credo.services.facts.rules import WriteDecision, decide_write, default_cardinality, established
@@ -37,9 +38,12 @@ def lookup(defined: dict[str, PredicateDef], name: str) -> PredicateDef:
     return defined.get(name) or PredicateDef(name=name, cardinality=default_cardinality(name))
 
 
-def predicates(ctx: Context) -> list[PredicateDef]:
-    """Predicates this tenant has defined."""
-    return ctx.read(lambda tx: predicate_repo.defined(tx, ctx.tenant))
+def predicates(ctx: Context, *, page: After | None = None) -> list[PredicateDef]:
+    """Predicates this tenant has defined, by name; a `page` is cut in the query by name (`.next_after`)."""
+    if page is None:
+        return ctx.read(lambda tx: predicate_repo.defined(tx, ctx.tenant))
+    found = ctx.read(lambda tx: predicate_repo.defined(tx, ctx.tenant, after=page.key, limit=page.limit + 1))
+    return keyed_page(found, page, key=lambda p: p.name)
 
 
 def decide_in_slot(tx: Tx, tenant: str, fact: Fact, *, scope: dict[str, str] | None = None) -> WriteDecision:

@@ -17,6 +17,7 @@ from credo.graph.core import versions as fact_repo
 from credo.graph.core import ledger
 from credo.graph.recall import receipts as receipt_repo
 from credo.schema.errors import NotFound
+from credo.schema.pages import After, keyed_page
 from credo.schema.names import check_ref, clean_name
 from credo.schema.receipts import ReadReceipt
 from credo.services.recall import utility
@@ -56,22 +57,32 @@ def served(
                                               query=query, valid_at=valid_at, known_at=known_at, parts=parts))
 
 
-def served_to(ctx: Context, *, task: str) -> list[ReadReceipt]:
-    """What a task was served: its receipts, oldest first, each with the versions as stored; NotFound if none."""
+def served_to(ctx: Context, *, task: str, page: After | None = None) -> list[ReadReceipt]:
+    """What a task was served: its receipts, oldest first, each with the versions as stored; NotFound if none. A
+    `page` is cut in the query by key (`.next_after`)."""
     task = clean_name(task, "task")
-    found = ctx.read(lambda tx: receipt_repo.served_to(tx, ctx.tenant, task))
-    if not found:
+    if page is None:
+        found = ctx.read(lambda tx: receipt_repo.served_to(tx, ctx.tenant, task))
+    else:
+        found = keyed_page(ctx.read(lambda tx: receipt_repo.served_to(tx, ctx.tenant, task, after=page.key,
+                                                                      limit=page.limit + 1)),
+                           page, key=receipt_repo.receipt_key)
+    if not found and (page is None or page.key is None):
         raise NotFound("task", task)
     return found
 
 
-def tasks_served(ctx: Context, *, fact_id: str) -> list[ReadReceipt]:
-    """Which tasks were served a fact (any version) or one version: the receipts, each with only those versions."""
+def tasks_served(ctx: Context, *, fact_id: str, page: After | None = None) -> list[ReadReceipt]:
+    """Which tasks were served a fact (any version) or one version: the receipts, each with only those versions. A
+    `page` is cut in the query by key (`.next_after`)."""
     ref = check_ref(fact_id)
 
     def work(tx) -> list[ReadReceipt]:
         if not receipt_repo.fact_exists(tx, ctx.tenant, ref):
             raise NotFound("fact", ref)
-        return receipt_repo.tasks_served(tx, ctx.tenant, ref)
+        if page is None:
+            return receipt_repo.tasks_served(tx, ctx.tenant, ref)
+        return keyed_page(receipt_repo.tasks_served(tx, ctx.tenant, ref, after=page.key, limit=page.limit + 1),
+                          page, key=receipt_repo.receipt_key)
 
     return ctx.read(work)

@@ -12,6 +12,7 @@ from credo.graph.core.db import Tx
 from credo.graph.core.ledger import new_id
 from credo.schema.cascade import Summary, SummaryInput, TraceItem
 from credo.schema.errors import InvalidInput, NotFound, RaceLost
+from credo.schema.pages import After, keyed_page
 from credo.schema.lifecycle import SERVED_VALUES, State, is_served
 from credo.services.truth.cascade import set_state, trace_state
 from credo.services.core.clearance import check_target
@@ -177,11 +178,16 @@ def _same(tx: Tx, tenant: str, seen: Summary) -> None:
         raise RaceLost(seen.summary_id, "another write changed this summary first; try again")
 
 
-def summaries(ctx: Context, *, known_at: Any = None, states: Any = None) -> list[Summary]:
-    """Summary versions believed at known_at (default now): served ones unless `states` says otherwise."""
+def summaries(ctx: Context, *, known_at: Any = None, states: Any = None, page: After | None = None) -> list[Summary]:
+    """Summary versions believed at known_at (default now): served ones unless `states` says otherwise; a `page` is
+    cut in the query by key (`.next_after`)."""
     known = None if known_at is None else ctx.known_point(known_at)
     wanted = list(SERVED_VALUES) if states is None else states_filter(states)
-    return ctx.read(lambda tx: summary_repo.listed(tx, ctx.tenant, known_at=known, states=wanted))
+    if page is None:
+        return ctx.read(lambda tx: summary_repo.listed(tx, ctx.tenant, known_at=known, states=wanted))
+    found = ctx.read(lambda tx: summary_repo.listed(tx, ctx.tenant, known_at=known, states=wanted, after=page.key,
+                                                    limit=page.limit + 1))
+    return keyed_page(found, page, key=summary_repo.summary_key)
 
 
 def summary(ctx: Context, *, summary_id: str, known_at: Any = None) -> Summary:

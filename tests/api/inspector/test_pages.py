@@ -49,3 +49,96 @@ def test_a_cursor_holding_an_overflowing_number_is_bad_input_not_a_500():
     with pytest.raises(InvalidInput) as refused:
         pages.decode(cursor, "x")
     assert refused.value.field == "cursor"
+
+
+def test_the_predicates_listing_is_paged_by_key_in_its_query(api, tenant_a, monkeypatch):
+    from credo.graph.core import db as db_module
+
+    for name in ["works_at", "lives_in", "reports_to", "owns", "uses"]:
+        assert api.post("/v1/predicates", json={"name": name}, headers=tenant_a.headers).status_code < 300
+    read: list[dict] = []
+    real = db_module.Tx.rows
+
+    def counting(self, query, **params):
+        rows = real(self, query, **params)
+        if getattr(query, "name", "") == "read_predicates":
+            read.append({"after": params["after"], "rows": len(rows)})
+        return rows
+
+    monkeypatch.setattr(db_module.Tx, "rows", counting)
+    first = api.get("/v1/predicates", params={"limit": 2}, headers=tenant_a.headers).json()
+    assert [p["name"] for p in first["items"]] == ["lives_in", "owns"]
+    # a predicate defined between pages before the cursor's key shifts nothing (an offset would repeat "owns")
+    assert api.post("/v1/predicates", json={"name": "knows"}, headers=tenant_a.headers).status_code < 300
+    names, cursor = [], first["next_cursor"]
+    while cursor:
+        page = api.get("/v1/predicates", params={"limit": 2, "cursor": cursor}, headers=tenant_a.headers).json()
+        names += [p["name"] for p in page["items"]]
+        cursor = page["next_cursor"]
+    assert names == ["reports_to", "uses", "works_at"]
+    # each page read its page and one more row, after the previous page's last key: nothing before it
+    assert read == [{"after": None, "rows": 3}, {"after": "owns", "rows": 3}, {"after": "uses", "rows": 1}]
+
+
+def test_a_tasks_receipts_and_a_facts_tasks_are_paged_by_key_in_their_queries(api, tenant_a, monkeypatch):
+    from credo.graph.core import db as db_module
+
+    fact = api.post("/v1/facts", json={"subject": "Acme", "predicate": "owned_by", "object": "Alice"},
+                    headers=tenant_a.headers).json()["result"]
+    for _ in range(5):
+        assert api.get("/v1/context", params={"query": "Acme", "task": "t-1"}, headers=tenant_a.headers).is_success
+    whole = api.get("/v1/tasks/t-1/receipts", params={"limit": 200}, headers=tenant_a.headers).json()
+    assert len(whole["items"]) == 5 and whole["next_cursor"] is None
+    read: list[int] = []
+    real = db_module.Tx.rows
+
+    def counting(self, query, **params):
+        rows = real(self, query, **params)
+        if getattr(query, "name", "") in ("read_served_to", "read_tasks_served"):
+            read.append(len(rows))
+        return rows
+
+    monkeypatch.setattr(db_module.Tx, "rows", counting)
+    for path in ["/v1/tasks/t-1/receipts", f"/v1/facts/{fact['fact_id']}/tasks"]:
+        ids, cursor = [], None
+        while True:
+            page = api.get(path, params={"limit": 2} | ({"cursor": cursor} if cursor else {}),
+                           headers=tenant_a.headers).json()
+            ids += [r["receipt_id"] for r in page["items"]]
+            cursor = page["next_cursor"]
+            if not cursor:
+                break
+        assert ids == [r["receipt_id"] for r in whole["items"]], path
+    assert read == [3, 3, 1] * 2  # each page read its page and one more row: none before it, none after
+
+
+def test_the_summaries_listing_is_paged_by_key_in_its_query(api, tenant_a, monkeypatch):
+    from credo.graph.core import db as db_module
+
+    fact = api.post("/v1/facts", json={"subject": "Acme", "predicate": "owned_by", "object": "Alice"},
+                    headers=tenant_a.headers).json()["result"]
+    for i in range(5):
+        made = api.post("/v1/summaries", json={"text": f"notes {i}", "derived_from": [fact["fact_id"]]},
+                        headers=tenant_a.headers)
+        assert made.is_success, made.text
+    whole = api.get("/v1/summaries", params={"limit": 200}, headers=tenant_a.headers).json()
+    assert len(whole["items"]) == 5 and whole["next_cursor"] is None
+    read: list[int] = []
+    real = db_module.Tx.rows
+
+    def counting(self, query, **params):
+        rows = real(self, query, **params)
+        if getattr(query, "name", "") == "read_summaries":
+            read.append(len(rows))
+        return rows
+
+    monkeypatch.setattr(db_module.Tx, "rows", counting)
+    ids, cursor = [], None
+    while True:
+        page = api.get("/v1/summaries", params={"limit": 2} | ({"cursor": cursor} if cursor else {}),
+                       headers=tenant_a.headers).json()
+        ids += [s["version_id"] for s in page["items"]]
+        cursor = page["next_cursor"]
+        if not cursor:
+            break
+    assert ids == [s["version_id"] for s in whole["items"]] and read == [3, 3, 1]
