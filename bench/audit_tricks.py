@@ -1,15 +1,15 @@
 """Issue 26 item 6: each client-side performance trick switched on and off in one process, the pairs interleaved.
 
-    .venv/bin/python bench/audit_tricks.py [--parts cascade ingest reads writes plans] [--pairs 3] [--dependents 10000]
+    .venv/bin/python bench/audit_tricks.py [--parts plans reads ingest lookups import cascade] [--pairs 3] [--dependents 10000]
     .venv/bin/python bench/without.py rust bench/audit_tricks.py --parts ingest reads   # a trick set at import
 
 On a loaded machine a whole bench run drifts by more than most tricks are worth, so each trick is timed here on the
 operation it was made for, on and off alternately (on, off, off, on, ...) in the same minutes, same tenant, same
 server; wall and client CPU (`time.process_time`) medians are printed with the off/on ratio:
-- cascade: a rolled-back 10,000-dependent `end_fact` (bench_cascade's graph, `--direct`): the collector pause, `Listed`
+- cascade: a rolled-back 10,000-dependent `end_fact` (bench_cascade's graph, `--direct`): the collector pause, `Listed`,
+  the plain-values path
 - ingest: `add_facts` of 1,000 independent facts: `Listed`, the collector pause
-- reads: `facts` point reads (blocks of 50): borrowed read sessions
-- writes: `add_fact` of one fact: BEGIN pipelined with the first query
+- reads: `facts` point reads (blocks of 100): the plain-values path of `Tx.rows`
 - lookups: 30 searches of a 1,000-fact tenant with the default embedder: the look-ups beside the embedding
 - import: `import_facts` of 1,000 facts in batches of 250 with the default embedder: the pipelined import thread
 - plain (in reads and cascade): every record through the driver's `Record.data()` (no plain-values path in `Tx.rows`)
@@ -37,14 +37,13 @@ import credo.graph.recall.search as search_repo
 import credo.services.facts.imports as imports
 import credo.services.recall.search as search_service
 from credo.graph.core.vectors import Listed
-from neo4j._sync.work.session import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_cascade  # noqa: E402
 from profile_cascade import rolled_back  # noqa: E402
-from without import _Inline, _NeverPipelined  # noqa: E402
+from without import _Inline  # noqa: E402
 
-_PAUSED, _REPR, _IDLE, _INIT = db.paused, Listed.__repr__, db._IDLE_SESSIONS, Session.__init__
+_PAUSED, _REPR = db.paused, Listed.__repr__
 _SIZED = (search_repo.sized_list, search_repo.sized_text)
 _LOOKUPS, _EXECUTOR = search_service._LOOKUPS, imports.ThreadPoolExecutor
 _ROWS = db.Tx.rows
@@ -58,16 +57,9 @@ def _rows_via_data(self, query, **params):  # noqa: ANN001, ANN003, ANN202 - Tx.
     return cipher.open_tree(self.credo_tenant, found) if cipher is not None else found
 
 
-def _plain_init(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202 - the driver's own signature
-    _INIT(self, *args, **kwargs)
-    self._pipelined_begin = _NeverPipelined()
-
-
 SWITCHES: dict[str, Callable[[bool], None]] = {
     "collector": lambda on: setattr(db, "paused", _PAUSED if on else nullcontext),
     "listed": lambda on: setattr(Listed, "__repr__", _REPR if on else list.__repr__),
-    "sessions": lambda on: setattr(db, "_IDLE_SESSIONS", _IDLE if on else 0),
-    "begin": lambda on: setattr(Session, "__init__", _INIT if on else _plain_init),
     "lookups": lambda on: setattr(search_service, "_LOOKUPS", _LOOKUPS if on else _Inline()),
     "import": lambda on: setattr(imports, "ThreadPoolExecutor", _EXECUTOR if on else _Inline),
     "plain": lambda on: setattr(db.Tx, "rows", _ROWS if on else _rows_via_data),
@@ -104,7 +96,7 @@ def paired(trick: str, pairs: int, run: Callable[[], object], label: str) -> Non
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--parts", nargs="+", default=["plans", "writes", "reads", "ingest", "cascade"])
+    parser.add_argument("--parts", nargs="+", default=["plans", "reads", "ingest", "cascade"])
     parser.add_argument("--pairs", type=int, default=3)
     parser.add_argument("--dependents", type=int, default=10_000)
     parser.add_argument("--tricks", nargs="+", default=[], help="time only these (default: every trick of the parts)")
@@ -141,22 +133,12 @@ def main(argv: list[str] | None = None) -> int:
             six()
             paired("sized", args.pairs, six, "6 searches after clearQueryCaches")
             paired("sized", args.pairs, six_planned, "the same 6, plans cached")
-        if "writes" in args.parts:
-            names = iter(range(10**6))
-
-            def forty_writes() -> None:
-                for _ in range(40):
-                    store.add_fact(f"w{next(names)}", "note", "one", valid_from="2024-01-01")
-
-            forty_writes()
-            paired("begin", args.pairs, forty_writes, "40 add_fact (one write each)")
         if "reads" in args.parts:
             def reads() -> None:
                 for _ in range(100):
                     store.facts(f"n{rng.randrange(1000)}", "note")
 
             reads()
-            paired("sessions", args.pairs, reads, "100 facts point reads")
             paired("plain", args.pairs, reads, "100 facts point reads")
         if "ingest" in args.parts:
             paired("listed", args.pairs, ingest, "add_facts of 1,000 facts")

@@ -5,11 +5,9 @@
 
 Each switch patches the running process before the bench is imported; the product code is not edited:
 - collector: writes do not pause the cyclic garbage collector (graph/core/collector.py)
-- sessions: every read builds and closes its own session (no borrowed idle sessions, graph/core/db.py)
 - sized: search parameters sent unpadded ('' / [''] still stand for none; graph/recall/search.py)
 - listed: long list parameters repr in full for the driver's debug line (graph/core/vectors.py `Listed`)
 - rust: the driver's pure-Python PackStream instead of neo4j-rust-ext
-- begin: BEGIN sent on its own round trip before a write's first query (graph/core/db.py)
 - lookups: the search's look-ups run before the embedding in the caller's thread (services/recall/search.py)
 - import_thread: import_facts validates and embeds the next batch after writing this one (services/facts/imports.py)
 """
@@ -56,9 +54,6 @@ def switch_off(trick: str) -> None:
     if trick == "collector":
         import credo.graph.core.db as db
         db.paused = nullcontext
-    elif trick == "sessions":
-        import credo.graph.core.db as db
-        db._IDLE_SESSIONS = 0
     elif trick == "sized":
         import credo.graph.recall.search as search
         search.sized_list = lambda values: list(values or ()) or [""]
@@ -66,16 +61,6 @@ def switch_off(trick: str) -> None:
     elif trick == "listed":
         import credo.graph.core.vectors as vectors
         vectors.Listed.__repr__ = list.__repr__  # type: ignore[method-assign]
-    elif trick == "begin":
-        from neo4j._sync.work.session import Session
-
-        init = Session.__init__
-
-        def plain_init(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202 - the driver's own signature
-            init(self, *args, **kwargs)
-            self._pipelined_begin = _NeverPipelined()
-
-        Session.__init__ = plain_init  # type: ignore[method-assign]
     elif trick == "lookups":
         import credo.services.recall.search as search
         search._LOOKUPS = _Inline()
@@ -84,19 +69,6 @@ def switch_off(trick: str) -> None:
         imports.ThreadPoolExecutor = _Inline
     elif trick != "none":
         raise SystemExit(f"unknown trick {trick!r}")
-
-
-class _NeverPipelined:
-    """Stands in for the driver's ContextBool: entering it never asks the driver to pipeline BEGIN."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def __bool__(self) -> bool:
-        return False
 
 
 def main() -> None:
