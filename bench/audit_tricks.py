@@ -1,6 +1,7 @@
 """Issue 26 item 6: each client-side performance trick switched on and off in one process, the pairs interleaved.
 
-    .venv/bin/python bench/audit_tricks.py [--parts plans reads ingest lookups import cascade] [--pairs 3] [--dependents 10000]
+    .venv/bin/python bench/audit_tricks.py [--parts plans reads ingest lookups import cascade] [--tricks T ...]
+                                           [--pairs 3] [--dependents 10000]
     .venv/bin/python bench/without.py rust bench/audit_tricks.py --parts ingest reads   # a trick set at import
 
 On a loaded machine a whole bench run drifts by more than most tricks are worth, so each trick is timed here on the
@@ -9,7 +10,7 @@ server; wall and client CPU (`time.process_time`) medians are printed with the o
 - cascade: a rolled-back 10,000-dependent `end_fact` (bench_cascade's graph, `--direct`): the collector pause, `Listed`,
   the plain-values path
 - ingest: `add_facts` of 1,000 independent facts: `Listed`, the collector pause
-- reads: `facts` point reads (blocks of 100): the plain-values path of `Tx.rows`
+- reads: `facts` point reads (blocks of 100): borrowed read sessions, the plain-values path of `Tx.rows`
 - lookups: 30 searches of a 1,000-fact tenant with the default embedder: the look-ups beside the embedding
 - import: `import_facts` of 1,000 facts in batches of 250 with the default embedder: the pipelined import thread
 - plain (in reads and cascade): every record through the driver's `Record.data()` (no plain-values path in `Tx.rows`)
@@ -43,7 +44,7 @@ import bench_cascade  # noqa: E402
 from profile_cascade import rolled_back  # noqa: E402
 from without import _Inline  # noqa: E402
 
-_PAUSED, _REPR = db.paused, Listed.__repr__
+_PAUSED, _REPR, _IDLE = db.paused, Listed.__repr__, db._IDLE_SESSIONS
 _SIZED = (search_repo.sized_list, search_repo.sized_text)
 _LOOKUPS, _EXECUTOR = search_service._LOOKUPS, imports.ThreadPoolExecutor
 _ROWS = db.Tx.rows
@@ -60,6 +61,7 @@ def _rows_via_data(self, query, **params):  # noqa: ANN001, ANN003, ANN202 - Tx.
 SWITCHES: dict[str, Callable[[bool], None]] = {
     "collector": lambda on: setattr(db, "paused", _PAUSED if on else nullcontext),
     "listed": lambda on: setattr(Listed, "__repr__", _REPR if on else list.__repr__),
+    "sessions": lambda on: setattr(db, "_IDLE_SESSIONS", _IDLE if on else 0),
     "lookups": lambda on: setattr(search_service, "_LOOKUPS", _LOOKUPS if on else _Inline()),
     "import": lambda on: setattr(imports, "ThreadPoolExecutor", _EXECUTOR if on else _Inline),
     "plain": lambda on: setattr(db.Tx, "rows", _ROWS if on else _rows_via_data),
@@ -139,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
                     store.facts(f"n{rng.randrange(1000)}", "note")
 
             reads()
+            paired("sessions", args.pairs, reads, "100 facts point reads")
             paired("plain", args.pairs, reads, "100 facts point reads")
         if "ingest" in args.parts:
             paired("listed", args.pairs, ingest, "add_facts of 1,000 facts")

@@ -5,6 +5,7 @@
 
 Each switch patches the running process before the bench is imported; the product code is not edited:
 - collector: writes do not pause the cyclic garbage collector (graph/core/collector.py)
+- sessions: every read builds and closes its own session (no borrowed idle sessions, graph/core/db.py)
 - sized: search parameters sent unpadded ('' / [''] still stand for none; graph/recall/search.py)
 - listed: long list parameters repr in full for the driver's debug line (graph/core/vectors.py `Listed`)
 - rust: the driver's pure-Python PackStream instead of neo4j-rust-ext
@@ -54,6 +55,9 @@ def switch_off(trick: str) -> None:
     if trick == "collector":
         import credo.graph.core.db as db
         db.paused = nullcontext
+    elif trick == "sessions":
+        import credo.graph.core.db as db
+        db._IDLE_SESSIONS = 0
     elif trick == "sized":
         import credo.graph.recall.search as search
         search.sized_list = lambda values: list(values or ()) or [""]

@@ -30,10 +30,13 @@ def test_wrong_credentials_are_a_database_unavailable_error_naming_the_cause(neo
         db.close()
 
 
-def test_reads_one_after_another_see_every_committed_write(neo4j_info, tenant):
+def test_reads_one_after_another_reuse_one_session_and_see_every_committed_write(neo4j_info, tenant, monkeypatch):
     # given a database handle and a stored fact
     db = Database(neo4j_info.uri, neo4j_info.user, neo4j_info.password, neo4j_info.database, timeout_s=10)
     try:
+        opened = []
+        real = db._driver.session
+        monkeypatch.setattr(db._driver, "session", lambda **kw: opened.append(kw) or real(**kw))
         store = Store(db, tenant=tenant, embedder=None, _owns_db=False)
         store.define_predicate("owned_by", cardinality="multi")
         store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01")
@@ -42,7 +45,8 @@ def test_reads_one_after_another_see_every_committed_write(neo4j_info, tenant):
             assert len(store.facts("Acme account", "owned_by", valid_at="2024-02-01")) == 1 + (n >= 3)
             if n == 2:
                 store.add_fact("Acme account", "owned_by", "Bob", valid_from="2024-01-01")
-        # then each saw what was committed before it (the assertions above)
+        # then every read (the writes' own included) borrowed one session (each write opened its own), and each saw what was committed
+        assert sum(1 for kw in opened if kw.get("default_access_mode") == "READ") == 1
     finally:
         db.close()
 
