@@ -71,7 +71,8 @@ def epoch_key(instant: datetime | None, open_key: int) -> int:
 def search_keys(known_from: datetime, known_to: datetime | None, valid_from: datetime | None,
                 valid_to: datetime | None, sensitivity: str | None) -> dict[str, int]:
     """The `fact_search` vector index's filter keys of a new version, computed where its row is built: a `SET` of
-    them computed in the create statement cost the bulk write 0.3-0.4x of its floor (bench/RESULTS.md, issue 25).
+    them computed in the create statement cost the bulk write 0.3-0.4x of its floor (bench/history/journal.md,
+    issue 25).
     A close sets `known_to_key` to `known_to.epochMillis` (Cypher's floor, as here); migration 0018 computes the same
     values for versions stored before. Times are floored to the millisecond, so a key only narrows: every query
     that filters on them tests the instants and @visible again right after."""

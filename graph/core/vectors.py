@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 
+# measured: bench/audit_tricks.py --parts ingest cascade on Neo4j 2026.08.1 (2026-12-03, load 10-13), off/on client
+# CPU with the full repr: add_facts of 1,000 facts 80.6 / 73.7 ms (1.09x), a 10,000-dependent end_fact 385 / 349 ms
 class Listed(list):
     """A list sent as a Cypher list, with a constant-time `repr` for the driver's debug log line."""
 

@@ -30,7 +30,7 @@ PATHS = ("lexical", "vector", "graph")
 # each path's first cut (at least twice the pool). The vector index's top k cannot skip history the way Lucene's
 # cannot either, but a second HNSW search costs a round trip and a whole new traversal: on YAGO 15k at valid_at=now
 # a first k of 50 re-queried 20 of 200 questions ("playsFor <club>": most neighbours ended), 70 re-queried 8, 80
-# re-queried 2, 100 none, for a first query costing about the same (bench/RESULTS.md, srch third round)
+# re-queried 2, 100 none, for a first query costing about the same (bench/history/journal.md, srch third round)
 FIRST_CUT = {"lexical": 50, "vector": 80, "graph": 50}
 
 
@@ -51,7 +51,7 @@ def facts(
     only the tenant's own versions the index's filter cannot judge — state, kind, scope — can use them up, never
     another tenant's), so nothing filtered takes a slot of the top `need`."""
     # HNSW and Lucene cost grows with k: start near the pool (FIRST_CUT), widen when short (a vector start of 1.5 x
-    # the pool was cheaper per query but doubled YAGO's re-queries: bench/RESULTS.md)
+    # the pool was cheaper per query but doubled YAGO's re-queries: bench/history/journal.md)
     cuts = {path: max(pool * 2, FIRST_CUT[path]) if path in paths else 0 for path in PATHS}
     if lucene is None:
         cuts["lexical"] = 0
@@ -93,8 +93,10 @@ def facts(
 # Neo4j keys its plan cache by the query text and each parameter's type and, for a list or a string, its size
 # bucket (0, 1, then the next power of ten: 2-10, 11-100, 101-1,000 ...; org.neo4j.cypher.internal.util.SizeBucket).
 # Planning search_facts costs 130-450 ms on this machine, so every new (type, bucket) combination a search's filters,
-# words and names gave planned it again (tests/services/recall/test_search_plans.py, bench/RESULTS.md): lists are padded to
-# LIST_SIZE entries (the bucket 11-100) and texts to TEXT_SIZE characters (101-1,000).
+# words and names gave planned it again (tests/services/recall/test_search_plans.py, bench/history/journal.md): lists
+# are padded to LIST_SIZE entries (the bucket 11-100) and texts to TEXT_SIZE characters (101-1,000).
+# measured: bench/audit_tricks.py --parts plans on Neo4j 2026.08.1 (2026-12-03, load 14): six searches of different
+# word, name and text sizes after db.clearQueryCaches() 3.3 s padded, 12.5 s not (3.7x); planned, 114 / 118 ms
 LIST_SIZE, TEXT_SIZE = 11, 101
 
 

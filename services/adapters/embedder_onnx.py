@@ -3,7 +3,8 @@
 The export runs the shipped model through `torch.onnx.export` (nothing is downloaded) and writes
 `<CREDO_CACHE_DIR>/onnx/all-MiniLM-L6-v2/model.onnx` (and `model_int8.onnx`, dynamically quantised, on request).
 Inference is the same pipeline as sentence-transformers' (tokenizer.json, truncation at 256 tokens, mean pooling
-over the attention mask, L2 normalisation), so vectors match the torch ones (cosine ≥ 0.9999, bench/RESULTS.md).
+over the attention mask, L2 normalisation), so vectors match the torch ones (cosine ≥ 0.9999,
+bench/history/journal.md).
 """
 
 from __future__ import annotations
@@ -122,7 +123,9 @@ class OnnxMiniLMEmbedder:
         """Embed a batch of texts into unit vectors (longest first, so each sub-batch pads little)."""
         if not texts:
             return []
-        if len(texts) == 1:  # same model and graph, one thread: bench/RESULTS.md (issue 11) measured it
+        # measured: bench/history/journal.md (issue 25, 2026-12-03, Neo4j 2026.08.1): a second thread for the one
+        # text took the 10k search from 1.47x to 1.71x its floor (1k: 1.32x to 1.43x); one thread stays
+        if len(texts) == 1:  # same model and graph, one thread
             return self._encode(texts, self._single_session())
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         out: list[list[float] | None] = [None] * len(texts)

@@ -5,6 +5,8 @@ Each batch is one `add_facts` call (one atomic transaction, the same rules and t
 batches, and every later batch stays unwritten. ONNX Runtime and the tokenizer release the GIL while they run, so
 the embedding of the next batch overlaps the driver's round trips and Neo4j's commit of this one
 (bench/bench_embeddings.py measures the share of the embedder's throughput this reaches).
+measured: bench/audit_tricks.py --parts import on Neo4j 2026.08.1 (2026-12-03, load 9): 1,000 facts in batches of
+250 took 12.9 s pipelined, 14.9 s with each batch embedded after the last one's write (1.15x).
 """
 
 from __future__ import annotations

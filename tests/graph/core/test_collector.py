@@ -1,5 +1,5 @@
 """The cyclic garbage collector waits while a write works: its full passes over a large cascade's working set cost
-a quarter of the write (bench/RESULTS.md), and the write's own garbage is freed by reference counting."""
+a quarter of the write (bench/history/journal.md), and the write's own garbage is freed by reference counting."""
 
 from __future__ import annotations
 

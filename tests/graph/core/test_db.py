@@ -76,7 +76,7 @@ def test_a_query_reaches_the_server_without_its_comment_lines_and_keeps_its_head
 def test_a_querys_long_list_parameters_are_sent_whole_but_never_formatted_for_the_drivers_debug_log(
         neo4j_info, monkeypatch):
     # the driver formats `repr()` of every parameter for its debug line on each run(), logging enabled or not: for a
-    # 1,000-row write that was 10.7 ms of client time per statement (bench/RESULTS.md)
+    # 1,000-row write that was 10.7 ms of client time per statement (bench/history/journal.md)
     from neo4j._sync.io import _bolt5
 
     from credo.cypher import Query

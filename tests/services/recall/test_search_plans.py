@@ -2,7 +2,7 @@
 types of its parameters (null, a string, an empty list and a list of strings are four types) and, for a list or a
 string, its size bucket (0, 1, 2-10, 11-100, ...: org.neo4j.cypher.internal.util.SizeBucket). Planning the search
 query costs 130-450 ms on this machine, so a search whose filters, words or names gave a parameter another type or
-bucket paid that once more per combination (bench/RESULTS.md, issue 11 fifth round)."""
+bucket paid that once more per combination (bench/history/journal.md, issue 11 fifth round)."""
 
 from __future__ import annotations
 
