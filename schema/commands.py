@@ -34,6 +34,7 @@ from credo.schema.command_base import (  # noqa: F401 - re-exported: every surfa
     invalid_input,
     normalise_time,
 )
+from credo.schema.facts import FactCreate, validated
 from credo.schema.sources import MessageRef
 from credo.schema.uri import Uri
 
@@ -60,6 +61,10 @@ class AddFact(Command):
     confidence: Confidence | None = None
     sensitivity: Name | None = None
     depends_on: IdList | None = None
+
+    def create(self) -> FactCreate:
+        """The claim as the write path takes it (its premises, `depends_on`, travel beside it)."""
+        return validated(FactCreate, {**fields_of(self, drop=("depends_on",)), "scope": self.scope or {}})
 
 
 class AddFacts(Command):

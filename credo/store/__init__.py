@@ -119,8 +119,7 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         cmd = build(c.AddFact, subject=subject, predicate=predicate, object=object, valid_from=valid_from,
                     valid_to=valid_to, scope=scope, kind=kind, statement=statement, confidence=confidence,
                     sensitivity=sensitivity, depends_on=depends_on, object_is_entity=object_is_entity)
-        data = record_fact.validate(**{**fields_of(cmd, drop=("depends_on",)), "scope": cmd.scope or {}})
-        return record_fact.add_facts(self._ctx, [data], depends_on=[cmd.depends_on or None])[0]
+        return record_fact.add_facts(self._ctx, [cmd.create()], depends_on=[cmd.depends_on or None])[0]
 
     def add_facts(self, rows: Sequence[dict[str, Any] | FactCreate]) -> list[Fact]:
         """Record many claims in one transaction (each row takes add_fact's fields, `depends_on` included)."""
@@ -131,8 +130,8 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
                 raise InvalidInput("rows", f"row {index} must be a mapping of add_fact's fields, got {type(r).__name__}")
         dicts = [dict(r) if isinstance(r, dict) else r for r in rows]
         premises = [r.pop("depends_on", None) if isinstance(r, dict) else None for r in dicts]
-        build(c.AddFacts, rows=[r for r in dicts if isinstance(r, dict)])  # the declared row shape, checked once
-        batch = [r if isinstance(r, FactCreate) else record_fact.validate(**r) for r in dicts]
+        checked = iter(build(c.AddFacts, rows=[r for r in dicts if isinstance(r, dict)]).rows)  # parsed once, here
+        batch = [r if isinstance(r, FactCreate) else next(checked).create() for r in dicts]
         return record_fact.add_facts(self._ctx, batch, depends_on=premises)
 
     def write_range(
