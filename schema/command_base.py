@@ -31,7 +31,7 @@ from pydantic import (
 )
 
 from credo.schema.errors import CredoError, InvalidInput
-from credo.schema.literals import object_in
+from credo.schema.literals import LITERAL_TYPES, object_in
 from credo.schema.names import (ID_MAX, NAME_MAX, SCOPE_MAX, TEXT_MAX, UNENCODABLE, URI_MAX, encodable, name_controls,
                                text_controls)
 from credo.schema.time import Point, point
@@ -124,7 +124,7 @@ LITERAL_SCHEMA = {
     "type": "object", "required": ["type", "value"],
     "description": "a typed literal: string (text that names no entity), number, or date (YYYY, YYYY-MM or "
                    "YYYY-MM-DD, precision kept); {type: entity, value: name} names an entity",
-    "properties": {"type": {"enum": ["string", "number", "date", "entity"]},
+    "properties": {"type": {"enum": [*LITERAL_TYPES, "entity"]},
                    "value": {"anyOf": [{"type": "string"}, {"type": "number"}]}},
 }
 ObjectIn = Annotated[Any, BeforeValidator(lambda value: object_in(bounded_value(value))), WithJsonSchema({

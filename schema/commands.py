@@ -6,7 +6,7 @@ retypes a field list. Every time field uses the one `Time` type, which normalise
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
 
@@ -34,7 +34,8 @@ from credo.schema.command_base import (  # noqa: F401 - re-exported: every surfa
     invalid_input,
     normalise_time,
 )
-from credo.schema.facts import FactCreate, validated
+from credo.schema.cascade import Outcome
+from credo.schema.facts import Cardinality, Decision, FactCreate, MemoryKind, validated
 from credo.schema.sources import MessageRef
 from credo.schema.uri import Uri
 
@@ -56,7 +57,7 @@ class AddFact(Command):
     valid_from: Time | None = None
     valid_to: Time | None = None
     scope: Scope | None = None
-    kind: Literal["episodic", "semantic", "procedural", "relational"] = "semantic"
+    kind: MemoryKind = "semantic"
     statement: Text | None = None
     confidence: Confidence | None = None
     sensitivity: Name | None = None
@@ -84,7 +85,7 @@ class CorrectFact(Command):
     statement: Text | None = None
     confidence: Confidence | None = None
     sensitivity: Name | None = None
-    kind: Literal["episodic", "semantic", "procedural", "relational"] | None = None
+    kind: MemoryKind | None = None
 
 
 class SucceedFact(Command):
@@ -186,7 +187,7 @@ class DefinePredicate(Command):
     """Say whether a predicate is single- or multi-valued, and its inverse name."""
 
     name: Name
-    cardinality: Literal["single", "multi"] = "single"
+    cardinality: Cardinality = "single"
     inverse: Name | None = None
 
 
@@ -204,7 +205,7 @@ class ResolveConflict(Command):
     """Decide a conflict: succession (at), correction, reject, or split_scope (scope)."""
 
     conflict_id: Id
-    decision: Literal["succession", "correction", "reject", "split_scope"]
+    decision: Decision
     at: Time | None = None
     scope: Scope | None = None
     reason: Text | None = None
@@ -383,7 +384,7 @@ class Reverify(Command):
     """Close a re-verification: holds, lapsed (no longer applies because ...) or retracted."""
 
     fact_id: Id
-    outcome: Literal["holds", "lapsed", "retracted"] = "holds"
+    outcome: Outcome = "holds"
     evidence: Annotated[list[Id], Field(max_length=1000)] | Id | None = None
     note: Text | None = None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from credo.graph.core.db import Database
 from credo.schema import commands as c
@@ -13,7 +13,7 @@ from credo.schema.api_keys import Principal
 from credo.schema.commands import build, fields_of, given
 from credo.schema.entities import Entity
 from credo.schema.errors import InvalidInput
-from credo.schema.facts import AsOf, Conflict, Fact, FactCreate, PathStep, PredicateDef, Relation, Window
+from credo.schema.facts import AsOf, Cardinality, Conflict, Fact, FactCreate, PathStep, PredicateDef, Relation, Window
 from credo.schema.search import CLEARANCE_ALL
 from credo.services.facts import conflicts as conflict_service
 from credo.services.facts import entities as entity_service
@@ -205,7 +205,7 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         return who.path(self._ctx, **fields_of(cmd))
 
     # -- governance ----------------------------------------------------------------------------
-    def define_predicate(self, name: str, *, cardinality: Literal["single", "multi"] = "single",
+    def define_predicate(self, name: str, *, cardinality: Cardinality = "single",
                          inverse: str | None = None) -> PredicateDef:
         """Say whether a predicate is single- or multi-valued, and its inverse name."""
         cmd = build(c.DefinePredicate, name=name, cardinality=cardinality, inverse=inverse)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from credo.graph.core import versions as fact_repo
 from credo.graph.core import ledger
 from credo.graph.facts import conflicts as conflict_repo
 from credo.graph.core.db import Tx
 from credo.schema.errors import ConflictError, InvalidInput, NotCurrent, NotFound
-from credo.schema.facts import Conflict, EndKind, Fact, check_version
+from credo.schema.facts import DECISIONS, Conflict, EndKind, Fact, check_version
 from credo.schema.lifecycle import State, check_transition
 from credo.schema.names import check_scope
 from credo.schema.time import overlaps, parse_point
@@ -19,8 +19,6 @@ from credo.services.core.clearance import bound_by, named
 from credo.services.core.context import Context
 from credo.services.core.versions import believed_ids, carve, lost_race, next_version, replace, retire
 
-Decision = Literal["succession", "correction", "reject", "split_scope"]
-DECISIONS = ("succession", "correction", "reject", "split_scope")
 
 
 def conflicts(ctx: Context, *, include_resolved: bool = False) -> list[Conflict]:
