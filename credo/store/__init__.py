@@ -10,7 +10,7 @@ from typing import Any
 from credo.graph.core.db import Database
 from credo.schema import commands as c
 from credo.schema.api_keys import Principal
-from credo.schema.commands import build, fields_of, given
+from credo.schema.commands import Command, build, fields_of
 from credo.schema.entities import Entity
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import AsOf, Cardinality, Conflict, Fact, FactCreate, PathStep, PredicateDef, Relation, Window
@@ -106,6 +106,21 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         return self.for_principal(Principal(tenant=tenant, clearance=clearance,
                                             actor=actor or self.principal.actor))
 
+    def handles(self, operation: str) -> bool:
+        """Whether `operation`'s handler takes its command (`handle`), so a surface that validated it passes it on."""
+        return operation in HANDLERS
+
+    def handle(self, operation: str, cmd: Command, **extras: Any) -> Any:
+        """Run `operation` on a command a surface has already validated (REST, MCP): the operation's scope is checked,
+        then the command goes to its handler as it is, never validated again."""
+        from credo.schema.operations import BY_NAME
+
+        op = BY_NAME[operation]
+        if not isinstance(cmd, op.command):
+            raise InvalidInput(operation, f"takes a {op.command.__name__}, got {type(cmd).__name__}")
+        self.principal.require(op.scope_for(fields_of(cmd)), op.name)
+        return HANDLERS[operation](self._ctx, cmd, **extras)
+
     # -- recording -----------------------------------------------------------------------------
     def add_fact(
         self, subject: str, predicate: str, object: Any, *, valid_from: Any = None, valid_to: Any = None,
@@ -119,7 +134,7 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         cmd = build(c.AddFact, subject=subject, predicate=predicate, object=object, valid_from=valid_from,
                     valid_to=valid_to, scope=scope, kind=kind, statement=statement, confidence=confidence,
                     sensitivity=sensitivity, depends_on=depends_on, object_is_entity=object_is_entity)
-        return record_fact.add_facts(self._ctx, [cmd.create()], depends_on=[cmd.depends_on or None])[0]
+        return record_fact.add_fact(self._ctx, cmd)
 
     def add_facts(self, rows: Sequence[dict[str, Any] | FactCreate]) -> list[Fact]:
         """Record many claims in one transaction (each row takes add_fact's fields, `depends_on` included)."""
@@ -141,29 +156,27 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         """A change for [valid_from, valid_to) only; outside the range the earlier value holds again."""
         cmd = build(c.WriteRange, subject=subject, predicate=predicate, object=object, valid_from=valid_from,
                     valid_to=valid_to, scope=scope, statement=statement)
-        data = record_fact.validate(**{**fields_of(cmd), "scope": cmd.scope or {}})
-        return record_fact.write_range(self._ctx, data=data)
+        return record_fact.write_range(self._ctx, cmd)
 
     def correct_fact(self, fact_id: str, **changes: Any) -> Fact:
         """We were wrong about the past: a new version under the same fact_id (pass a version id to pin one)."""
         cmd = build(c.CorrectFact, fact_id=fact_id, **changes)
-        return revise_fact.correct_fact(self._ctx, ref=cmd.fact_id, changes=given(cmd, drop=("fact_id",)))
+        return revise_fact.correct_fact(self._ctx, cmd)
 
     def succeed_fact(self, fact_id: str, *, object: Any, at: Any, **fields: Any) -> Fact:
         """The world changed at `at`: the old fact ends there; the returned successor starts there."""
         cmd = build(c.SucceedFact, fact_id=fact_id, object=object, at=at, **fields)
-        return revise_fact.succeed_fact(self._ctx, ref=cmd.fact_id, object=cmd.object, at=cmd.at,
-                                        fields=given(cmd, drop=("fact_id", "object", "at")))
+        return revise_fact.succeed_fact(self._ctx, cmd)
 
     def end_fact(self, fact_id: str, *, at: Any) -> Fact:
         """The claim stopped holding at valid time `at`."""
         cmd = build(c.EndFact, fact_id=fact_id, at=at)
-        return revise_fact.end_fact(self._ctx, ref=cmd.fact_id, at=cmd.at)
+        return revise_fact.end_fact(self._ctx, cmd)
 
     def retract_fact(self, fact_id: str, *, reason: str) -> list[Fact]:
         """We no longer believe it was ever true; returns the versions that stopped being believed."""
         cmd = build(c.RetractFact, fact_id=fact_id, reason=reason)
-        return revise_fact.retract_fact(self._ctx, ref=cmd.fact_id, reason=cmd.reason)
+        return revise_fact.retract_fact(self._ctx, cmd)
 
     # -- reading -------------------------------------------------------------------------------
     def facts(
@@ -177,7 +190,7 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         `.next_offset` says where the next starts)."""
         cmd = build(c.FactsQuery, subject=subject, predicate=predicate, object=object, valid_at=valid_at,
                     known_at=known_at, scope=scope, include_undated=include_undated, states=states)
-        return read_facts.facts(self._ctx, **fields_of(cmd), window=window)
+        return read_facts.facts(self._ctx, cmd, window=window)
 
     def history(self, fact_id: str) -> list[Fact]:
         """Every version of a fact: both intervals and how each ended (`.unreadable` names skipped bad rows)."""
@@ -235,9 +248,19 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         return entity_service.unmerge_entities(self._ctx, **fields_of(build(c.UnmergeEntities, other=other)))
 
 
+HANDLERS: dict[str, Callable[..., Any]] = {
+    "add_fact": record_fact.add_fact, "add_facts": record_fact.add_rows, "write_range": record_fact.write_range,
+    "correct_fact": revise_fact.correct_fact, "succeed_fact": revise_fact.succeed_fact, "end_fact": revise_fact.end_fact,
+    "retract_fact": revise_fact.retract_fact, "facts": read_facts.facts,
+}
+"""The operations whose service entry point takes its command, `(ctx, cmd)`: the facts capability's writes and its
+as-of read. The others are still called with the command's fields (their services take keywords)."""
+
+
 # -- every operation checks its scope, below every surface ----------------------------------------------------------
 UNREGISTERED: dict[str, str | None] = {
     "close": None, "for_principal": None, "for_tenant": None, "authorize": None,  # handles and the check itself
+    "handles": None, "handle": None,  # a validated command run by its operation (which checks its own scope)
     "turn": "write",  # the write gate's turn: only `remember` is done with it
     "forget_preview": "read",  # the inspector's forget confirmation (it writes nothing; `forget` needs `forget`)
 }
