@@ -194,28 +194,27 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
 
     def history(self, fact_id: str) -> list[Fact]:
         """Every version of a fact: both intervals and how each ended (`.unreadable` names skipped bad rows)."""
-        return read_facts.history(self._ctx, **fields_of(build(c.HistoryQuery, fact_id=fact_id)))
+        return read_facts.history(self._ctx, build(c.HistoryQuery, fact_id=fact_id))
 
     def chain(self, subject: str, predicate: str, *, known_at: Any = None, scope: dict[str, str] | None = None) -> list[Fact]:
         """The evolution chain of (subject, predicate) in valid-time order."""
         cmd = build(c.ChainQuery, subject=subject, predicate=predicate, known_at=known_at, scope=scope)
-        return read_facts.chain(self._ctx, **fields_of(cmd))
+        return read_facts.chain(self._ctx, cmd)
 
     def relations(self, entity: str, *, valid_at: Any = None, known_at: Any = None) -> AsOf[Relation]:
         """Every relation of an entity at the point, both directions; undated ones after, apart and marked."""
-        return who.relations(self._ctx, **fields_of(build(c.WhoQuery, entity=entity, valid_at=valid_at,
-                                                          known_at=known_at)))
+        return who.relations(self._ctx, build(c.WhoQuery, entity=entity, valid_at=valid_at, known_at=known_at))
 
     def holders(self, predicate: str, object: Any, *, valid_at: Any = None, known_at: Any = None) -> AsOf[Fact]:
         """Who held `predicate object` at the point; undated holders after, apart and marked."""
         cmd = build(c.HoldersQuery, predicate=predicate, object=object, valid_at=valid_at, known_at=known_at)
-        return who.holders(self._ctx, **fields_of(cmd))
+        return who.holders(self._ctx, cmd)
 
     def path(self, a: str, b: str, *, valid_at: Any = None, known_at: Any = None, max_hops: int = 4) -> list[PathStep] | None:
         """How two entities are connected at the point (shortest chain of relations), or None; a dated chain wins,
         and undated hops are used only when none exists, each marked on its step."""
         cmd = build(c.PathQuery, a=a, b=b, valid_at=valid_at, known_at=known_at, max_hops=max_hops)
-        return who.path(self._ctx, **fields_of(cmd))
+        return who.path(self._ctx, cmd)
 
     # -- governance ----------------------------------------------------------------------------
     def define_predicate(self, name: str, *, cardinality: Cardinality = "single",
@@ -251,10 +250,11 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
 HANDLERS: dict[str, Callable[..., Any]] = {
     "add_fact": record_fact.add_fact, "add_facts": record_fact.add_rows, "write_range": record_fact.write_range,
     "correct_fact": revise_fact.correct_fact, "succeed_fact": revise_fact.succeed_fact, "end_fact": revise_fact.end_fact,
-    "retract_fact": revise_fact.retract_fact, "facts": read_facts.facts,
+    "retract_fact": revise_fact.retract_fact, "facts": read_facts.facts, "history": read_facts.history,
+    "chain": read_facts.chain, "relations": who.relations, "holders": who.holders, "path": who.path,
 }
 """The operations whose service entry point takes its command, `(ctx, cmd)`: the facts capability's writes and its
-as-of read. The others are still called with the command's fields (their services take keywords)."""
+as-of reads (facts, history, chain, relations, holders, path). The others are still called with the command's fields (their services take keywords)."""
 
 
 # -- every operation checks its scope, below every surface ----------------------------------------------------------

@@ -108,20 +108,20 @@ def _window(tx: Tx, tenant: str, window: Window, point: dict[str, Any]) -> AsOf[
             return page
 
 
-def history(ctx: Context, *, fact_id: str) -> list[Fact]:
+def history(ctx: Context, cmd: c.HistoryQuery) -> list[Fact]:
     """Every version of a fact (both intervals, how each ended), oldest belief first; unreadable stored versions
     are skipped and named in the answer's `.unreadable`."""
-    fact_id = check_ref(fact_id)
+    fact_id = check_ref(cmd.fact_id)
     found = ctx.read(lambda tx: fact_repo.versions_of(tx, ctx.tenant, fact_id))
     if not found:
         raise NotFound("fact", fact_id)
     return readable(found, "history")
 
 
-def chain(ctx: Context, *, subject: str, predicate: str, known_at: Any = None, scope: dict[str, str] | None = None) -> list[Fact]:
+def chain(ctx: Context, cmd: c.ChainQuery) -> list[Fact]:
     """The evolution of (subject, predicate) in valid-time order, as believed at known_at."""
-    subject, predicate = clean_name(subject, "subject"), normalise_predicate(predicate)
-    scope = None if scope is None else check_scope(scope)
+    subject, predicate = clean_name(cmd.subject, "subject"), normalise_predicate(cmd.predicate)
+    known_at, scope = cmd.known_at, None if cmd.scope is None else check_scope(cmd.scope)
     _, known = points(ctx, None, known_at)
 
     def work(tx: Tx) -> list[Fact]:
