@@ -221,7 +221,7 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
                          inverse: str | None = None) -> PredicateDef:
         """Say whether a predicate is single- or multi-valued, and its inverse name."""
         cmd = build(c.DefinePredicate, name=name, cardinality=cardinality, inverse=inverse)
-        return predicate_service.define_predicate(self._ctx, **fields_of(cmd))
+        return predicate_service.define_predicate(self._ctx, cmd)
 
     def predicates(self) -> list[PredicateDef]:
         """Predicates this tenant has defined."""
@@ -230,21 +230,21 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
     def conflicts(self, *, include_resolved: bool = False) -> list[Conflict]:
         """Writes kept but not applied, awaiting a decision."""
         cmd = build(c.ConflictsQuery, include_resolved=include_resolved)
-        return conflict_service.conflicts(self._ctx, **fields_of(cmd))
+        return conflict_service.conflicts(self._ctx, cmd)
 
     def resolve_conflict(self, conflict_id: str, *, decision: str, at: Any = None,
                          scope: dict[str, str] | None = None, reason: str | None = None) -> Fact:
         """Decide a conflict: succession (at), correction, reject, or split_scope (scope)."""
         cmd = build(c.ResolveConflict, conflict_id=conflict_id, decision=decision, at=at, scope=scope, reason=reason)
-        return conflict_service.resolve_conflict(self._ctx, **fields_of(cmd))
+        return conflict_service.resolve_conflict(self._ctx, cmd)
 
     def merge_entities(self, keep: str, other: str) -> Entity:
         """Merge `other` into `keep`, reversibly; `other`'s name becomes an alias."""
-        return entity_service.merge_entities(self._ctx, **fields_of(build(c.MergeEntities, keep=keep, other=other)))
+        return entity_service.merge_entities(self._ctx, build(c.MergeEntities, keep=keep, other=other))
 
     def unmerge_entities(self, other: str) -> Entity:
         """Undo the merge of `other`."""
-        return entity_service.unmerge_entities(self._ctx, **fields_of(build(c.UnmergeEntities, other=other)))
+        return entity_service.unmerge_entities(self._ctx, build(c.UnmergeEntities, other=other))
 
 
 HANDLERS: dict[str, Callable[..., Any]] = {
@@ -252,9 +252,13 @@ HANDLERS: dict[str, Callable[..., Any]] = {
     "correct_fact": revise_fact.correct_fact, "succeed_fact": revise_fact.succeed_fact, "end_fact": revise_fact.end_fact,
     "retract_fact": revise_fact.retract_fact, "facts": read_facts.facts, "history": read_facts.history,
     "chain": read_facts.chain, "relations": who.relations, "holders": who.holders, "path": who.path,
+    "define_predicate": predicate_service.define_predicate, "conflicts": conflict_service.conflicts,
+    "resolve_conflict": conflict_service.resolve_conflict, "merge_entities": entity_service.merge_entities,
+    "unmerge_entities": entity_service.unmerge_entities,
 }
 """The operations whose service entry point takes its command, `(ctx, cmd)`: the facts capability's writes and its
-as-of reads (facts, history, chain, relations, holders, path). The others are still called with the command's fields (their services take keywords)."""
+as-of reads (facts, history, chain, relations, holders, path), and its governance (predicates, conflicts,
+merges). The others are still called with the command's fields (their services take keywords)."""
 
 
 # -- every operation checks its scope, below every surface ----------------------------------------------------------
