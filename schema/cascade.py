@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 TraceKind = Literal["fact", "summary", "source"]
 Outcome = Literal["holds", "lapsed", "retracted"]
+"""How a re-verification closes (reverify)."""
+OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 
 
 class PremiseRef(BaseModel):

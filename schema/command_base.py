@@ -19,6 +19,8 @@ from pydantic import (
     AfterValidator,
     BaseModel,
     BeforeValidator,
+    PlainSerializer,
+    PlainValidator,
     ConfigDict,
     Field,
     Strict,
@@ -29,10 +31,10 @@ from pydantic import (
 )
 
 from credo.schema.errors import CredoError, InvalidInput
-from credo.schema.literals import object_in
+from credo.schema.literals import LITERAL_TYPES, object_in
 from credo.schema.names import (ID_MAX, NAME_MAX, SCOPE_MAX, TEXT_MAX, UNENCODABLE, URI_MAX, encodable, name_controls,
                                text_controls)
-from credo.schema.time import parse_point
+from credo.schema.time import Point, point
 
 INT64_MAX = 2**63 - 1
 POSITION_MAX = 2**31 - 1  # a message's index, a session generation: far beyond any conversation
@@ -40,30 +42,25 @@ MAX_DEPTH = 32  # nesting of a free-form value (an object literal, a message poi
 
 
 def normalise_time(value: object) -> object:
-    """A time value at its own precision: 'YYYY', 'YYYY-MM', 'YYYY-MM-DD', or an aware UTC instant in ISO text.
+    """A time value parsed once into a `Point`: its UTC instant and precision, its text the value at that precision
+    ('YYYY', 'YYYY-MM', 'YYYY-MM-DD', or an aware UTC instant in ISO text).
 
-    Accepts a date, an aware datetime or ISO text; a naive datetime (or text without an offset) is refused."""
-    if value is None or not isinstance(value, str | date | datetime):
-        return value  # None stays unknown; other types fail the `str` check with pydantic's message
+    Accepts a Point, a date, an aware datetime or ISO text; a naive datetime (or text without an offset) is
+    refused."""
+    if not isinstance(value, str | date | datetime):  # None too: an optional field (`Time | None`) takes it first
+        raise ValueError("Input should be a valid string")  # pydantic's words for a value of another type
     try:
-        instant, precision = parse_point(value, "time")
+        return point(value, "time")
     except InvalidInput as exc:
         raise ValueError(exc.rule) from None
-    if precision == "year":
-        return f"{instant.year:04d}"
-    if precision == "month":
-        return f"{instant.year:04d}-{instant.month:02d}"
-    if precision == "day":
-        return instant.date().isoformat()
-    return instant.isoformat()
 
 
 Time = Annotated[
-    str, BeforeValidator(normalise_time),
+    Point, PlainValidator(normalise_time), PlainSerializer(str, return_type=str, when_used="json"),
     WithJsonSchema({"type": "string", "description": "YYYY, YYYY-MM, YYYY-MM-DD, or an ISO 8601 instant with an "
                     "offset; precision is kept, naive instants are refused", "examples": ["2024-06-01"]}),
 ]
-"""The one time type: normalised once at the boundary, precision kept, naive datetimes refused."""
+"""The one time type: parsed once at the boundary into a Point (precision kept), naive datetimes refused."""
 
 Name = Annotated[str, Field(max_length=NAME_MAX), AfterValidator(name_controls)]
 """A name or a label: subject, predicate, entity, role, author, actor, kind, task (at most 512 characters)."""
@@ -127,7 +124,7 @@ LITERAL_SCHEMA = {
     "type": "object", "required": ["type", "value"],
     "description": "a typed literal: string (text that names no entity), number, or date (YYYY, YYYY-MM or "
                    "YYYY-MM-DD, precision kept); {type: entity, value: name} names an entity",
-    "properties": {"type": {"enum": ["string", "number", "date", "entity"]},
+    "properties": {"type": {"enum": [*LITERAL_TYPES, "entity"]},
                    "value": {"anyOf": [{"type": "string"}, {"type": "number"}]}},
 }
 ObjectIn = Annotated[Any, BeforeValidator(lambda value: object_in(bounded_value(value))), WithJsonSchema({

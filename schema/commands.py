@@ -6,7 +6,7 @@ retypes a field list. Every time field uses the one `Time` type, which normalise
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
 
@@ -34,6 +34,8 @@ from credo.schema.command_base import (  # noqa: F401 - re-exported: every surfa
     invalid_input,
     normalise_time,
 )
+from credo.schema.cascade import Outcome
+from credo.schema.facts import Cardinality, Decision, FactCreate, MemoryKind, validated
 from credo.schema.sources import MessageRef
 from credo.schema.uri import Uri
 
@@ -55,11 +57,15 @@ class AddFact(Command):
     valid_from: Time | None = None
     valid_to: Time | None = None
     scope: Scope | None = None
-    kind: Literal["episodic", "semantic", "procedural", "relational"] = "semantic"
+    kind: MemoryKind = "semantic"
     statement: Text | None = None
     confidence: Confidence | None = None
     sensitivity: Name | None = None
     depends_on: IdList | None = None
+
+    def create(self) -> FactCreate:
+        """The claim as the write path takes it (its premises, `depends_on`, travel beside it)."""
+        return validated(FactCreate, {**fields_of(self, drop=("depends_on",)), "scope": self.scope or {}})
 
 
 class AddFacts(Command):
@@ -79,7 +85,7 @@ class CorrectFact(Command):
     statement: Text | None = None
     confidence: Confidence | None = None
     sensitivity: Name | None = None
-    kind: Literal["episodic", "semantic", "procedural", "relational"] | None = None
+    kind: MemoryKind | None = None
 
 
 class SucceedFact(Command):
@@ -181,7 +187,7 @@ class DefinePredicate(Command):
     """Say whether a predicate is single- or multi-valued, and its inverse name."""
 
     name: Name
-    cardinality: Literal["single", "multi"] = "single"
+    cardinality: Cardinality = "single"
     inverse: Name | None = None
 
 
@@ -199,7 +205,7 @@ class ResolveConflict(Command):
     """Decide a conflict: succession (at), correction, reject, or split_scope (scope)."""
 
     conflict_id: Id
-    decision: Literal["succession", "correction", "reject", "split_scope"]
+    decision: Decision
     at: Time | None = None
     scope: Scope | None = None
     reason: Text | None = None
@@ -378,7 +384,7 @@ class Reverify(Command):
     """Close a re-verification: holds, lapsed (no longer applies because ...) or retracted."""
 
     fact_id: Id
-    outcome: Literal["holds", "lapsed", "retracted"] = "holds"
+    outcome: Outcome = "holds"
     evidence: Annotated[list[Id], Field(max_length=1000)] | Id | None = None
     note: Text | None = None
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Literal
 
 from pydantic import Field
 
+from credo.schema.utility import FeedbackOutcome
 from credo.schema.command_base import INT64_MAX, Command, Id, Int, Name, Text, Time
 
 
@@ -30,7 +30,7 @@ class Feedback(Command):
 
     receipt_id: Id
     fact_id: Id
-    outcome: Literal["useful", "harmful", "unknown", "neutral"]
+    outcome: FeedbackOutcome
     reason: Text | None = None
 
 

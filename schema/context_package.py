@@ -8,7 +8,7 @@ token budget asked for; what it left out is said in the text and counted in `omi
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -16,7 +16,9 @@ from credo.schema.facts import Fact
 from credo.schema.provenance import WhySource
 
 Part = Literal["current", "historical", "open"]
-OpenKind = Literal["conflict", "stale", "hypothesis", "undated", "candidate", "quarantined", "unsupported"]
+OpenKind = Literal["conflict", "stale", "unsupported", "hypothesis", "candidate", "quarantined", "undated"]
+"""What an open item is, in the order a context package lists them."""
+OPEN_KINDS: tuple[OpenKind, ...] = get_args(OpenKind)
 
 
 # one source of an item: the verbatim quote and where it was said — the why-view's source, not a copy of it

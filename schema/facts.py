@@ -8,7 +8,7 @@ from datetime import datetime
 from enum import StrEnum
 from functools import cache
 from collections.abc import Iterable
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field, field_validator
 
@@ -30,6 +30,12 @@ from credo.schema.names import LITERAL_MAX, check_scope, clean_name, clean_text,
 from credo.schema.time import Precision, parse_point, render
 
 MemoryKind = Literal["episodic", "semantic", "procedural", "relational"]
+MEMORY_KINDS: tuple[MemoryKind, ...] = get_args(MemoryKind)
+Cardinality = Literal["single", "multi"]
+CARDINALITIES: tuple[Cardinality, ...] = get_args(Cardinality)
+Decision = Literal["succession", "correction", "reject", "split_scope"]
+"""How a conflict is resolved (resolve_conflict)."""
+DECISIONS: tuple[Decision, ...] = get_args(Decision)
 
 
 class Evidence(StrEnum):
@@ -345,7 +351,7 @@ class PredicateDef(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     name: str
-    cardinality: Literal["single", "multi"] = "single"
+    cardinality: Cardinality = "single"
     inverse: str | None = None
 
 

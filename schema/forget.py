@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from credo.schema.cascade import CascadeReport
 
 TargetKind = Literal["fact", "source", "entity", "summary", "tenant"]
+CryptoMode = Literal["off", "on", "read-only"]
+"""CREDO_CRYPTO: crypto-erasure off, on, or read-only (opens old ciphertext, seals nothing new)."""
+CRYPTO_MODES: tuple[CryptoMode, ...] = get_args(CryptoMode)
 
 
 class Tombstone(BaseModel):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
@@ -127,7 +127,9 @@ def most_sensitive(labels: list[str | None]) -> str | None:
 
 
 SearchPath = Literal["lexical", "vector", "graph"]
+SEARCH_PATHS: tuple[SearchPath, ...] = get_args(SearchPath)
 HitKind = Literal["fact", "entity", "summary"]
+HIT_KINDS: tuple[HitKind, ...] = get_args(HitKind)
 
 
 class PathScore(BaseModel):
@@ -207,7 +209,7 @@ class SearchHit(BaseModel):
     @property
     def found_by(self) -> list[str]:
         """The paths that found this hit, in a fixed order."""
-        return [p for p in ("lexical", "vector", "graph") if p in self.paths]
+        return [p for p in SEARCH_PATHS if p in self.paths]
 
 
 class SearchResult(BaseModel):

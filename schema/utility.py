@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -28,6 +29,11 @@ class Outcome(StrEnum):
     HARMFUL = "harmful"
     UNKNOWN = "unknown"  # feedback that knows nothing: logged, changes nothing
 
+
+FeedbackOutcome = Literal["useful", "harmful", "unknown", "neutral"]
+"""What feedback may say of a served recall (the Outcome a recall can be re-classified to)."""
+FEEDBACK_OUTCOMES: tuple[FeedbackOutcome, ...] = get_args(FeedbackOutcome)
+assert set(FEEDBACK_OUTCOMES) == {o.value for o in Outcome}
 
 OUTCOME_VALUE: dict[Outcome, float] = {Outcome.NEUTRAL: 0.0, Outcome.USEFUL: 1.0, Outcome.HARMFUL: -2.0}
 """What one recall adds to a memory's utility (misleading costs more than helping earns)."""

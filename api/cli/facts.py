@@ -7,7 +7,7 @@ from typing import Any
 
 from credo.api.render import as_of_block, dated_apart, fact_line, facts_block, to_json
 from credo.schema.errors import InvalidInput
-from credo.schema.facts import object_in
+from credo.schema.facts import CARDINALITIES, DECISIONS, object_in
 
 
 def connected(args: argparse.Namespace) -> Any:
@@ -106,12 +106,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     conflicts.set_defaults(handler=cmd_conflicts)
     resolve = sub.add_parser("resolve", help="decide a conflict")
     resolve.add_argument("conflict_id")
-    resolve.add_argument("--decision", required=True, choices=["succession", "correction", "reject", "split_scope"])
+    resolve.add_argument("--decision", required=True, choices=DECISIONS)
     resolve.add_argument("--at"), resolve.add_argument("--scope", action="append", metavar="KEY=VALUE")
     resolve.add_argument("--reason")
     resolve.set_defaults(handler=cmd_resolve)
     predicate = sub.add_parser("predicate", help="define a predicate's cardinality and inverse")
-    predicate.add_argument("name"), predicate.add_argument("--cardinality", choices=["single", "multi"], default="single")
+    predicate.add_argument("name"), predicate.add_argument("--cardinality", choices=CARDINALITIES, default="single")
     predicate.add_argument("--inverse")
     predicate.set_defaults(handler=cmd_predicate)
 

@@ -6,6 +6,7 @@ import argparse
 
 from credo.api.cli.facts import connected
 from credo.api.render import to_json
+from credo.schema.utility import FEEDBACK_OUTCOMES
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     feedback = subparsers.add_parser("feedback", help="re-classify a served recall: useful, harmful or unknown")
     feedback.add_argument("receipt_id", help="the read receipt that served the fact")
     feedback.add_argument("fact_id", help="the fact id (f_...)")
-    feedback.add_argument("--outcome", choices=["useful", "harmful", "unknown", "neutral"], required=True)
+    feedback.add_argument("--outcome", choices=FEEDBACK_OUTCOMES, required=True)
     feedback.add_argument("--reason", help="why")
     feedback.add_argument("--json", action="store_true", help="print JSON")
     feedback.set_defaults(handler=cmd_feedback)

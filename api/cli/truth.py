@@ -7,7 +7,7 @@ from typing import Any
 
 from credo.api.cli.facts import connected
 from credo.api.render import fact_line, to_json
-from credo.schema.cascade import CascadeReport
+from credo.schema.cascade import OUTCOMES, CascadeReport
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -18,7 +18,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     reverify = subparsers.add_parser("reverify", help="close a re-verification: holds, lapsed or retracted")
     reverify.add_argument("fact_id", help="the fact id (f_...)")
-    reverify.add_argument("--outcome", choices=["holds", "lapsed", "retracted"], required=True)
+    reverify.add_argument("--outcome", choices=OUTCOMES, required=True)
     reverify.add_argument("--evidence", action="append", metavar="TEXT_OR_ID",
                           help="new evidence: text, a source id (s_...) or a premise fact id (f_...); repeatable")
     reverify.add_argument("--note", help="why (for lapsed: 'no longer applies because ...')")

@@ -208,7 +208,9 @@ TOOLS: tuple[ToolSpec, ...] = (
 
 
 def _run(store: Store, op: Operation, command: Command) -> Any:
-    """The operation's Store method, called with the command's fields."""
+    """The operation's handler, given the validated command (else its Store method, called with the fields)."""
+    if store.handles(op.name):
+        return store.handle(op.name, command)
     return getattr(store, op.store_method)(**fields_of(command))
 
 

@@ -187,10 +187,11 @@ def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, 
         cursor: str | None) -> Any:
     """Validate with the command model, call the Store method, shape the answer (page, write report)."""
     _bounded_rows(op, fields, request.app.state.runtime.settings.max_http_rows)
-    build(op.command, **fields)  # bad input answers 422 before anything runs
+    cmd = build(op.command, **fields)  # bad input answers 422 before anything runs
     extras = request.app.state.runtime.extras_for(op.name)
+    handled = store.handles(op.name)  # its handler takes the command as validated here
     if op.write or not op.paged:
-        result = getattr(store, op.store_method)(**fields, **extras)
+        result = store.handle(op.name, cmd, **extras) if handled else getattr(store, op.store_method)(**fields, **extras)
         return Written(result=result, cascade=_cascade_of(result)) if op.write else result
     fingerprint = pages.query_hash(fields)
     offset, pinned, after = pages.read_cursor(cursor, fingerprint) if cursor else (0, None, None)
@@ -203,7 +204,13 @@ def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, 
         call["page"] = After(after, size)
     elif _takes(type(store), op.store_method, "window"):
         call["window"] = Window(offset, size)
-    result = getattr(store, op.store_method)(**call, **extras)
+    if handled:
+        if pin_known and pinned:
+            cmd = build(op.command, **(fields | {"known_at": pinned}))  # the page's known time, pinned
+        window = {"window": call["window"]} if "window" in call else {}
+        result = store.handle(op.name, cmd, **extras, **window)
+    else:
+        result = getattr(store, op.store_method)(**call, **extras)
     if pin_known and pinned is None:
         pinned = pages.pin_time(result)
     if keyed:

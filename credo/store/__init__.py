@@ -5,15 +5,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from credo.graph.core.db import Database
 from credo.schema import commands as c
 from credo.schema.api_keys import Principal
-from credo.schema.commands import build, fields_of, given
+from credo.schema.commands import Command, build, fields_of
 from credo.schema.entities import Entity
 from credo.schema.errors import InvalidInput
-from credo.schema.facts import AsOf, Conflict, Fact, FactCreate, PathStep, PredicateDef, Relation, Window
+from credo.schema.facts import AsOf, Cardinality, Conflict, Fact, FactCreate, PathStep, PredicateDef, Relation, Window
 from credo.schema.pages import After
 from credo.schema.search import CLEARANCE_ALL
 from credo.services.facts import conflicts as conflict_service
@@ -107,6 +107,21 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         return self.for_principal(Principal(tenant=tenant, clearance=clearance,
                                             actor=actor or self.principal.actor))
 
+    def handles(self, operation: str) -> bool:
+        """Whether `operation`'s handler takes its command (`handle`), so a surface that validated it passes it on."""
+        return operation in HANDLERS
+
+    def handle(self, operation: str, cmd: Command, **extras: Any) -> Any:
+        """Run `operation` on a command a surface has already validated (REST, MCP): the operation's scope is checked,
+        then the command goes to its handler as it is, never validated again."""
+        from credo.schema.operations import BY_NAME
+
+        op = BY_NAME[operation]
+        if not isinstance(cmd, op.command):
+            raise InvalidInput(operation, f"takes a {op.command.__name__}, got {type(cmd).__name__}")
+        self.principal.require(op.scope_for(fields_of(cmd)), op.name)
+        return HANDLERS[operation](self._ctx, cmd, **extras)
+
     # -- recording -----------------------------------------------------------------------------
     def add_fact(
         self, subject: str, predicate: str, object: Any, *, valid_from: Any = None, valid_to: Any = None,
@@ -120,8 +135,7 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         cmd = build(c.AddFact, subject=subject, predicate=predicate, object=object, valid_from=valid_from,
                     valid_to=valid_to, scope=scope, kind=kind, statement=statement, confidence=confidence,
                     sensitivity=sensitivity, depends_on=depends_on, object_is_entity=object_is_entity)
-        data = record_fact.validate(**{**fields_of(cmd, drop=("depends_on",)), "scope": cmd.scope or {}})
-        return record_fact.add_facts(self._ctx, [data], depends_on=[cmd.depends_on or None])[0]
+        return record_fact.add_fact(self._ctx, cmd)
 
     def add_facts(self, rows: Sequence[dict[str, Any] | FactCreate]) -> list[Fact]:
         """Record many claims in one transaction (each row takes add_fact's fields, `depends_on` included)."""
@@ -132,8 +146,8 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
                 raise InvalidInput("rows", f"row {index} must be a mapping of add_fact's fields, got {type(r).__name__}")
         dicts = [dict(r) if isinstance(r, dict) else r for r in rows]
         premises = [r.pop("depends_on", None) if isinstance(r, dict) else None for r in dicts]
-        build(c.AddFacts, rows=[r for r in dicts if isinstance(r, dict)])  # the declared row shape, checked once
-        batch = [r if isinstance(r, FactCreate) else record_fact.validate(**r) for r in dicts]
+        checked = iter(build(c.AddFacts, rows=[r for r in dicts if isinstance(r, dict)]).rows)  # parsed once, here
+        batch = [r if isinstance(r, FactCreate) else next(checked).create() for r in dicts]
         return record_fact.add_facts(self._ctx, batch, depends_on=premises)
 
     def write_range(
@@ -143,29 +157,27 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         """A change for [valid_from, valid_to) only; outside the range the earlier value holds again."""
         cmd = build(c.WriteRange, subject=subject, predicate=predicate, object=object, valid_from=valid_from,
                     valid_to=valid_to, scope=scope, statement=statement)
-        data = record_fact.validate(**{**fields_of(cmd), "scope": cmd.scope or {}})
-        return record_fact.write_range(self._ctx, data=data)
+        return record_fact.write_range(self._ctx, cmd)
 
     def correct_fact(self, fact_id: str, **changes: Any) -> Fact:
         """We were wrong about the past: a new version under the same fact_id (pass a version id to pin one)."""
         cmd = build(c.CorrectFact, fact_id=fact_id, **changes)
-        return revise_fact.correct_fact(self._ctx, ref=cmd.fact_id, changes=given(cmd, drop=("fact_id",)))
+        return revise_fact.correct_fact(self._ctx, cmd)
 
     def succeed_fact(self, fact_id: str, *, object: Any, at: Any, **fields: Any) -> Fact:
         """The world changed at `at`: the old fact ends there; the returned successor starts there."""
         cmd = build(c.SucceedFact, fact_id=fact_id, object=object, at=at, **fields)
-        return revise_fact.succeed_fact(self._ctx, ref=cmd.fact_id, object=cmd.object, at=cmd.at,
-                                        fields=given(cmd, drop=("fact_id", "object", "at")))
+        return revise_fact.succeed_fact(self._ctx, cmd)
 
     def end_fact(self, fact_id: str, *, at: Any) -> Fact:
         """The claim stopped holding at valid time `at`."""
         cmd = build(c.EndFact, fact_id=fact_id, at=at)
-        return revise_fact.end_fact(self._ctx, ref=cmd.fact_id, at=cmd.at)
+        return revise_fact.end_fact(self._ctx, cmd)
 
     def retract_fact(self, fact_id: str, *, reason: str) -> list[Fact]:
         """We no longer believe it was ever true; returns the versions that stopped being believed."""
         cmd = build(c.RetractFact, fact_id=fact_id, reason=reason)
-        return revise_fact.retract_fact(self._ctx, ref=cmd.fact_id, reason=cmd.reason)
+        return revise_fact.retract_fact(self._ctx, cmd)
 
     # -- reading -------------------------------------------------------------------------------
     def facts(
@@ -179,39 +191,38 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         `.next_offset` says where the next starts)."""
         cmd = build(c.FactsQuery, subject=subject, predicate=predicate, object=object, valid_at=valid_at,
                     known_at=known_at, scope=scope, include_undated=include_undated, states=states)
-        return read_facts.facts(self._ctx, **fields_of(cmd), window=window)
+        return read_facts.facts(self._ctx, cmd, window=window)
 
     def history(self, fact_id: str) -> list[Fact]:
         """Every version of a fact: both intervals and how each ended (`.unreadable` names skipped bad rows)."""
-        return read_facts.history(self._ctx, **fields_of(build(c.HistoryQuery, fact_id=fact_id)))
+        return read_facts.history(self._ctx, build(c.HistoryQuery, fact_id=fact_id))
 
     def chain(self, subject: str, predicate: str, *, known_at: Any = None, scope: dict[str, str] | None = None) -> list[Fact]:
         """The evolution chain of (subject, predicate) in valid-time order."""
         cmd = build(c.ChainQuery, subject=subject, predicate=predicate, known_at=known_at, scope=scope)
-        return read_facts.chain(self._ctx, **fields_of(cmd))
+        return read_facts.chain(self._ctx, cmd)
 
     def relations(self, entity: str, *, valid_at: Any = None, known_at: Any = None) -> AsOf[Relation]:
         """Every relation of an entity at the point, both directions; undated ones after, apart and marked."""
-        return who.relations(self._ctx, **fields_of(build(c.WhoQuery, entity=entity, valid_at=valid_at,
-                                                          known_at=known_at)))
+        return who.relations(self._ctx, build(c.WhoQuery, entity=entity, valid_at=valid_at, known_at=known_at))
 
     def holders(self, predicate: str, object: Any, *, valid_at: Any = None, known_at: Any = None) -> AsOf[Fact]:
         """Who held `predicate object` at the point; undated holders after, apart and marked."""
         cmd = build(c.HoldersQuery, predicate=predicate, object=object, valid_at=valid_at, known_at=known_at)
-        return who.holders(self._ctx, **fields_of(cmd))
+        return who.holders(self._ctx, cmd)
 
     def path(self, a: str, b: str, *, valid_at: Any = None, known_at: Any = None, max_hops: int = 4) -> list[PathStep] | None:
         """How two entities are connected at the point (shortest chain of relations), or None; a dated chain wins,
         and undated hops are used only when none exists, each marked on its step."""
         cmd = build(c.PathQuery, a=a, b=b, valid_at=valid_at, known_at=known_at, max_hops=max_hops)
-        return who.path(self._ctx, **fields_of(cmd))
+        return who.path(self._ctx, cmd)
 
     # -- governance ----------------------------------------------------------------------------
-    def define_predicate(self, name: str, *, cardinality: Literal["single", "multi"] = "single",
+    def define_predicate(self, name: str, *, cardinality: Cardinality = "single",
                          inverse: str | None = None) -> PredicateDef:
         """Say whether a predicate is single- or multi-valued, and its inverse name."""
         cmd = build(c.DefinePredicate, name=name, cardinality=cardinality, inverse=inverse)
-        return predicate_service.define_predicate(self._ctx, **fields_of(cmd))
+        return predicate_service.define_predicate(self._ctx, cmd)
 
     def predicates(self, *, page: After | None = None) -> list[PredicateDef]:
         """Predicates this tenant has defined, by name; `page` reads one page of them in its query (REST's pages:
@@ -221,26 +232,41 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
     def conflicts(self, *, include_resolved: bool = False) -> list[Conflict]:
         """Writes kept but not applied, awaiting a decision."""
         cmd = build(c.ConflictsQuery, include_resolved=include_resolved)
-        return conflict_service.conflicts(self._ctx, **fields_of(cmd))
+        return conflict_service.conflicts(self._ctx, cmd)
 
     def resolve_conflict(self, conflict_id: str, *, decision: str, at: Any = None,
                          scope: dict[str, str] | None = None, reason: str | None = None) -> Fact:
         """Decide a conflict: succession (at), correction, reject, or split_scope (scope)."""
         cmd = build(c.ResolveConflict, conflict_id=conflict_id, decision=decision, at=at, scope=scope, reason=reason)
-        return conflict_service.resolve_conflict(self._ctx, **fields_of(cmd))
+        return conflict_service.resolve_conflict(self._ctx, cmd)
 
     def merge_entities(self, keep: str, other: str) -> Entity:
         """Merge `other` into `keep`, reversibly; `other`'s name becomes an alias."""
-        return entity_service.merge_entities(self._ctx, **fields_of(build(c.MergeEntities, keep=keep, other=other)))
+        return entity_service.merge_entities(self._ctx, build(c.MergeEntities, keep=keep, other=other))
 
     def unmerge_entities(self, other: str) -> Entity:
         """Undo the merge of `other`."""
-        return entity_service.unmerge_entities(self._ctx, **fields_of(build(c.UnmergeEntities, other=other)))
+        return entity_service.unmerge_entities(self._ctx, build(c.UnmergeEntities, other=other))
+
+
+HANDLERS: dict[str, Callable[..., Any]] = {
+    "add_fact": record_fact.add_fact, "add_facts": record_fact.add_rows, "write_range": record_fact.write_range,
+    "correct_fact": revise_fact.correct_fact, "succeed_fact": revise_fact.succeed_fact, "end_fact": revise_fact.end_fact,
+    "retract_fact": revise_fact.retract_fact, "facts": read_facts.facts, "history": read_facts.history,
+    "chain": read_facts.chain, "relations": who.relations, "holders": who.holders, "path": who.path,
+    "define_predicate": predicate_service.define_predicate, "conflicts": conflict_service.conflicts,
+    "resolve_conflict": conflict_service.resolve_conflict, "merge_entities": entity_service.merge_entities,
+    "unmerge_entities": entity_service.unmerge_entities,
+}
+"""The operations whose service entry point takes its command, `(ctx, cmd)`: the facts capability's writes and its
+as-of reads (facts, history, chain, relations, holders, path), and its governance (predicates, conflicts,
+merges). The others are still called with the command's fields (their services take keywords)."""
 
 
 # -- every operation checks its scope, below every surface ----------------------------------------------------------
 UNREGISTERED: dict[str, str | None] = {
     "close": None, "for_principal": None, "for_tenant": None, "authorize": None,  # handles and the check itself
+    "handles": None, "handle": None,  # a validated command run by its operation (which checks its own scope)
     "turn": "write",  # the write gate's turn: only `remember` is done with it
     "forget_preview": "read",  # the inspector's forget confirmation (it writes nothing; `forget` needs `forget`)
 }

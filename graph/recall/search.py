@@ -19,14 +19,14 @@ from credo.graph.core.vectors import Listed
 from credo.schema.cascade import Summary
 from credo.schema.entities import Entity
 from credo.schema.facts import Fact
-from credo.schema.search import FoundVersion, clearance_rank, epoch_ms
+from credo.schema.search import SEARCH_PATHS, FoundVersion, clearance_rank, epoch_ms
 
 SEARCH_FACTS = load("search_facts")
 SEARCH_ENTITIES_SUMMARIES = load("search_entities_summaries")
 # widening stops here: past it a Lucene match scores too low to matter, and reading more would make one tenant's
 # deep history the cost of every search (the cap bounds only how deep a path looks, never what it may serve)
 MAX_CANDIDATES = 12_800
-PATHS = ("lexical", "vector", "graph")
+PATHS = SEARCH_PATHS
 # each path's first cut (at least twice the pool). The vector index's top k cannot skip history the way Lucene's
 # cannot either, but a second HNSW search costs a round trip and a whole new traversal: on YAGO 15k at valid_at=now
 # a first k of 50 re-queried 20 of 200 questions ("playsFor <club>": most neighbours ended), 70 re-queried 8, 80

@@ -12,15 +12,16 @@ import base64
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from credo.schema.errors import ConfigError, CredoError
+from credo.schema.forget import CRYPTO_MODES, CryptoMode
 from credo.services.adapters.key_stores import KeyStore
 
-Mode = Literal["off", "on", "read-only"]
+Mode = CryptoMode
 PREFIX = "enc1:"
 FACT_FIELDS = ("statement", "quote")  # a fact version's words
 LITERAL_FIELDS = ("object_value", "object_name")  # a literal object (an entity object is a name: not sealed)
@@ -270,7 +271,7 @@ class SealedTenants:
 
 def cipher_for(mode: str, keys: KeyStore | None, tenant: str) -> Cipher | None:
     """The cipher a store handle uses: none when off (refused if the tenant has sealed data, unless "read-only")."""
-    if mode not in ("off", "on", "read-only"):
+    if mode not in CRYPTO_MODES:
         raise ConfigError(f"CREDO_CRYPTO must be off, on or read-only, not {mode!r}")
     if mode == "off":
         if keys is not None and keys.has_keys(tenant):

@@ -3,29 +3,28 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from credo.graph.core import versions as fact_repo
 from credo.graph.core import ledger
 from credo.graph.facts import conflicts as conflict_repo
 from credo.graph.core.db import Tx
+from credo.schema import commands as c
 from credo.schema.errors import ConflictError, InvalidInput, NotCurrent, NotFound
 from credo.schema.facts import Conflict, EndKind, Fact, check_version
 from credo.schema.lifecycle import State, check_transition
 from credo.schema.names import check_scope
-from credo.schema.time import overlaps, parse_point
+from credo.schema.time import overlaps
 from credo.services.facts import predicates as predicate_service
 from credo.services.core.clearance import bound_by, named
 from credo.services.core.context import Context
 from credo.services.core.versions import believed_ids, carve, lost_race, next_version, replace, retire
 
-Decision = Literal["succession", "correction", "reject", "split_scope"]
-DECISIONS = ("succession", "correction", "reject", "split_scope")
 
 
-def conflicts(ctx: Context, *, include_resolved: bool = False) -> list[Conflict]:
+def conflicts(ctx: Context, cmd: c.ConflictsQuery) -> list[Conflict]:
     """Conflicts awaiting a decision (and resolved ones on request), oldest first, one entry per conflict."""
-    return one_per_dispute(ctx.read(lambda tx: conflict_repo.conflicts(tx, ctx.tenant, open_only=not include_resolved)))
+    return one_per_dispute(ctx.read(lambda tx: conflict_repo.conflicts(tx, ctx.tenant, open_only=not cmd.include_resolved)))
 
 
 def one_per_dispute(found: list[Conflict]) -> list[Conflict]:
@@ -44,10 +43,7 @@ def one_per_dispute(found: list[Conflict]) -> list[Conflict]:
     return [pick(group) for group in by_id.values()]
 
 
-def resolve_conflict(
-    ctx: Context, *, conflict_id: str, decision: str, at: Any = None, scope: dict[str, str] | None = None,
-    reason: str | None = None,
-) -> Fact:
+def resolve_conflict(ctx: Context, cmd: c.ResolveConflict) -> Fact:
     """Decide a conflict explicitly; returns the challenger's resulting version.
 
     The decision acts on the versions believed now of the challenger's and the established facts (a dispute follows
@@ -63,9 +59,8 @@ def resolve_conflict(
                 start; a different value it would change there (or the same value already held there) refuses the
                 split with ConflictError naming that fact, and the conflict stays open.
     """
-    if decision not in DECISIONS:
-        raise InvalidInput("decision", f"must be one of {list(DECISIONS)}", value=decision)
-    at_point = parse_point(at, "at") if at is not None else None
+    conflict_id, decision, scope, reason = cmd.conflict_id, cmd.decision, cmd.scope, cmd.reason  # a Decision
+    at_point = None if cmd.at is None else (cmd.at.at, cmd.at.precision)
     if decision == "succession" and at_point is None:
         raise InvalidInput("at", "a succession needs the valid time at which the value changed")
     if decision == "split_scope" and not check_scope(scope):

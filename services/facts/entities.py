@@ -9,6 +9,7 @@ from credo.graph.facts import entities as entity_repo
 from credo.graph.core import versions as fact_repo
 from credo.graph.core import ledger
 from credo.graph.core.db import Tx
+from credo.schema import commands as c
 from credo.schema.entities import Entity
 from credo.schema.errors import ConflictError, InvalidInput, NotFound
 from credo.schema.facts import Fact
@@ -50,7 +51,7 @@ def _describe(fact: Fact) -> str:
     return f"{fact.subject} {fact.predicate} {fact.object_name} [{start}, {end}) (fact {fact.fact_id})"
 
 
-def merge_entities(ctx: Context, *, keep: str, other: str) -> Entity:
+def merge_entities(ctx: Context, cmd: c.MergeEntities) -> Entity:
     """Merge `other` into `keep`: reads of `keep` include `other`'s facts; `other`'s name becomes an alias.
 
     The merge is a known-time event: reads at an earlier known time still see two entities, and after an
@@ -58,6 +59,8 @@ def merge_entities(ctx: Context, *, keep: str, other: str) -> Entity:
     a single-valued predicate (same scope, overlapping valid time) is refused with ConflictError naming each
     clash, and nothing is written: retract, correct or succeed one of the facts first, then merge.
     """
+
+    keep, other = cmd.keep, cmd.other
 
     def work(tx: Tx, known: datetime) -> Entity:
         kept, merged = _find(tx, ctx.tenant, keep, "keep"), _find(tx, ctx.tenant, other, "other")
@@ -87,10 +90,10 @@ def merge_entities(ctx: Context, *, keep: str, other: str) -> Entity:
     return ctx.write(work)
 
 
-def unmerge_entities(ctx: Context, *, other: str) -> Entity:
+def unmerge_entities(ctx: Context, cmd: c.UnmergeEntities) -> Entity:
     """Undo a merge: `other` is its own entity again and leaves the keeper's aliases."""
 
-    other = clean_name(other, "other")
+    other = clean_name(cmd.other, "other")
 
     def work(tx: Tx, known: datetime) -> Entity:
         entity = entity_repo.own(tx, ctx.tenant, other)

@@ -83,11 +83,9 @@ def _validate(batch: _Batch) -> _Batch:
                 continue
             if not isinstance(row, dict):
                 raise InvalidInput("rows", f"must be a mapping of add_fact's fields, got {type(row).__name__}")
-            fields = dict(row)
-            build(c.AddFact, **fields)  # the declared row shape
-            premises = fields.pop("depends_on", None)
-            batch.data.append(record_fact.validate(**fields))
-            batch.premises.append(premises)
+            cmd = build(c.AddFact, **row)  # the declared row shape, its times parsed once
+            batch.data.append(cmd.create())
+            batch.premises.append(row.get("depends_on"))
         except InvalidInput as exc:
             batch.failure = ImportFailure(batch=batch.number, row=index, field=exc.field, rule=exc.rule,
                                           error=type(exc).__name__)

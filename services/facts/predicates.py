@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from credo.graph.facts import entities as entity_repo
 from credo.graph.core import versions as fact_repo
 from credo.graph.facts import predicates as predicate_repo
 from credo.graph.core.db import Tx
-from credo.schema.errors import InvalidInput
+from credo.schema import commands as c
 from credo.schema.facts import Fact, PredicateDef
 from credo.schema.pages import After, keyed_page
 from credo.schema.names import normalise_predicate
@@ -16,14 +14,10 @@ from credo.services.core.context import Context
 from credo.services.facts.rules import WriteDecision, decide_write, default_cardinality, established
 
 
-def define_predicate(
-    ctx: Context, *, name: str, cardinality: Literal["single", "multi"] = "single", inverse: str | None = None
-) -> PredicateDef:
+def define_predicate(ctx: Context, cmd: c.DefinePredicate) -> PredicateDef:
     """Register how a predicate behaves for this tenant (overrides the defaults)."""
-    name = normalise_predicate(name, "name")
-    inverse = None if inverse is None else normalise_predicate(inverse, "inverse")
-    if cardinality not in ("single", "multi"):
-        raise InvalidInput("cardinality", "must be 'single' or 'multi'", value=cardinality)
+    name, cardinality = normalise_predicate(cmd.name, "name"), cmd.cardinality  # single or multi, by the command
+    inverse = None if cmd.inverse is None else normalise_predicate(cmd.inverse, "inverse")
     definition = PredicateDef(name=name, cardinality=cardinality, inverse=inverse)
     return ctx.write(lambda tx, known: predicate_repo.define(tx, ctx.tenant, known, definition))
 

@@ -9,6 +9,7 @@ from credo.graph.facts import entities as entity_repo
 from credo.graph.core import versions as fact_repo
 from credo.graph.core.db import Tx
 from credo.graph.core.records import readable
+from credo.schema import commands as c
 from credo.schema.errors import InvalidInput, NotFound
 from credo.schema.facts import AsOf, Fact, Listing, Window, literal, scope_key
 from credo.schema.lifecycle import SERVED_VALUES, State
@@ -49,15 +50,13 @@ def entity_ids(tx: Tx, tenant: str, name: str | None, known_at: datetime | None 
     return found.ids if found else []
 
 
-def facts(
-    ctx: Context, *, subject: str | None = None, predicate: str | None = None, object: Any = None,
-    valid_at: Any = None, known_at: Any = None, scope: dict[str, str] | None = None, include_undated: bool = True,
-    states: Any = None, window: Window | None = None,
-) -> AsOf[Fact]:
+def facts(ctx: Context, cmd: c.FactsQuery, *, window: Window | None = None) -> AsOf[Fact]:
     """Versions true at valid_at as believed at known_at (served states unless `states` says otherwise), then,
     apart and marked, the undated versions that may hold there (unless include_undated is False). A `window` of a
     listing that names no subject or object is cut in its query (`.windowed`, `.next_offset`); a read by name is
     whole (a name's versions are few)."""
+    subject, predicate, object, scope, states = cmd.subject, cmd.predicate, cmd.object, cmd.scope, cmd.states
+    valid_at, known_at, include_undated = cmd.valid_at, cmd.known_at, cmd.include_undated
     subject = None if subject is None else clean_name(subject, "subject")
     predicate = None if predicate is None else normalise_predicate(predicate)
     scope = None if scope is None else check_scope(scope)
@@ -109,20 +108,20 @@ def _window(tx: Tx, tenant: str, window: Window, point: dict[str, Any]) -> AsOf[
             return page
 
 
-def history(ctx: Context, *, fact_id: str) -> list[Fact]:
+def history(ctx: Context, cmd: c.HistoryQuery) -> list[Fact]:
     """Every version of a fact (both intervals, how each ended), oldest belief first; unreadable stored versions
     are skipped and named in the answer's `.unreadable`."""
-    fact_id = check_ref(fact_id)
+    fact_id = check_ref(cmd.fact_id)
     found = ctx.read(lambda tx: fact_repo.versions_of(tx, ctx.tenant, fact_id))
     if not found:
         raise NotFound("fact", fact_id)
     return readable(found, "history")
 
 
-def chain(ctx: Context, *, subject: str, predicate: str, known_at: Any = None, scope: dict[str, str] | None = None) -> list[Fact]:
+def chain(ctx: Context, cmd: c.ChainQuery) -> list[Fact]:
     """The evolution of (subject, predicate) in valid-time order, as believed at known_at."""
-    subject, predicate = clean_name(subject, "subject"), normalise_predicate(predicate)
-    scope = None if scope is None else check_scope(scope)
+    subject, predicate = clean_name(cmd.subject, "subject"), normalise_predicate(cmd.predicate)
+    known_at, scope = cmd.known_at, None if cmd.scope is None else check_scope(cmd.scope)
     _, known = points(ctx, None, known_at)
 
     def work(tx: Tx) -> list[Fact]:

@@ -14,6 +14,8 @@ from credo.graph.core import ledger
 from credo.graph.facts import conflicts as conflict_repo
 from credo.graph.core.db import Tx
 from credo.graph.core.ledger import new_id
+from credo.schema import commands as c
+from credo.schema.commands import fields_of
 from credo.schema.errors import ConflictError, InvalidInput
 from credo.schema.facts import (
     STATE_VALUES, EndKind, Epistemic, Fact, FactCreate, ObjectValue, literal, scope_key, validated,
@@ -21,7 +23,6 @@ from credo.schema.facts import (
 from credo.schema.lifecycle import SERVED_VALUES, State
 from credo.schema.entities import Entity
 from credo.schema.names import clean_name, visible
-from credo.schema.time import parse_point
 from credo.services.facts import dedup
 from credo.services.facts import predicates as predicate_service
 from credo.services.core.clearance import bound_by, labelled, uncarved
@@ -284,13 +285,20 @@ def add_facts(
     return ctx.write(work, embed=foreseen(batch))
 
 
-def write_range(ctx: Context, *, data: FactCreate) -> Fact:
+def add_fact(ctx: Context, cmd: c.AddFact) -> Fact:
+    """Record one claim; its premises (`depends_on`, one justification) are drawn in the same transaction."""
+    return add_facts(ctx, [cmd.create()], depends_on=[cmd.depends_on or None])[0]
+
+
+def add_rows(ctx: Context, cmd: c.AddFacts) -> list[Fact]:
+    """Record many claims in one transaction; row i's `depends_on` is its one justification."""
+    return add_facts(ctx, [row.create() for row in cmd.rows], depends_on=[row.depends_on or None for row in cmd.rows])
+
+
+def write_range(ctx: Context, cmd: c.WriteRange) -> Fact:
     """A change for [valid_from, valid_to) only: overlapping versions are split, outside it they hold again."""
-    if data.valid_from is None or data.valid_to is None:
-        raise InvalidInput("valid_from" if data.valid_from is None else "valid_to", "a range write needs both bounds")
-    start, start_p = parse_point(data.valid_from, "valid_from")
-    end, end_p = parse_point(data.valid_to, "valid_to")
-    data.bounds()
+    data = validate(**{**fields_of(cmd), "scope": cmd.scope or {}})
+    start, start_p, end, end_p = data.bounds()  # both bounds are required by the command
 
     def work(tx: Tx, known: datetime) -> Fact:
         ids = entity_repo.resolve(tx, ctx.tenant, known, [data.subject])[data.subject].ids

@@ -11,11 +11,13 @@ from credo.graph.core import ledger
 from credo.graph.facts import conflicts as conflict_repo
 from credo.graph.core.db import Tx
 from credo.graph.core.ledger import new_id
+from credo.schema import commands as c
+from credo.schema.commands import given
 from credo.schema.errors import ConflictError, InvalidInput
 from credo.schema.facts import EndKind, Fact, ObjectValue, check_interval, check_version, literal
 from credo.schema.lifecycle import SERVED, State
 from credo.schema.names import check_ref, clean_name, clean_text
-from credo.schema.time import optional_point, parse_point
+from credo.schema.time import optional_point
 from credo.services.facts import predicates as predicate_service
 from credo.services.core.clearance import bound_by, label, named
 from credo.services.core.context import Context
@@ -84,8 +86,10 @@ def _check_no_second_value(tx: Tx, ctx: Context, newer: Fact) -> None:
                              f"{holds}; resolve or end it first")
 
 
-def correct_fact(ctx: Context, *, ref: str, changes: dict[str, Any]) -> Fact:
-    """We were wrong about the past: a new version under the same fact_id; the old one stops being believed."""
+def correct_fact(ctx: Context, cmd: c.CorrectFact) -> Fact:
+    """We were wrong about the past: a new version under the same fact_id; the old one stops being believed.
+    Only the fields the caller set are changes."""
+    ref, changes = cmd.fact_id, given(cmd, drop=("fact_id",))
     if not changes:
         raise InvalidInput("changes", "name at least one field to correct")
 
@@ -108,9 +112,10 @@ def correct_fact(ctx: Context, *, ref: str, changes: dict[str, Any]) -> Fact:
     return ctx.write(work, embed=[changes["statement"]] if isinstance(changes.get("statement"), str) else [])
 
 
-def succeed_fact(ctx: Context, *, ref: str, object: Any, at: Any, fields: dict[str, Any]) -> Fact:
+def succeed_fact(ctx: Context, cmd: c.SucceedFact) -> Fact:
     """The world changed at valid time `at`: the old fact ends there, a linked successor starts there."""
-    at_point, at_precision = parse_point(at, "at")
+    ref, object, fields = cmd.fact_id, cmd.object, given(cmd, drop=("fact_id", "object", "at"))
+    at_point, at_precision = cmd.at.at, cmd.at.precision
     extra = sorted(set(fields) - {"statement", "scope", "confidence", "sensitivity", "kind", "quote"})
     if extra:
         raise InvalidInput(extra[0], "is not a field a successor can set")
@@ -170,9 +175,9 @@ def _in_slot(tx: Tx, ctx: Context, successor: Fact) -> tuple[Fact, list[tuple[st
     return successor, []
 
 
-def end_fact(ctx: Context, *, ref: str, at: Any) -> Fact:
+def end_fact(ctx: Context, cmd: c.EndFact) -> Fact:
     """The claim stopped holding at valid time `at` (no successor)."""
-    at_point, at_precision = parse_point(at, "at")
+    ref, at_point, at_precision = cmd.fact_id, cmd.at.at, cmd.at.precision
 
     before = seen(ctx, [ref])
 
@@ -195,8 +200,9 @@ def end_fact(ctx: Context, *, ref: str, at: Any) -> Fact:
     return ctx.write(work)
 
 
-def retract_fact(ctx: Context, *, ref: str, reason: str) -> list[Fact]:
+def retract_fact(ctx: Context, cmd: c.RetractFact) -> list[Fact]:
     """We no longer believe it was ever true: every current version stops being believed, with the reason."""
+    ref, reason = cmd.fact_id, cmd.reason
     if reason is None or (isinstance(reason, str) and not reason.strip()):
         raise InvalidInput("reason", "a retraction must say why")
     reason = clean_text(reason, "reason")

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol, TypeVar
 
-from credo.schema.facts import Fact
+from credo.schema.facts import Cardinality, Fact
 from credo.schema.lifecycle import SERVED
 from credo.schema.time import overlaps
 
@@ -18,7 +18,7 @@ MULTI_VALUED_DEFAULTS = frozenset(
 )
 
 
-def default_cardinality(predicate: str) -> Literal["single", "multi"]:
+def default_cardinality(predicate: str) -> Cardinality:
     """Cardinality of a predicate nobody defined: multi for relation-like names, single otherwise."""
     return "multi" if predicate in MULTI_VALUED_DEFAULTS else "single"
 
@@ -89,7 +89,7 @@ def decide_write(
     object_key: tuple[str, str],
     valid_from: datetime | None,
     valid_to: datetime | None,
-    cardinality: Literal["single", "multi"],
+    cardinality: Cardinality,
     current: list[V],
 ) -> WriteDecision:
     """Apply DESIGN §4: add history freely; changing an established value needs an explicit act.

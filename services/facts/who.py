@@ -8,6 +8,7 @@ from typing import Any
 from credo.graph.facts import entities as entity_repo
 from credo.graph.core import versions as fact_repo
 from credo.graph.core.db import Tx
+from credo.schema import commands as c
 from credo.schema.errors import InvalidInput, NotFound
 from credo.schema.facts import AsOf, Fact, PathStep, Relation, literal
 from credo.schema.lifecycle import SERVED_VALUES
@@ -24,10 +25,10 @@ def _entity(tx: Tx, tenant: str, name: str, known_at: datetime | None):
     return found
 
 
-def relations(ctx: Context, *, entity: str, valid_at: Any = None, known_at: Any = None) -> AsOf[Relation]:
+def relations(ctx: Context, cmd: c.WhoQuery) -> AsOf[Relation]:
     """Every served relation of an entity at the point, both directions (incoming ones under their inverse name);
     the undated ones that may hold there follow, apart and marked."""
-    entity = clean_name(entity, "entity")
+    entity, valid_at, known_at = clean_name(cmd.entity, "entity"), cmd.valid_at, cmd.known_at
     valid, known = points(ctx, valid_at, known_at)
 
     def work(tx: Tx) -> AsOf[Relation]:
@@ -50,10 +51,10 @@ def relations(ctx: Context, *, entity: str, valid_at: Any = None, known_at: Any 
     return ctx.read(work)
 
 
-def holders(ctx: Context, *, predicate: str, object: Any, valid_at: Any = None, known_at: Any = None) -> AsOf[Fact]:
+def holders(ctx: Context, cmd: c.HoldersQuery) -> AsOf[Fact]:
     """Who held `predicate object` at the point ("who owned the Acme account on 2024-03-01"); the undated
     holders that may hold it there follow, apart and marked."""
-    predicate = normalise_predicate(predicate)
+    predicate, object, valid_at, known_at = normalise_predicate(cmd.predicate), cmd.object, cmd.valid_at, cmd.known_at
     if object is None:
         raise InvalidInput("object", "name the entity or literal held (e.g. holders('owned_by', 'Bob'))")
     valid, known = points(ctx, valid_at, known_at)
@@ -74,15 +75,14 @@ def holders(ctx: Context, *, predicate: str, object: Any, valid_at: Any = None, 
     return ctx.read(work)
 
 
-def path(ctx: Context, *, a: str, b: str, valid_at: Any = None, known_at: Any = None, max_hops: int = 4) -> list[PathStep] | None:
+def path(ctx: Context, cmd: c.PathQuery) -> list[PathStep] | None:
     """A shortest chain of served relations joining two entities at the point, or None (breadth-first).
 
     A chain of dated relations is the answer whenever one exists; only when none does may the chain use undated
     relations (start unknown, not ended by the point), and every such hop is marked `undated` on its step.
     """
-    if not 1 <= max_hops <= 8:
-        raise InvalidInput("max_hops", "must be between 1 and 8")
-    a, b = clean_name(a, "a"), clean_name(b, "b")
+    a, b, max_hops = clean_name(cmd.a, "a"), clean_name(cmd.b, "b"), cmd.max_hops  # 1..8, by the command
+    valid_at, known_at = cmd.valid_at, cmd.known_at
     valid, known = points(ctx, valid_at, known_at)
 
     def work(tx: Tx) -> list[PathStep] | None:

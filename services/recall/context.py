@@ -19,7 +19,7 @@ from credo.graph.facts import entities as entity_repo
 from credo.graph.core import versions as fact_repo
 from credo.graph.facts import conflicts as conflict_repo
 from credo.graph.core.db import Tx
-from credo.schema.context_package import ContextItem, ContextPackage
+from credo.schema.context_package import OPEN_KINDS, ContextItem, ContextPackage
 from credo.schema.entities import Entity
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import Fact, scope_key
@@ -35,7 +35,7 @@ from credo.services.core.support import served_at
 VISIBLE = sorted(s.value for s in State if s not in rules.EXCLUDED)
 MAX_WORDS = 6  # the longest word run of a question looked up as an entity name
 _WORD = re.compile(r"[^\W_][\w'&.+-]*", re.UNICODE)
-OPEN_ORDER = ["conflict", "stale", "unsupported", "hypothesis", "candidate", "quarantined", "undated"]
+OPEN_ORDER = OPEN_KINDS
 
 
 def context(

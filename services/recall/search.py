@@ -29,7 +29,7 @@ from credo.schema.errors import InvalidInput
 from credo.schema.facts import Fact, scope_key
 from credo.schema.lifecycle import State
 from credo.schema.names import check_scope, clean_name
-from credo.schema.search import FoundVersion, PathScore, SearchHit, SearchResult
+from credo.schema.search import SEARCH_PATHS, FoundVersion, PathScore, SearchHit, SearchResult
 from credo.services.recall import receipts
 from credo.services.recall import search_rules as rules
 from credo.services.core.context import Context
@@ -42,7 +42,7 @@ _LOOKUPS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="credo-search") 
 FACT_FIELDS = ("statement", "quote")
 ENTITY_FIELDS = ("name", "aliases_text")
 SUMMARY_FIELDS = ("topic", "text")
-PATHS = ("lexical", "vector", "graph")
+PATHS = SEARCH_PATHS
 
 
 def search(

@@ -7,6 +7,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from credo.schema.facts import MEMORY_KINDS  # noqa: F401 - the kinds a search names, with HIT_KINDS
+from credo.schema.search import HIT_KINDS  # noqa: F401
+
 RRF_K = 60  # the constant of Cormack et al. (2009); ranks beyond ~k add little
 # The vector path's similarity floor (raw cosine of all-MiniLM-L6-v2 unit vectors; Neo4j scores (1 + cosine) / 2),
 # by how many words the query has: below it a fact is not "about" the query, so nothing found is a possible answer.
@@ -17,11 +20,9 @@ RRF_K = 60  # the constant of Cormack et al. (2009); ranks beyond ~k add little
 VECTOR_FLOORS = {1: 0.30, 2: 0.25}  # words in the query -> floor
 VECTOR_FLOOR = 0.10  # three words or more
 MAX_TERMS = 32  # Lucene clauses per field, well under its 1024 limit
-HIT_KINDS = ("fact", "entity", "summary")
 # the lexical path's rankings of entities and summaries, fused apart from its ranking of facts (one list per index)
 LEXICAL_ENTITIES = "lexical:entity"
 LEXICAL_SUMMARIES = "lexical:summary"
-MEMORY_KINDS = ("episodic", "semantic", "procedural", "relational")
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')

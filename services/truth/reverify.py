@@ -10,7 +10,7 @@ from credo.graph.core import ledger
 from credo.graph.truth import summaries as summary_repo
 from credo.graph.gate import sources as source_repo
 from credo.graph.core.db import Tx
-from credo.schema.cascade import StaleItem
+from credo.schema.cascade import OUTCOMES, StaleItem
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import EndKind, Epistemic, Fact
 from credo.schema.lifecycle import SERVED, State, check_transition
@@ -19,7 +19,6 @@ from credo.services.core.flags import flag_states
 from credo.services.truth.premises import link
 from credo.services.core.versions import current_versions, next_version, replace, retire, the_current
 
-OUTCOMES = ("holds", "lapsed", "retracted")
 
 
 def _evidence(evidence: Any) -> tuple[list[str], list[str], str | None]:

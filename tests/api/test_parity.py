@@ -4,6 +4,7 @@ reason), the HTTP client, and a README line — so no later operation can be for
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import re
 from pathlib import Path
 
@@ -106,3 +107,68 @@ def test_every_operation_has_a_readme_line(op: Operation):
     assert f"{op.http_method} {op.path}" in README, f"README's REST section lacks `{op.http_method} {op.path}`"
     row = re.search(rf"^\| `{re.escape(op.http_method + ' ' + op.path)}` \| `{op.store_method}` \| (\w+)", README, re.M)
     assert row and row.group(1) == op.scope, f"README's route table names no scope `{op.scope}` for {op.name}"
+
+
+# -- each Store method's signature is its command's fields ----------------------------------------------------
+PYTHON_ONLY = {  # parameters only the Python API takes: objects no request can carry (a page window, an adapter,
+    # a progress callback)
+    "facts": {"window"}, "extract": {"extractor"}, "add_summary": {"summarizer"}, "rebuild": {"summarizer"},
+    "forget_subject": {"progress"}, "forget_tenant": {"progress"}, "forget_resume": {"progress"},
+    "import_facts": {"progress"},
+}
+OPTIONAL_AS_KEYWORDS = {  # the optional fields arrive through **fields: only those the caller gives are changes
+    "correct_fact", "succeed_fact", "remember",
+}
+DEFAULT_DIFFERS = {  # the Store gives a default the command lacks, so the command names the missing field itself
+    ("context", "query"): "None: an old name (question_or_entity) reaches the command, which refuses it with a hint",
+}
+
+
+def signature_drift(op: Operation, method) -> list[str]:
+    """How `method`'s parameters differ from `op.command`'s fields: names, positional order, required-ness and
+    defaults (empty when they agree)."""
+    fields = op.command.model_fields
+    params = [p for p in inspect.signature(method).parameters.values() if p.name != "self"]
+    named = [p for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+             and p.name not in PYTHON_ONLY.get(op.name, set())]
+    drift = [f"{p.name}: not a field of {op.command.__name__}" for p in named if p.name not in fields]
+    absent = [name for name in fields if name not in {p.name for p in named}]
+    rest = any(p.kind is p.VAR_KEYWORD for p in params) and op.name in OPTIONAL_AS_KEYWORDS
+    drift += [f"{name}: no parameter" for name in absent if not (rest and not fields[name].is_required())]
+    positional = [p.name for p in named if p.kind is p.POSITIONAL_OR_KEYWORD]
+    if positional != list(fields)[:len(positional)]:
+        drift.append(f"positional {positional}: not the command's leading fields {list(fields)[:len(positional)]}")
+    for p in named:
+        field = fields.get(p.name)
+        if field is None or (op.name, p.name) in DEFAULT_DIFFERS:
+            continue
+        if field.is_required() != (p.default is p.empty):
+            drift.append(f"{p.name}: {'required' if field.is_required() else 'optional'} in the command")
+        elif not field.is_required() and field.get_default(call_default_factory=True) != p.default:
+            drift.append(f"{p.name}: default {p.default!r}, the command's {field.default!r}")
+    return drift
+
+
+COMMANDED = [op for op in OPERATIONS if op.command is not None]
+
+
+@pytest.mark.parametrize("op", COMMANDED, ids=[op.name for op in COMMANDED])
+def test_every_store_signature_is_its_commands_fields(op: Operation):
+    assert signature_drift(op, getattr(Store, op.store_method)) == []
+
+
+def test_a_store_signature_that_drifts_from_its_command_fails_the_check():
+    op = next(op for op in OPERATIONS if op.name == "end_fact")
+
+    def renamed(self, fact_id, *, when):  # `at` renamed
+        ...
+
+    def defaulted(self, fact_id, *, at=None):  # `at` made optional
+        ...
+
+    def reordered(self, at, fact_id):  # positional order of the command swapped
+        ...
+
+    assert signature_drift(op, renamed) == ["when: not a field of EndFact", "at: no parameter"]
+    assert signature_drift(op, defaulted) == ["at: required in the command"]
+    assert signature_drift(op, reordered)[0].startswith("positional ['at', 'fact_id']")

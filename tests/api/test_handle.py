@@ -1,0 +1,33 @@
+"""A command a surface validated reaches its handler as it is: Store.handle checks the operation's scope and never
+builds the command again (REST and MCP pass theirs here)."""
+
+from __future__ import annotations
+
+import pytest
+
+import credo.store
+from credo.schema import commands as c
+from credo.schema.api_keys import Principal
+from credo.schema.errors import Forbidden, InvalidInput
+from credo.schema.time import Point
+
+
+def test_a_validated_command_is_handled_without_being_validated_again(store, monkeypatch):
+    fact = store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01")
+    cmd = c.build(c.EndFact, fact_id=fact.fact_id, at="2024-06-01")
+    assert isinstance(cmd.at, Point) and cmd.at.precision == "day"
+
+    def no_second_build(*args, **kwargs):
+        raise AssertionError("the command was validated again")
+
+    monkeypatch.setattr(credo.store, "build", no_second_build)
+    ended = store.handle("end_fact", cmd)
+    assert ended.valid_to == cmd.at.at and ended.valid_to_precision == "day"
+
+
+def test_handle_checks_the_operations_scope_and_its_command_type(store):
+    reader = store.for_principal(Principal(tenant=store.tenant, scopes=frozenset({"read"})))
+    with pytest.raises(Forbidden):
+        reader.handle("retract_fact", c.build(c.RetractFact, fact_id="f_1", reason="wrong"))
+    with pytest.raises(InvalidInput):
+        store.handle("end_fact", c.build(c.RetractFact, fact_id="f_1", reason="wrong"))
