@@ -24,7 +24,7 @@ def define_predicate(
     if cardinality not in ("single", "multi"):
         raise InvalidInput("cardinality", "must be 'single' or 'multi'", value=cardinality)
     definition = PredicateDef(name=name, cardinality=cardinality, inverse=inverse)
-    return ctx.write(lambda tx, known: predicate_repo.define(tx, ctx.tenant, known, definition))
+    return ctx.write(lambda w: predicate_repo.define(w.tx, ctx.tenant, w.known, definition))
 
 
 def registry(tx: Tx, tenant: str) -> dict[str, PredicateDef]:
