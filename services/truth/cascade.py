@@ -1,11 +1,12 @@
 """The cascade: inside the write that stopped believing versions, flag what lost its support or its trace.
 
 It registers itself as a pre-commit step of every write (services/core/unit_of_work.py `register`, at the end of
-this module; the composition root imports it), so no write path can forget it: `versions.retire()` (the one path
-that stops believing a fact version) and the summary writes note what changed on the unit of work (`w.changes`). The walk goes levelwise over fact ids from the changed facts (seeking by fact id, two levels per
-query, each version read once) along believed DEPENDS_ON edges, returning ids and support data only, so its cost
-grows with the affected part of the graph, not with the store; the support rule runs in Python over those ids
-(`tms_rules`), and the flag write returns the statements of what it flagged.
+this module; the package root, credo/__init__.py, imports it, so any import of Credo wires it), so no write path can
+forget it: `versions.retire()` (the one path that stops believing a fact version) and the summary writes note what
+changed on the unit of work (`w.changes`). The walk goes levelwise over fact ids from the changed facts (seeking by
+fact id, two levels per query, each version read once) along believed DEPENDS_ON edges, returning ids and support
+data only, so its cost grows with the affected part of the graph, not with the store; the support rule runs in
+Python over those ids (`tms_rules`), and the flag write returns the statements of what it flagged.
 """
 
 from __future__ import annotations
