@@ -33,7 +33,7 @@ def test_a_write_through_a_context_built_directly_runs_the_cascade(store, neo4j_
     r = rule(store, "r", depends_on=[p.fact_id])
     clock.at("2025-03-01")
     # when the premise is retracted through a Context nobody wired but the core (no Store, no bootstrap)
-    ctx = Context(db=neo4j_db, tenant=tenant, clock=clock)
+    ctx = Context(db=neo4j_db, tenant=tenant, clock=clock, cipher=store._ctx.cipher)  # the suite may run sealed
     retracted = revise.retract_fact(ctx, ref=p.fact_id, reason="wrong")
     # then the cascade ran inside that write: the rule went stale, and the write's report names it
     assert retracted[0].cascade is not None and [f.fact_id for f in retracted[0].cascade.facts] == [r.fact_id]
@@ -64,7 +64,7 @@ def test_a_write_leaves_nothing_on_the_transaction_but_its_declared_fields(store
     rule(store, "r", depends_on=[p.fact_id])
     clock.at("2025-03-01")
     seen = []
-    ctx = Context(db=neo4j_db, tenant=tenant, clock=clock)
+    ctx = Context(db=neo4j_db, tenant=tenant, clock=clock, cipher=store._ctx.cipher)  # the suite may run sealed
 
     def work(w):
         seen.append(w)
