@@ -27,6 +27,7 @@ from credo.schema.errors import (
 from credo.schema.facts import AsOf, Fact, ObjectValue, literal
 from credo.settings import Settings
 from credo.store import Store
+from credo.services.truth import cascade as _cascade  # noqa: F401 (registers itself as every write's pre-commit step)
 
 
 def __getattr__(name: str) -> Any:

@@ -19,6 +19,7 @@ from credo.cypher import Query
 from credo.graph.core.collector import paused
 from credo.ops.provision_dist import MIN_SERVER_TEXT, server_supported
 from credo.graph.core.queries import READ_SERVER_INFO
+from credo.graph.core.tx_state import Sealer, TxState
 from credo.graph.core.vectors import Listed
 from credo.schema.errors import ConfigError, ConflictError, CredoError, DatabaseUnavailable, InvalidInput, RaceLost
 
@@ -95,13 +96,17 @@ class Tx:
 
     `levels` is the caller's clearance as the `$levels` of every query whose header declares it (the sensitivity
     labels it may be served, cypher/fragments/visible.cypher): `Tx.rows` supplies it, so no repository function
-    can forget it or pass another. `services.context.Context` binds it to the store's clearance."""
+    can forget it or pass another. `services.context.Context` binds it to the store's clearance.
+
+    `state` holds what the repositories read beside the queries (the cipher, the ledger's actor, chain and pending
+    rows, deferred flags, a prefetched walk step: graph/core/tx_state.py), as named fields."""
 
     def __init__(self, tx: neo4j.Transaction | neo4j.ManagedTransaction | neo4j.Session,
                  levels: list[str] | None = None) -> None:
         self._tx = tx
         self.statements = 0  # queries run so far (a result prefetched by one statement is valid until the next)
         self.levels: list[str] = list(levels or SEES_ALL)
+        self.state = TxState()
 
     def parameters(self, query: Query, params: dict[str, Any]) -> dict[str, Any]:
         """What a query is sent: the caller's parameters, and `levels` when its header declares it."""
@@ -132,8 +137,8 @@ class Tx:
                     found.append(dict(zip(record.keys(), [_plain(v) for v in record.values()])))
                 except _NotPlain:
                     found.append(record.data())
-        cipher = cipher_of(self)  # set by services.context (crypto-erasure mode)
-        return cipher.open_tree(self.credo_tenant, found) if cipher is not None else found
+        cipher = self.state.cipher  # set by Context.bind (crypto-erasure mode)
+        return cipher.open_tree(self.state.tenant, found) if cipher is not None else found
 
     def one(self, query: Query, **params: Any) -> dict[str, Any] | None:
         """Run a query and return its first record, or None."""
@@ -141,9 +146,9 @@ class Tx:
         return found[0] if found else None
 
 
-def cipher_of(tx: Tx) -> Any:
+def cipher_of(tx: Tx) -> Sealer | None:
     """The crypto-erasure cipher bound to this transaction (services/core/crypto.py), or None when the mode is off."""
-    return getattr(tx, "credo_cipher", None)
+    return tx.state.cipher
 
 
 def _unreachable(error: Exception) -> bool:

@@ -118,17 +118,12 @@ def defer(tx: Tx, tenant: str, rows: list[FlagRow], *, kind: str, actor: str | N
     """Flag fact versions as `write` does, in the statement that closes this write (nothing to defer: no-op)."""
     if rows:
         change, params = _params(rows, kind, actor, reason, verified_at)
-        setattr(tx, "credo_deferred_flags", Deferred(rows, change, params))
-
-
-def deferred(tx: Tx) -> Deferred | None:
-    """The flags this write left to its closing statement, if any."""
-    return getattr(tx, "credo_deferred_flags", None)
+        tx.state.deferred_flags = Deferred(rows, change, params)
 
 
 def deferred_statements(tx: Tx) -> dict[str, str]:
     """The statements of the versions the closing statement flagged, by version id."""
-    found = deferred(tx)
+    found = tx.state.deferred_flags
     return found.statements if found else {}
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from credo.cypher import load
 from credo.graph.core.db import Tx
 from credo.graph.core.records import native
+from credo.graph.core.tx_state import SYSTEM_ACTOR
 from credo.schema.errors import ConfigError
 from credo.schema.ledger import CONTENT_KEYS, AuditEvent, canonical_json, commitments, event_hash, redacted
 from credo.schema.time import next_tick
@@ -28,7 +29,6 @@ READ_LEDGER_CHAIN = load("read_ledger_chain")
 READ_LEDGER_HEAD = load("read_ledger_head")
 
 _ID = re.compile(r"^[a-z]{1,4}_[0-9a-f]{8,}$")
-SYSTEM_ACTOR = "system"
 
 
 def new_id(prefix: str) -> str:
@@ -52,7 +52,7 @@ def begin(tx: Tx, tenant: str, now: datetime, *, sealing: bool = False, opening:
                           "(docs/crypto-erasure.md)")
     if row is not None and row.get("sealed") and key_store and row.get("key_store") not in (None, key_store):
         raise ConfigError(foreign_key_store(tenant, row["key_store"], key_store))
-    setattr(tx, "credo_chain", (int(row["ledger_seq"] or 0), row["ledger_head"] or "") if row else (0, ""))
+    tx.state.chain = (int(row["ledger_seq"] or 0), row["ledger_head"] or "") if row else (0, "")
     return next_tick(native(row["last"]) if row else None, now)
 
 
@@ -67,7 +67,7 @@ def foreign_key_store(tenant: str, sealed_by: str | None, ours: str) -> str:
 def act_as(tx: Tx, actor: str | None) -> None:
     """Name who this transaction acts for: the authenticated key (`key:<id>`) or the local process user; every event
     of the transaction records it as its actor, whatever a request's body claims."""
-    setattr(tx, "credo_actor", actor or SYSTEM_ACTOR)
+    tx.state.actor = actor or SYSTEM_ACTOR
 
 
 def _said(detail: dict[str, Any]) -> str | None:
@@ -85,15 +85,15 @@ def audit(tx: Tx, tenant: str, known: datetime, events: list[tuple[str, str | No
     process user) and `detail["actor"]`/`detail["by"]` (who the caller says it acts for) becomes `on_behalf_of`;
     content keys (statement, quote, text, ...) are dropped wherever they occur, so the ledger never holds forgotten
     content."""
-    actor = getattr(tx, "credo_actor", SYSTEM_ACTOR)
+    actor = tx.state.actor
     for operation, subject, detail in events:
         clean = _content_free(dict(detail))
         reason = clean.pop("reason", None)
         behalf = _said(clean)
-        _pending(tx).append(_committed({"event_id": new_id("a"), "tenant": tenant, "action": operation,
-                                        "subject_id": subject, "ids": _ids(subject, clean), "actor": str(actor),
-                                        "on_behalf_of": behalf, "reason": None if reason is None else str(reason),
-                                        "detail": canonical_json(clean)}))
+        tx.state.audit.append(_committed({"event_id": new_id("a"), "tenant": tenant, "action": operation,
+                                          "subject_id": subject, "ids": _ids(subject, clean), "actor": str(actor),
+                                          "on_behalf_of": behalf, "reason": None if reason is None else str(reason),
+                                          "detail": canonical_json(clean)}))
 
 
 def audit_listed(tx: Tx, tenant: str, operation: str, subject: str | None, detail: dict[str, Any],
@@ -103,12 +103,12 @@ def audit_listed(tx: Tx, tenant: str, operation: str, subject: str | None, detai
     clean = dict(detail)
     reason = clean.pop("reason", None)
     behalf = _said(clean)
-    _pending(tx).append(_committed({"event_id": new_id("a"), "tenant": tenant, "action": operation,
-                                    "subject_id": subject,
-                                    "ids": list(dict.fromkeys([subject, *ids] if subject else ids)),
-                                    "actor": str(getattr(tx, "credo_actor", SYSTEM_ACTOR)), "on_behalf_of": behalf,
-                                    "reason": None if reason is None else str(reason),
-                                    "detail": canonical_json(clean)}))
+    tx.state.audit.append(_committed({"event_id": new_id("a"), "tenant": tenant, "action": operation,
+                                      "subject_id": subject,
+                                      "ids": list(dict.fromkeys([subject, *ids] if subject else ids)),
+                                      "actor": str(tx.state.actor), "on_behalf_of": behalf,
+                                      "reason": None if reason is None else str(reason),
+                                      "detail": canonical_json(clean)}))
 
 
 def _committed(row: dict[str, Any]) -> dict[str, Any]:
@@ -123,19 +123,19 @@ def finish(tx: Tx, tenant: str, known: datetime) -> None:
     The clock stays locked from `begin` to commit (tick_clock writes it), so the head read there is still the
     head here, and the ledger entries of the work and of its cascade travel together.
     """
-    rows = _pending(tx)
-    seq, head = getattr(tx, "credo_chain", (0, ""))
+    rows = tx.state.audit
+    seq, head = tx.state.chain
     for row in rows:
         seq += 1
         row.update(seq=seq, prev_hash=head)
         row["hash"] = head = event_hash({**row, "at": known, "operation": row["action"]})
-    flags = getattr(tx, "credo_deferred_flags", None)  # graph/core/flags.py `defer`: a cascade's flags, written here
+    flags = tx.state.deferred_flags  # graph/core/flags.py `defer`: a cascade's flags, written here
     if flags is None or flags.done:
         tx.one(FINISH_WRITE, tenant=tenant, known=known, seq=seq, head=head, rows=list(rows))
     else:
         flags.written(tx.one(FINISH_WRITE_FLAGGING, tenant=tenant, known=known, change=flags.change,
                              flags=flags.params, seq=seq, head=head, rows=list(rows)))
-    setattr(tx, "credo_chain", (seq, head))
+    tx.state.chain = (seq, head)
     rows.clear()
 
 
@@ -196,11 +196,3 @@ def _ids(subject: str | None, detail: Any) -> list[str]:
     walk(detail)
     return list(found)
 
-
-def _pending(tx: Tx) -> list[dict[str, Any]]:
-    """Ledger entries this transaction will append (a retried transaction gets a fresh Tx, so a fresh list)."""
-    rows = getattr(tx, "credo_audit", None)
-    if rows is None:
-        rows = []
-        setattr(tx, "credo_audit", rows)
-    return rows

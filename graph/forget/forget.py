@@ -212,7 +212,7 @@ def tenant_residue(tx: Tx, tenant: str) -> list[Residue]:
 def sealed_questions(tx: Tx, tenant: str) -> list[tuple[str, str]]:
     """(receipt id, question) of the tenant's receipts whose question is sealed, opened with this transaction's
     cipher (a destroyed key's reads as such); none without a cipher."""
-    if getattr(tx, "credo_cipher", None) is None:
+    if tx.state.cipher is None:
         return []
     return [(r["receipt_id"], r["query"]) for r in tx.rows(READ_SEALED_QUESTIONS, tenant=tenant)]
 

@@ -84,7 +84,7 @@ def link_sourced_from(tx: Tx, known: datetime, rows: list[tuple[str, str, str | 
     if rows:
         cipher = cipher_of(tx)
         if cipher is not None:  # the quote is the source's words: sealed under the source's key
-            rows = [(v, s, cipher.seal_edge_quote(tx.credo_tenant, v, s, q), sp) for v, s, q, sp in rows]
+            rows = [(v, s, cipher.seal_edge_quote(tx.state.tenant, v, s, q), sp) for v, s, q, sp in rows]
         tx.one(LINK_SOURCED_FROM, known=known,
                rows=[{"version_id": v, "source_id": s, "quote": q, "span": sp} for v, s, q, sp in rows])
 

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 from credo.cypher import load
 from credo.graph.core.db import Tx
 from credo.graph.core.records import FAR_FUTURE, fact_from_row, instant, native, readable
+from credo.graph.core.tx_state import WalkStep
 from credo.schema.facts import Fact
 
 CREATE_DEPENDENCIES = load("create_dependencies")
@@ -63,12 +64,12 @@ def dependents(tx: Tx, tenant: str, fact_ids: list[str], *, with_given: bool = F
     A step the transaction's last statement already took (`prefetch`) is not asked again."""
     if not fact_ids:
         return Level([], set(), set(), {})
-    ready = getattr(tx, "credo_walk_step", None)
+    ready = tx.state.walk_step
     if ready is not None:
-        setattr(tx, "credo_walk_step", None)
-        ids, statements, row = ready
-        if with_given and ids == fact_ids and statements == tx.statements and not met and not done:
-            return _level(row, fact_ids, with_given)
+        tx.state.walk_step = None
+        if (with_given and ready.fact_ids == fact_ids and ready.statements == tx.statements and not met
+                and not done):
+            return _level(ready.row, fact_ids, with_given)
     return _level(tx.one(READ_DEPENDENTS_LEVEL, tenant=tenant, fact_ids=fact_ids, with_given=with_given,
                          met=list(met), done=list(done)), fact_ids, with_given)
 
@@ -77,7 +78,7 @@ def prefetch(tx: Tx, fact_ids: list[str], row: dict[str, Any] | None) -> None:
     """Keep a walk step (with the given facts' versions) that a closing statement took from `fact_ids` after its
     writes, for `dependents` to use if the walk starts from them before any other statement runs."""
     if row is not None:
-        setattr(tx, "credo_walk_step", (list(fact_ids), tx.statements, row))
+        tx.state.walk_step = WalkStep(list(fact_ids), tx.statements, row)
 
 
 def _level(row: dict[str, Any] | None, fact_ids: list[str], with_given: bool) -> Level:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from credo.graph.core import clearance as clearance_repo
 from credo.graph.core.db import Tx
@@ -38,9 +38,6 @@ from credo.schema.errors import Forbidden, NotFound
 from credo.schema.facts import Fact, FactCreate
 from credo.schema.search import CLEARANCE_ALL, UNLABELLED, can_see, check_clearance, most_sensitive, readers_see
 from credo.schema.time import overlaps
-
-if TYPE_CHECKING:
-    from credo.services.core.context import Context
 
 
 def label(clearance: str, sensitivity: str | None) -> str | None:
@@ -115,11 +112,11 @@ def check_target(tx: Tx, tenant: str, ref: str, kind: str, *, name: str | None =
         raise NotFound(kind, name or ref)
 
 
-def everything(ctx: Context, act: str) -> None:
-    """Forbidden unless the caller is cleared for every label: for acts that reach the whole tenant."""
-    if check_clearance(ctx.clearance) != CLEARANCE_ALL:
+def everything(clearance: str, act: str) -> None:
+    """Forbidden unless the caller's clearance covers every label: for acts that reach the whole tenant."""
+    if check_clearance(clearance) != CLEARANCE_ALL:
         raise Forbidden("clearance", f"to {act} a key must be cleared for every label ('all'), not "
-                                     f"{ctx.clearance!r}: it reaches content above your clearance")
+                                     f"{clearance!r}: it reaches content above your clearance")
 
 
 def withheld(tx: Tx, tenant: str, report: CascadeReport | None) -> CascadeReport | None:

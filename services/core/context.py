@@ -8,11 +8,12 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from credo.graph.core import ledger
-from credo.graph.core.db import SEES_ALL, Database, Tx
+from credo.graph.core.db import Database, Tx
 from credo.schema.api_keys import ALL_SCOPES
 from credo.schema.errors import Forbidden
 from credo.schema.search import query_levels
 from credo.services.core.governance import FULL, Governance
+from credo.services.core.unit_of_work import UnforeseenStatements, Vectors, Write
 
 if TYPE_CHECKING:
     from credo.schema.cascade import CascadeReport
@@ -43,37 +44,6 @@ def system_clock() -> datetime:
     return datetime.now(timezone.utc)
 
 
-class UnforeseenStatements(Exception):
-    """Raised inside a write whose new versions have statements nobody embedded before it opened; Context.write
-    aborts that attempt, embeds them outside any transaction and runs the write again."""
-
-    def __init__(self, texts: list[str]) -> None:
-        super().__init__(f"{len(texts)} statements were not embedded before the write")
-        self.texts = texts
-
-
-@dataclass(frozen=True)
-class Vectors:
-    """The embeddings a write may use, computed before its transaction opened (none when no embedder is set)."""
-
-    enabled: bool
-    by_text: dict[str, list[float]]
-
-
-def vectors(tx: Tx) -> Vectors:
-    """The embeddings of this write transaction (disabled outside Context.write)."""
-    return getattr(tx, "credo_vectors", None) or Vectors(False, {})
-
-
-@dataclass(frozen=True)
-class Write:
-    """One write transaction as a step sees it: the transaction, the tenant and the write's known time."""
-
-    tx: Tx
-    tenant: str
-    known: datetime
-
-
 @dataclass
 class Context:
     """A store's bindings; `clock` is injectable by tests only (never through the public write API)."""
@@ -95,8 +65,8 @@ class Context:
         be served, written, revised or forgotten) and cipher (every row it returns is opened, every seal uses it)."""
         tx.levels = query_levels(self.clearance)
         if self.cipher is not None:
-            setattr(tx, "credo_cipher", self.cipher)
-            setattr(tx, "credo_tenant", self.tenant)
+            tx.state.cipher = self.cipher
+            tx.state.tenant = self.tenant
         return tx
 
     def now(self) -> datetime:
@@ -116,8 +86,10 @@ class Context:
             return {}
         return dict(zip(unique, self.embedder.embed(unique)))
 
-    def write(self, work: Callable[[Tx, datetime], T], *, embed: Iterable[str] = ()) -> T:
-        """Run `work(tx, known)` in one managed transaction that first takes the tenant's commit clock.
+    def write(self, work: Callable[[Write], T], *, embed: Iterable[str] = ()) -> T:
+        """Run `work(w)` in one managed transaction, `w` the unit of work (services/core/unit_of_work.py): it first
+        takes the tenant's commit clock, and before commit runs the registered pre-commit steps (the cascade) and
+        closes the ledger.
 
         `embed` names the statements the write is expected to create; they are embedded before the transaction
         opens. A new version whose statement was not foreseen aborts the attempt (nothing is written), its text
@@ -130,25 +102,14 @@ class Context:
         store_id = self.cipher.keys.store_id() if self.cipher is not None else None  # file I/O: before the transaction
 
         def run(tx: Tx) -> T:
-            from credo.services.truth.cascade import cascade, completed
-            from credo.services.core.clearance import withheld
-
-            setattr(tx, "credo_vectors", plan)
             self.bind(tx)
-            ledger.act_as(tx, self.actor)
             # now is read after the clock lock is held, so no commit can land at a known time a reader already used
-            known = ledger.begin(tx, self.tenant, self.now(), sealing=sealing, opening=self.cipher is not None,
-                                 key_store=store_id)
-            result = work(tx, known)
+            w = Write.open(tx, self.tenant, self.now, actor=self.actor, vectors=plan, sealing=sealing,
+                           opening=self.cipher is not None, key_store=store_id)
+            result = work(w)
             # every write that stopped believing something re-checks what rested on it, before commit; truth
             # maintenance sees every version whatever the caller's clearance, and its report is then cut to it
-            levels, tx.levels = tx.levels, list(SEES_ALL)
-            report = cascade(tx, self.tenant, known, defer=True)  # its flags may travel with the closing rows
-            ledger.finish(tx, self.tenant, known)
-            report = completed(tx, report)
-            tx.levels = levels
-            report = withheld(tx, self.tenant, report)
-            return with_report(result, report)
+            return with_report(result, w.finish())
 
         for _attempt in range(3):
             try:

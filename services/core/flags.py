@@ -3,7 +3,7 @@
 A state change that does not change what a claim says (stale, re-verified, reinforced, deprecated, quarantined,
 released) is checked against the one transition table (schema/lifecycle.py) and written as a flag with its own
 known interval (graph/core/flags.py draws the shape and says why); the version itself stays as it was written. A move
-out of the served states is noted on the transaction, so the cascade re-checks what rested on it before commit.
+out of the served states is noted on the unit of work, so the cascade re-checks what rested on it before commit.
 """
 
 from __future__ import annotations
@@ -11,15 +11,14 @@ from __future__ import annotations
 from datetime import datetime
 
 from credo.graph.core import flags as flag_repo
-from credo.graph.core.db import Tx
 from credo.graph.core.flags import FlagRow
 from credo.schema.facts import EndKind, Fact
 from credo.schema.lifecycle import check_transition, is_served
-from credo.services.core.versions import changes
+from credo.services.core.unit_of_work import Write
 
 
 def flag_states(
-    tx: Tx, tenant: str, known: datetime, moves: list[tuple[Fact, str, str | None]], *, kind: str,
+    w: Write, moves: list[tuple[Fact, str, str | None]], *, kind: str,
     actor: str | None = None, reason: str | None = None, verified_at: datetime | None = None, notify: bool = True,
     refresh: bool = False, defer: bool = False, paths: list[tuple[str, ...]] | None = None,
 ) -> dict[str, str]:
@@ -46,12 +45,12 @@ def flag_states(
     rows = [FlagRow(version_id=f.version_id, from_state=f.state, cause=cause, path=paths[i] if paths else None,
                     state=checked(f, target)) for i, (f, target, cause) in enumerate(moves)]
     if defer:
-        flag_repo.defer(tx, tenant, rows, kind=kind, actor=actor, reason=reason, verified_at=verified_at)
+        flag_repo.defer(w.tx, w.tenant, rows, kind=kind, actor=actor, reason=reason, verified_at=verified_at)
         texts: dict[str, str] = {}
     else:
-        texts = flag_repo.write(tx, tenant, known, rows, kind=kind, actor=actor, reason=reason,
+        texts = flag_repo.write(w.tx, w.tenant, w.known, rows, kind=kind, actor=actor, reason=reason,
                                 verified_at=verified_at)
     if notify:
-        changes(tx).facts.extend((f, EndKind.STATE_CHANGE.value, reason) for f, target, _cause in moves
-                                 if is_served(f.state) != is_served(target))
+        w.changes.facts.extend((f, EndKind.STATE_CHANGE.value, reason) for f, target, _cause in moves
+                               if is_served(f.state) != is_served(target))
     return texts

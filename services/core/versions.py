@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -15,7 +14,8 @@ from credo.graph.core.ledger import new_id
 from credo.schema.errors import InvalidInput, NotCurrent, NotFound
 from credo.schema.facts import Fact
 from credo.schema.names import check_ref
-from credo.services.core.context import Context, UnforeseenStatements, vectors
+from credo.services.core.context import Context
+from credo.services.core.unit_of_work import UnforeseenStatements, Write
 from credo.schema.search import readers_see
 from credo.services.facts.rules import split_outside
 
@@ -38,12 +38,12 @@ def unbound(base: Fact, changes: dict[str, Any]) -> dict[str, Any]:
     return changes
 
 
-def embeddings_for(tx: Tx, pairs: list[tuple[Fact | None, Fact]]) -> dict[str, list[float]]:
+def embeddings_for(w: Write, pairs: list[tuple[Fact | None, Fact]]) -> dict[str, list[float]]:
     """version_id -> vector of each new version's statement, from the vectors computed before the write opened.
 
     A new version keeping its predecessor's statement needs none (carry_edges copies the predecessor's); any
     other statement nobody embedded aborts the attempt with UnforeseenStatements (Context.write embeds and reruns)."""
-    plan = vectors(tx)
+    plan = w.vectors
     if not plan.enabled:
         return {}
     found: dict[str, list[float]] = {}
@@ -58,66 +58,50 @@ def embeddings_for(tx: Tx, pairs: list[tuple[Fact | None, Fact]]) -> dict[str, l
     return found
 
 
-def create(tx: Tx, facts: list[Fact], entities: list[dict[str, Any]] | None = None) -> None:
+def create(w: Write, facts: list[Fact], entities: list[dict[str, Any]] | None = None) -> None:
     """Write versions of new claims (nothing carried), each with the embedding of its statement, and first the new
     entities they name (graph/facts.create_versions)."""
-    fact_repo.create_versions(tx, facts, embeddings_for(tx, [(None, f) for f in facts]), entities)
+    fact_repo.create_versions(w.tx, facts, embeddings_for(w, [(None, f) for f in facts]), entities)
 
 
-def replace(tx: Tx, known: datetime, pairs: list[tuple[Fact, Fact]]) -> None:
+def replace(w: Write, pairs: list[tuple[Fact, Fact]]) -> None:
     """Write new versions that replace old ones of the same claim, carrying their evidence and premises (and the
     embedding, when the statement is unchanged)."""
-    fact_repo.create_versions(tx, [new for _old, new in pairs], embeddings_for(tx, list(pairs)))
-    fact_repo.carry_edges(tx, known, [(old.version_id, new.version_id) for old, new in pairs],
+    fact_repo.create_versions(w.tx, [new for _old, new in pairs], embeddings_for(w, list(pairs)))
+    fact_repo.carry_edges(w.tx, w.known, [(old.version_id, new.version_id) for old, new in pairs],
                           {new.version_id for old, new in pairs if old.statement == new.statement})
 
 
 def carve(
-    tx: Tx, known: datetime, facts: list[Fact], start: datetime | None, end: datetime | None,
+    w: Write, facts: list[Fact], start: datetime | None, end: datetime | None,
     start_precision: str | None, end_precision: str | None, *, how: str, why: str,
 ) -> tuple[list[Fact], list[Fact]]:
     """FOR PORTION OF [start, end) (None = unbounded): the versions overlapping it stop being believed (how/why)
     and their parts outside it are written again as corrections of them; returns (retired, remaining pieces)."""
+    tx, known = w.tx, w.known
     hit, pieces = split_outside(facts, start, end, start_precision, end_precision)
-    retire(tx, known, [(f, how, why) for f in hit])
+    retire(w, [(f, how, why) for f in hit])
     rest = [next_version(p.source, known, valid_from=p.valid_from, valid_to=p.valid_to,
                          valid_from_precision=p.from_precision, valid_to_precision=p.to_precision,
                          bounded_by=None) for p in pieces]
-    replace(tx, known, [(p.source, r) for p, r in zip(pieces, rest)])
+    replace(w, [(p.source, r) for p, r in zip(pieces, rest)])
     fact_repo.link_supersedes(tx, known, [(r.version_id, p.source.version_id, "correction", None)
                                           for r, p in zip(rest, pieces)])
     return hit, rest
 
 
-def retire(tx: Tx, known: datetime, closing: list[tuple[Fact, str, str | None]]) -> None:
+def retire(w: Write, closing: list[tuple[Fact, str, str | None]]) -> None:
     """Stop believing versions now, recording how and why; every write that ends a belief goes through here."""
-    fact_repo.close_versions(tx, known, [(f.version_id, how, why) for f, how, why in closing])
-    changes(tx).facts.extend(closing)
+    fact_repo.close_versions(w.tx, w.known, [(f.version_id, how, why) for f, how, why in closing])
+    w.changes.facts.extend(closing)
 
 
-def retire_current(tx: Tx, tenant: str, known: datetime, fact_id: str, how: str, why: str | None) -> list[Fact]:
+def retire_current(w: Write, fact_id: str, how: str, why: str | None) -> list[Fact]:
     """Stop believing every current version of a fact now, read and closed in one statement (as `retire` records
     them for the cascade); returns them as they were, [] when none was current."""
-    closed = fact_repo.close_current(tx, tenant, known, fact_id, how, why)
-    changes(tx).facts.extend((f, how, why) for f in closed)
+    closed = fact_repo.close_current(w.tx, w.tenant, w.known, fact_id, how, why)
+    w.changes.facts.extend((f, how, why) for f in closed)
     return closed
-
-
-@dataclass
-class Changes:
-    """What this write transaction stopped believing; Context.write runs the cascade from it before commit."""
-
-    facts: list[tuple[Fact, str, str | None]] = field(default_factory=list)
-    summaries: list[str] = field(default_factory=list)
-
-
-def changes(tx: Tx) -> Changes:
-    """The change log of this transaction (created on first use; a retried transaction gets a fresh Tx)."""
-    log = getattr(tx, "credo_changes", None)
-    if log is None:
-        log = Changes()
-        setattr(tx, "credo_changes", log)
-    return log
 
 
 def current_versions(tx: Tx, tenant: str, ref: str) -> list[Fact]:

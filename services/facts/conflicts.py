@@ -19,6 +19,7 @@ from credo.services.facts import predicates as predicate_service
 from credo.services.core.clearance import bound_by, named
 from credo.services.core.context import Context
 from credo.services.core.versions import believed_ids, carve, lost_race, next_version, replace, retire
+from credo.services.core.unit_of_work import Write
 
 
 
@@ -69,7 +70,8 @@ def resolve_conflict(ctx: Context, cmd: c.ResolveConflict) -> Fact:
     # what the caller can have seen of both sides, read before the write waits for the tenant's clock
     before = ctx.read(lambda tx: believed_ids(tx, ctx.tenant, _sides(tx, ctx.tenant, conflict_id)))
 
-    def work(tx: Tx, known: datetime) -> Fact:
+    def work(w: Write) -> Fact:
+        tx, known = w.tx, w.known
         found = conflict_repo.conflicts(tx, ctx.tenant, conflict_id=conflict_id, open_only=False)
         if not found:
             raise NotFound("conflict", conflict_id)
@@ -93,7 +95,7 @@ def resolve_conflict(ctx: Context, cmd: c.ResolveConflict) -> Fact:
             elif decision == "correction":
                 # the established value was wrong only where the challenger holds: outside it, it holds (range write)
                 result = next_version(challenger, known, state=State.ACTIVE.value, verified_at=known)
-                hit, _rest = carve(tx, known, established, challenger.valid_from, challenger.valid_to,
+                hit, _rest = carve(w, established, challenger.valid_from, challenger.valid_to,
                                    challenger.valid_from_precision, challenger.valid_to_precision,
                                    how=EndKind.CORRECTION.value, why=reason or f"corrected by conflict {conflict_id}")
                 links += [(result.version_id, e.version_id, "correction", None) for e in hit]
@@ -109,8 +111,8 @@ def resolve_conflict(ctx: Context, cmd: c.ResolveConflict) -> Fact:
                     created.append((e, ended))
                     links += [(ended.version_id, e.version_id, "succession", point),
                               (result.version_id, ended.version_id, "succession", point)]
-        retire(tx, known, closing)
-        replace(tx, known, created + [(challenger, result)])
+        retire(w, closing)
+        replace(w, created + [(challenger, result)])
         links.append((result.version_id, challenger.version_id, "resolution", None))
         fact_repo.link_supersedes(tx, known, links)
         ledger.audit(tx, ctx.tenant, known, [("resolve_conflict", challenger.fact_id,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from credo.graph.facts import dedup as dedup_repo
@@ -19,10 +18,10 @@ from credo.schema.facts import EndKind, Epistemic, Evidence, Fact, FactCreate, O
 from credo.schema.lifecycle import SERVED_VALUES, State, check_transition
 from credo.schema.search import readers_see
 from credo.schema.sources import Source
-from credo.services.core.context import vectors
 from credo.services.facts.dedup_rules import Candidate, corroborated, dedupable, independence_key, near_duplicate, restated
 from credo.services.core.flags import flag_states
 from credo.services.gate.rules import quote_hedges
+from credo.services.core.unit_of_work import Write
 from credo.services.core.versions import next_version, replace, retire, unbound
 
 SourceRef = tuple[str, str | None, list[int] | None]  # (source_id, quote, span) a row was stated in
@@ -42,22 +41,22 @@ def pool(tx: Tx, tenant: str, rows: list[tuple[FactCreate, ObjectValue, Any]], c
             for k, cs in zip(order, found)}
 
 
-def find(tx: Tx, candidates: dict[PoolKey, list[Candidate]], key: PoolKey, data: FactCreate, value: ObjectValue,
+def find(w: Write, candidates: dict[PoolKey, list[Candidate]], key: PoolKey, data: FactCreate, value: ObjectValue,
          statement: str) -> Candidate | None:
     """The established (or earlier planned) claim this row restates in other words, if any; without an embedder
     only an exact normalised statement match counts."""
     if not dedupable(data.kind, value.type):
         return None
-    plan = vectors(tx)
+    plan = w.vectors
     vector = plan.by_text.get(statement) if plan.enabled else None
     found = near_duplicate(statement, vector, candidates.get(key, []))
     return found.candidate if found else None
 
 
-def offer(tx: Tx, candidates: dict[PoolKey, list[Candidate]], key: PoolKey, fact: Fact) -> None:
+def offer(w: Write, candidates: dict[PoolKey, list[Candidate]], key: PoolKey, fact: Fact) -> None:
     """A new semantic text claim planned by this write becomes a candidate for the rows after it."""
     if dedupable(fact.kind, fact.object.type):
-        plan = vectors(tx)
+        plan = w.vectors
         candidates.setdefault(key, []).append(
             Candidate(fact.version_id, fact.statement, (), plan.by_text.get(fact.statement) if plan.enabled else None))
 
@@ -90,8 +89,7 @@ class Join:
     sources: list[SourceRef] = field(default_factory=list)
 
 
-def settle(tx: Tx, tenant: str, known: datetime, joins: list[Join], fresh: list[tuple[Fact, SourceRef | None]]
-           ) -> dict[str, Fact]:
+def settle(w: Write, joins: list[Join], fresh: list[tuple[Fact, SourceRef | None]]) -> dict[str, Fact]:
     """Write what the joins change and link every row's source (new facts' too, already written); returns stored
     version id -> the version now believed.
 
@@ -99,6 +97,7 @@ def settle(tx: Tx, tenant: str, known: datetime, joins: list[Join], fresh: list[
     the restatement, and counts its independent sources again with the new ones; only a newly independent source
     raises its confidence (dedup_rules.corroborated). A restatement that changes nothing the version says is a
     reinforcement flag; one that opens the question flags the version stale, with the cause."""
+    tx, tenant, known = w.tx, w.tenant, w.known
     new_ids = [ref[0] for j in joins for ref in j.sources]
     found = source_repo.by_ids(tx, tenant, list(dict.fromkeys(new_ids)))
     described = {sid: _describe(s) for sid, s in found.items()}
@@ -133,7 +132,7 @@ def settle(tx: Tx, tenant: str, known: datetime, joins: list[Join], fresh: list[
             if newer != old:
                 newer = next_version(newer, known)
                 pairs.append((old, newer))
-                retire(tx, known, [(old, EndKind.STATE_CHANGE.value, "restated with a hedge"
+                retire(w, [(old, EndKind.STATE_CHANGE.value, "restated with a hedge"
                                     if readers_see(old.sensitivity, newer.sensitivity) else SUPERSEDED)])
             questioned.append((newer, State.STALE.value, _question(opened)))
             result[old.version_id] = newer
@@ -149,14 +148,14 @@ def settle(tx: Tx, tenant: str, known: datetime, joins: list[Join], fresh: list[
         why = _step(old, newer, voice)
         newer = next_version(newer, known, state=State.REINFORCED.value, verified_at=known)
         pairs.append((old, newer))
-        retire(tx, known, [(old, EndKind.STATE_CHANGE.value, why)])
+        retire(w, [(old, EndKind.STATE_CHANGE.value, why)])
         result[old.version_id] = newer
     if reinforced:
-        flag_states(tx, tenant, known, [(old, State.REINFORCED.value, None) for old in reinforced],
+        flag_states(w, [(old, State.REINFORCED.value, None) for old in reinforced],
                     kind="reinforcement", reason="reinforced by a restatement", verified_at=known)
-    replace(tx, known, pairs)
+    replace(w, pairs)
     if questioned:
-        flag_states(tx, tenant, known, questioned, kind="question",
+        flag_states(w, questioned, kind="question",
                     reason="hedged by a person who had stated it plainly: does it still hold?")
         stale = {v.version_id: cause for v, _state, cause in questioned}
         result = {k: v.model_copy(update={"state": State.STALE.value, "stale_cause": stale[v.version_id]})

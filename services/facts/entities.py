@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 
 from credo.graph.facts import entities as entity_repo
 from credo.graph.core import versions as fact_repo
@@ -19,6 +18,7 @@ from credo.schema.time import overlaps
 from credo.services.facts import predicates as predicate_service
 from credo.services.core.clearance import check_target
 from credo.services.core.context import Context
+from credo.services.core.unit_of_work import Write
 
 
 def _find(tx: Tx, tenant: str, name: str, field: str) -> Entity:
@@ -62,7 +62,8 @@ def merge_entities(ctx: Context, cmd: c.MergeEntities) -> Entity:
 
     keep, other = cmd.keep, cmd.other
 
-    def work(tx: Tx, known: datetime) -> Entity:
+    def work(w: Write) -> Entity:
+        tx, known = w.tx, w.known
         kept, merged = _find(tx, ctx.tenant, keep, "keep"), _find(tx, ctx.tenant, other, "other")
         # a merge changes how every fact about both reads: each must be within the caller's clearance
         check_target(tx, ctx.tenant, kept.entity_id, "entity", name=keep)
@@ -95,7 +96,8 @@ def unmerge_entities(ctx: Context, cmd: c.UnmergeEntities) -> Entity:
 
     other = clean_name(cmd.other, "other")
 
-    def work(tx: Tx, known: datetime) -> Entity:
+    def work(w: Write) -> Entity:
+        tx, known = w.tx, w.known
         entity = entity_repo.own(tx, ctx.tenant, other)
         if entity is None:
             raise NotFound("entity", other)

@@ -18,6 +18,7 @@ from credo.services.facts import record as record_fact
 from credo.schema.search import most_sensitive
 from credo.services.core.context import Context
 from credo.services.core.versions import retire, the_current
+from credo.services.core.unit_of_work import Write
 
 
 def merged_shape(inputs: list[Fact]) -> dict[str, object]:
@@ -103,13 +104,14 @@ def merge_facts(ctx: Context, *, fact_ids: Sequence[str], statement: str) -> Fac
         raise InvalidInput("statement", "the merged fact needs a statement")
     statement = clean_text(statement, "statement")  # size limits refused before any read
 
-    def work(tx: Tx, known: datetime) -> Fact:
+    def work(w: Write) -> Fact:
+        tx, known = w.tx, w.known
         inputs = [the_current(tx, ctx.tenant, ref) for ref in dict.fromkeys(fact_ids)]
         _check_mergeable(tx, ctx.tenant, inputs)
         first = inputs[0]
         shape = merged_shape(inputs)
         valid_from, valid_to = merged_interval(inputs)
-        retire(tx, known, [(f, EndKind.MERGE.value, f"merged into a canonical fact ({len(inputs)} inputs)") for f in inputs])
+        retire(w, [(f, EndKind.MERGE.value, f"merged into a canonical fact ({len(inputs)} inputs)") for f in inputs])
         data = record_fact.validate(
             subject=first.subject, predicate=first.predicate,
             object=first.object_name if first.object.type == "entity" else first.object,  # a literal keeps its type
@@ -121,7 +123,7 @@ def merge_facts(ctx: Context, *, fact_ids: Sequence[str], statement: str) -> Fac
         )
         # written as is: no duplicate detection, so a third fact covering the claim is never reinforced and
         # returned in place of the merge with its own, possibly stronger, evidence (§3)
-        merged = record_fact.record(tx, ctx, known, [data], state=shape["state"], apply_rules=False)[0]
+        merged = record_fact.record(w, ctx, [data], state=shape["state"], apply_rules=False)[0]
         fact_repo.carry_edges(tx, known, [(f.version_id, merged.version_id) for f in inputs])
         fact_repo.link_supersedes(tx, known, [(merged.version_id, f.version_id, "merge", None) for f in inputs])
         ledger.audit(tx, ctx.tenant, known, [("merge_facts", merged.fact_id, {

@@ -19,7 +19,7 @@ def define_predicate(ctx: Context, cmd: c.DefinePredicate) -> PredicateDef:
     name, cardinality = normalise_predicate(cmd.name, "name"), cmd.cardinality  # single or multi, by the command
     inverse = None if cmd.inverse is None else normalise_predicate(cmd.inverse, "inverse")
     definition = PredicateDef(name=name, cardinality=cardinality, inverse=inverse)
-    return ctx.write(lambda tx, known: predicate_repo.define(tx, ctx.tenant, known, definition))
+    return ctx.write(lambda w: predicate_repo.define(w.tx, ctx.tenant, w.known, definition))
 
 
 def registry(tx: Tx, tenant: str) -> dict[str, PredicateDef]:

@@ -32,6 +32,7 @@ from credo.services.truth.premises import link_many as link_premises
 from credo.services.facts.rules import Held, decide_write, established
 from credo.services.core.versions import create as create_versions
 from credo.services.core.versions import carve
+from credo.services.core.unit_of_work import Write
 
 
 def validate(**fields: Any) -> FactCreate:
@@ -77,7 +78,7 @@ def foreseen(batch: Sequence[FactCreate]) -> list[str]:
 
 
 def record(
-    tx: Tx, ctx: Context, known: datetime, batch: Sequence[FactCreate], *, state: str = State.ACTIVE,
+    w: Write, ctx: Context, batch: Sequence[FactCreate], *, state: str = State.ACTIVE,
     apply_rules: bool = True, sources: Sequence[dedup.SourceRef | None] | None = None,
 ) -> list[Fact]:
     """Inside one transaction: resolve entities, dedup, apply the conflict rule, write versions; returns them in
@@ -89,6 +90,7 @@ def record(
     in `state`, skipping dedup, the conflict rule and reinforcement: for versions that serve nothing yet
     (extraction candidates; the rule runs at admission) and for merges (which must not be folded into, or borrow
     the evidence of, a third fact)."""
+    tx, known = w.tx, w.known
     apply_rules = apply_rules and ctx.governance.conflict_rule
     batch = labelled(ctx.clearance, batch)  # what the caller may label (services/core/clearance.py)
     state_value = str(state)
@@ -123,7 +125,7 @@ def record(
             planned.append(_Planned(data, fact, "unchecked", []))
             continue
         pool_key = (subject_id, data.predicate, scope_key(data.scope))
-        joined = dedup.find(tx, pool, pool_key, data, value, statement)
+        joined = dedup.find(w, pool, pool_key, data, value, statement)
         if joined is not None and joined.statement != statement:
             planned.append(_Planned(data, planned_facts.get(joined.version_id), "alias", [joined], statement))
             continue
@@ -147,7 +149,7 @@ def record(
         if fact.state in (State.ACTIVE, State.REINFORCED):
             current.setdefault(key, []).append(Held.of(fact))
             planned_facts[fact.version_id] = fact
-            dedup.offer(tx, pool, pool_key, fact)
+            dedup.offer(w, pool, pool_key, fact)
 
     # a restated stored version is read whole only now, to reinforce it (a flag) or write its joined copy
     restated = ("duplicate", "alias")
@@ -174,8 +176,8 @@ def record(
         if target not in stored:  # its row fails validation: refuse, writing nothing
             raise ConflictError(target, "this restates a stored version that is unreadable; repair it first")
         dedup.group(joins, stored[target], p.data, p.alias, dedup.source_at(sources, i))
-    create_versions(tx, [p.fact for p in fresh.values()], made)
-    now_held = dedup.settle(tx, ctx.tenant, known, list(joins.values()),
+    create_versions(w, [p.fact for p in fresh.values()], made)
+    now_held = dedup.settle(w, list(joins.values()),
                             [(p.fact, dedup.source_at(sources, i)) for i, p in enumerate(planned)
                              if p.outcome not in restated or p.source_of])
     results: list[Fact] = []
@@ -277,8 +279,9 @@ def add_facts(
         return []
     premises = [check_premises(p, "depends_on") if p else None for p in (depends_on or [])]
 
-    def work(tx: Tx, known: datetime) -> list[Fact]:
-        written = record(tx, ctx, known, batch, state=state)
+    def work(w: Write) -> list[Fact]:
+        tx, known = w.tx, w.known
+        written = record(w, ctx, batch, state=state)
         link_premises(tx, ctx, known, [([fact], refs) for fact, refs in zip(written, premises) if refs])
         return written
 
@@ -300,16 +303,17 @@ def write_range(ctx: Context, cmd: c.WriteRange) -> Fact:
     data = validate(**{**fields_of(cmd), "scope": cmd.scope or {}})
     start, start_p, end, end_p = data.bounds()  # both bounds are required by the command
 
-    def work(tx: Tx, known: datetime) -> Fact:
+    def work(w: Write) -> Fact:
+        tx, known = w.tx, w.known
         ids = entity_repo.resolve(tx, ctx.tenant, known, [data.subject])[data.subject].ids
         cardinality = predicate_service.lookup(predicate_service.registry(tx, ctx.tenant), data.predicate).cardinality
         current = [f for f in fact_repo.current_for(tx, ctx.tenant, [(ids, data.predicate)])[0]
                    if f.scope == data.scope and f.state != State.CONFLICTED]
         if cardinality == "single":
             uncarved(ctx.clearance, current, start, end)
-            hit, _rest = carve(tx, known, current, start, end, start_p, end_p, how=EndKind.RANGE_WRITE.value,
+            hit, _rest = carve(w, current, start, end, start_p, end_p, how=EndKind.RANGE_WRITE.value,
                                why=f"range write {start.isoformat()}..{end.isoformat()}")
             ledger.audit(tx, ctx.tenant, known, [("range_split", f.fact_id, {"version_id": f.version_id}) for f in hit])
-        return record(tx, ctx, known, [data])[0]
+        return record(w, ctx, [data])[0]
 
     return ctx.write(work, embed=foreseen([data]))

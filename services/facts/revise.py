@@ -24,6 +24,7 @@ from credo.services.core.context import Context
 from credo.services.core.versions import create as create_versions
 from credo.services.core.versions import (believed_ids, current_versions, lost_race, next_version, replace, retire,
                                      retire_current, seen, the_current)
+from credo.services.core.unit_of_work import Write
 
 CORRECTABLE = {"object", "valid_from", "valid_to", "statement", "scope", "confidence", "sensitivity", "kind", "quote"}
 
@@ -95,15 +96,16 @@ def correct_fact(ctx: Context, cmd: c.CorrectFact) -> Fact:
 
     before = seen(ctx, [ref])
 
-    def work(tx: Tx, known: datetime) -> Fact:
+    def work(w: Write) -> Fact:
+        tx, known = w.tx, w.known
         with lost_race(ref, before, lambda: believed_ids(tx, ctx.tenant, [ref])):
             old = the_current(tx, ctx.tenant, ref)
             newer = check_version(next_version(old, known, verified_at=known,
                                                **_changed(tx, ctx, known, old, changes)))
         if CLAIM_FIELDS & set(changes):
             _check_no_second_value(tx, ctx, newer)
-        retire(tx, known, [(old, EndKind.CORRECTION.value, None)])
-        replace(tx, known, [(old, newer)])
+        retire(w, [(old, EndKind.CORRECTION.value, None)])
+        replace(w, [(old, newer)])
         fact_repo.link_supersedes(tx, known, [(newer.version_id, old.version_id, "correction", None)])
         ledger.audit(tx, ctx.tenant, known, [("correct_fact", old.fact_id, {"old": old.version_id, "new": newer.version_id,
                                                                             "fields": sorted(changes)})])
@@ -124,7 +126,8 @@ def succeed_fact(ctx: Context, cmd: c.SucceedFact) -> Fact:
 
     before = seen(ctx, [ref])
 
-    def work(tx: Tx, known: datetime) -> Fact:
+    def work(w: Write) -> Fact:
+        tx, known = w.tx, w.known
         with lost_race(ref, before, lambda: believed_ids(tx, ctx.tenant, [ref])):
             old = the_current(tx, ctx.tenant, ref)
             if old.valid_from is not None and at_point <= old.valid_from:
@@ -140,10 +143,10 @@ def succeed_fact(ctx: Context, cmd: c.SucceedFact) -> Fact:
             **{k: v for k, v in fields.items() if k != "statement"},
         )
         successor = check_version(successor)
-        retire(tx, known, [(old, EndKind.SUCCESSION.value, f"succeeded at {at_point.isoformat()}")])
-        replace(tx, known, [(old, ended)])
+        retire(w, [(old, EndKind.SUCCESSION.value, f"succeeded at {at_point.isoformat()}")])
+        replace(w, [(old, ended)])
         successor, disputes = _in_slot(tx, ctx, successor)
-        create_versions(tx, [successor])
+        create_versions(w, [successor])
         conflict_repo.open_conflicts(tx, known, disputes)
         fact_repo.link_supersedes(tx, known, [(ended.version_id, old.version_id, "succession", at_point),
                                               (successor.version_id, ended.version_id, "succession", at_point)])
@@ -181,7 +184,8 @@ def end_fact(ctx: Context, cmd: c.EndFact) -> Fact:
 
     before = seen(ctx, [ref])
 
-    def work(tx: Tx, known: datetime) -> Fact:
+    def work(w: Write) -> Fact:
+        tx, known = w.tx, w.known
         with lost_race(ref, before, lambda: believed_ids(tx, ctx.tenant, [ref])):
             old = the_current(tx, ctx.tenant, ref)
             if old.valid_from is not None and at_point <= old.valid_from:
@@ -191,8 +195,8 @@ def end_fact(ctx: Context, cmd: c.EndFact) -> Fact:
                 raise InvalidInput("at", f"must be before the fact's valid_to ({old.valid_to.isoformat()}); ending "
                                          "a fact never extends it")
         ended = next_version(old, known, valid_to=at_point, valid_to_precision=at_precision, bounded_by=None)
-        retire(tx, known, [(old, EndKind.END.value, f"ended at {at_point.isoformat()}")])
-        replace(tx, known, [(old, ended)])
+        retire(w, [(old, EndKind.END.value, f"ended at {at_point.isoformat()}")])
+        replace(w, [(old, ended)])
         fact_repo.link_supersedes(tx, known, [(ended.version_id, old.version_id, "correction", at_point)])
         ledger.audit(tx, ctx.tenant, known, [("end_fact", old.fact_id, {"version_id": ended.version_id})])
         return ended
@@ -207,13 +211,14 @@ def retract_fact(ctx: Context, cmd: c.RetractFact) -> list[Fact]:
         raise InvalidInput("reason", "a retraction must say why")
     reason = clean_text(reason, "reason")
 
-    def work(tx: Tx, known: datetime) -> list[Fact]:
+    def work(w: Write) -> list[Fact]:
+        tx, known = w.tx, w.known
         named = check_ref(ref)
         if named.startswith("v_"):
             current = [v for v in current_versions(tx, ctx.tenant, named) if v.known_to is None]
-            retire(tx, known, [(v, EndKind.RETRACTION.value, reason.strip()) for v in current])
+            retire(w, [(v, EndKind.RETRACTION.value, reason.strip()) for v in current])
         else:  # read and closed in one statement: a retraction needs no look at the versions first
-            current = retire_current(tx, ctx.tenant, known, named, EndKind.RETRACTION.value, reason.strip())
+            current = retire_current(w, named, EndKind.RETRACTION.value, reason.strip())
         if not current:
             the_current(tx, ctx.tenant, ref)  # raises the precise error (nothing was closed)
         ledger.audit(tx, ctx.tenant, known, [("retract_fact", v.fact_id, {"version_id": v.version_id, "reason": reason})

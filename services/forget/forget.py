@@ -27,6 +27,7 @@ from credo.services.forget import crypto_erase
 from credo.services.forget import seal as forget_seal
 from credo.services.core.clearance import purged_label
 from credo.services.core.context import Context
+from credo.services.core.unit_of_work import Write
 from credo.services.forget.rules import Probe, only_evidence, tombstone
 from credo.services.forget.steps import (FORGOTTEN, capture, forget_facts, forget_summaries, probe_sealer, reach_entities,
                                          rebuild_after, recorded, scrub_copies, tombstone_event)
@@ -68,11 +69,12 @@ def forget(ctx: Context, *, target_id: str, reason: str, actor: str, probes: dic
     save_probe = probe_sealer(ctx, target)
     by = ctx.actor
 
-    def work(tx: Tx, known: datetime) -> ForgetResult:
+    def work(w: Write) -> ForgetResult:
+        tx, known = w.tx, w.known
         entities = list(reach_entities(tx, ctx.tenant, [r["fact_id"] for r in rows], probe))
         why, behalf = recorded(reason, actor, probe)
         repo.scrub_sources(tx, ctx.tenant, sources, known, by, why, behalf)
-        ids = forget_facts(tx, ctx.tenant, known, rows, by=by, reason=why, strict=kind == "fact")
+        ids = forget_facts(w, rows, by=by, reason=why, strict=kind == "fact")
         repo.scrub_entities(tx, ctx.tenant, entities, known, by, why, behalf)
         rebuild[:] = scrub_copies(tx, ctx.tenant, known, probe, fact_ids=ids, source_ids=sources, by=by,
                                   behalf=behalf, reason=why)
@@ -118,7 +120,8 @@ def purge(ctx: Context, *, target_id: str, probes: dict[str, Probe]) -> ResidueR
 
     deleted: list[str] = [target]
 
-    def work(tx: Tx, known: datetime) -> datetime:
+    def work(w: Write) -> datetime:
+        tx, known = w.tx, w.known
         family = repo.entity_family(tx, ctx.tenant, target) if kind == "entity" else [target]
         # the tombstone keeps the label of what it stood for: a caller who could not have seen it is told nothing
         label = purged_label(clearance_repo.labels(tx, ctx.tenant, target))

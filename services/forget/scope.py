@@ -23,6 +23,7 @@ from credo.services.forget import crypto_erase
 from credo.services.forget import seal as forget_seal
 from credo.services.core.clearance import check_target, everything
 from credo.services.core.context import Context
+from credo.services.core.unit_of_work import Write
 from credo.services.forget.steps import (capture, forget_facts, forget_summaries, probe_sealer, reach_entities, rebuild_after,
                                          recorded, scrub_copies, tombstone_event)
 from credo.services.forget.rules import SUMMARY_TEXT, Probe, tombstone, without_forgotten
@@ -83,7 +84,8 @@ def _facts_batch(ctx: Context, job: ForgetJob, probe: Probe, entity_ids: list[st
     rebuild: list[str] = []
     save_probe = probe_sealer(ctx, probe_key(ctx, job)) if keep or job.scope == "subject" else None
 
-    def work(tx: Tx, known: datetime) -> ForgetJob:
+    def work(w: Write) -> ForgetJob:
+        tx, known = w.tx, w.known
         batch_probe = Probe()
         for r in rows:
             batch_probe.add(r["statements"] + r["quotes"] + r["literals"])
@@ -92,7 +94,7 @@ def _facts_batch(ctx: Context, job: ForgetJob, probe: Probe, entity_ids: list[st
             found = reach_entities(tx, ctx.tenant, [r["fact_id"] for r in rows], batch_probe, spare=entity_ids)
         entities = list(found)
         why, behalf = recorded(job.reason, job.on_behalf_of, batch_probe)  # a reason naming this batch's content
-        ids = forget_facts(tx, ctx.tenant, known, rows, by=job.actor, reason=why, strict=False)
+        ids = forget_facts(w, rows, by=job.actor, reason=why, strict=False)
         repo.scrub_entities(tx, ctx.tenant, entities, known, job.actor, why, behalf)
         if job.scope == "subject":
             probe.add_names([n for names in found.values() for n in names])
@@ -128,7 +130,8 @@ def _ids_batch(ctx: Context, job: ForgetJob, kind: str, forgotten: list[str], pr
         ctx.db.write(lambda tx: repo.save_job(tx, ctx.tenant, moved))
         return moved
 
-    def work(tx: Tx, known: datetime) -> ForgetJob:
+    def work(w: Write) -> ForgetJob:
+        tx, known = w.tx, w.known
         if kind == "source":
             repo.scrub_sources(tx, ctx.tenant, ids, known, job.actor, job.reason, job.on_behalf_of)
             repo.scrub_summaries(tx, [h["version_id"] for h in repo.summaries_holding(
@@ -173,7 +176,8 @@ def run(ctx: Context, job: ForgetJob, *, progress: Progress = _quiet, probe: Pro
         elif job.phase == "entity":
             save_names = probe_sealer(ctx, probe_key(ctx, job))
 
-            def scrub(tx: Tx, known: datetime) -> ForgetJob:
+            def scrub(w: Write) -> ForgetJob:
+                tx, known = w.tx, w.known
                 named = Probe()  # the subject's own names: copies in summaries, receipts' questions, free text
                 named.add_names(repo.entity_names(tx, ctx.tenant, family))
                 probe.add_names(named.texts)
@@ -236,12 +240,12 @@ def forget_subject(ctx: Context, *, entity_id: str | None = None, entity: str | 
 def forget_tenant(ctx: Context, *, reason: str, actor: str, batch_size: int = 500,
                   progress: Progress = _quiet) -> ForgetJob:
     """Forget everything the tenant holds, in batches; a crashed run resumes on the next call."""
-    everything(ctx, "forget the tenant")
+    everything(ctx.clearance, "forget the tenant")
     job = start(ctx, scope="tenant", target=None, reason=reason, actor=actor, batch_size=batch_size)
     return run(ctx, job, progress=progress)[0]
 
 
 def resume(ctx: Context, *, progress: Progress = _quiet) -> list[ForgetJob]:
     """Finish every forget job of the tenant that a crash left running."""
-    everything(ctx, "resume forget jobs")
+    everything(ctx.clearance, "resume forget jobs")
     return [run(ctx, job, progress=progress)[0] for job in ctx.read(lambda tx: repo.jobs(tx, ctx.tenant))]

@@ -23,7 +23,7 @@ from credo.services.forget.verify import verify
 from credo.services.adapters.summarizers import ListSummarizer
 from credo.services.truth.rules import text_hash
 from credo.services.core.flags import flag_states
-from credo.services.core.versions import changes
+from credo.services.core.unit_of_work import Write
 
 FORGOTTEN = State.FORGOTTEN.value
 
@@ -37,22 +37,21 @@ def capture(tx: Tx, tenant: str, fact_ids: list[str], probe: Probe) -> list[dict
     return rows
 
 
-def mark_forgotten(tx: Tx, tenant: str, known: datetime, version_ids: list[str], reason: str) -> None:
+def mark_forgotten(w: Write, version_ids: list[str], reason: str) -> None:
     """The one state change of forgetting: each current version is flagged forgotten (a FLAGGED edge, through the
     transition table); the cascade sees them retired like any belief change."""
     if not version_ids:
         return
-    retired = fact_repo.versions_by_ids(tx, tenant, version_ids)
+    retired = fact_repo.versions_by_ids(w.tx, w.tenant, version_ids)
     # a flag like every state change (issue 9): the version history stays, the transition table is checked
-    flag_states(tx, tenant, known, [(f, FORGOTTEN, None) for f in retired.values()], kind="forget",
+    flag_states(w, [(f, FORGOTTEN, None) for f in retired.values()], kind="forget",
                 reason="forgotten", notify=False)
     # the cascade quotes a premise's statement in its causes: give it the tombstone, never the content
-    changes(tx).facts.extend((f.model_copy(update={"statement": f"forgotten for {reason}"}), EndKind.FORGOTTEN.value,
-                              "forgotten") for f in retired.values())
+    w.changes.facts.extend((f.model_copy(update={"statement": f"forgotten for {reason}"}), EndKind.FORGOTTEN.value,
+                            "forgotten") for f in retired.values())
 
 
-def forget_facts(tx: Tx, tenant: str, known: datetime, rows: list[dict[str, Any]], *, by: str, reason: str,
-                 strict: bool) -> list[str]:
+def forget_facts(w: Write, rows: list[dict[str, Any]], *, by: str, reason: str, strict: bool) -> list[str]:
     """The state change of forgetting facts inside one write (transition check, flags); their content goes with
     `scrub_copies`, in the same write."""
     moving, ids = [], []
@@ -63,7 +62,7 @@ def forget_facts(tx: Tx, tenant: str, known: datetime, rows: list[dict[str, Any]
             check_transition(r["fact_id"], v["state"], FORGOTTEN)
             moving.append(v["version_id"])
         ids.append(r["fact_id"])
-    mark_forgotten(tx, tenant, known, moving, reason)
+    mark_forgotten(w, moving, reason)
     return ids
 
 
@@ -141,7 +140,8 @@ def forget_summaries(ctx: Context, summary_ids: list[str], reason: str, actor: s
     by = by or ctx.actor
     mark: dict = {}
 
-    def work(tx: Tx, known: datetime) -> None:
+    def work(w: Write) -> None:
+        tx, known = w.tx, w.known
         states = repo.summary_states(tx, ctx.tenant, summary_ids)
         rows = []
         for sid, st in states.items():
@@ -151,7 +151,7 @@ def forget_summaries(ctx: Context, summary_ids: list[str], reason: str, actor: s
         repo.scrub_summaries(tx, [v for st in states.values() for v in st["versions"]], SUMMARY_TEXT,
                              text_hash(SUMMARY_TEXT), known, by, reason, actor)
         repo.forget_summaries(tx, ctx.tenant, rows, known, SUMMARY_TEXT, text_hash(SUMMARY_TEXT))
-        changes(tx).summaries.extend(sid for sid, _ in rows)
+        w.changes.summaries.extend(sid for sid, _ in rows)
         tombstone_event(tx, ctx.tenant, known, summary_ids[0], "summary", actor, reason, summary_ids)
         mark.update(tombstone(known, by, actor, reason))
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import time
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from credo.graph.core import clearance as clearance_repo
 from credo.graph.forget import forget as repo
 from credo.graph.core import sealed
-from credo.graph.core.db import Tx
+from credo.graph.core.db import Database, Tx
 from credo.schema.errors import CredoError
 from credo.schema.errors import NotFound
 from credo.schema.forget import Kept, OutsideStore, Residue, ResidueReport, Tombstone
@@ -21,6 +22,8 @@ from credo.services.forget.rules import FREE_TEXT, Probe, free_probes, holding, 
 
 MAX_TEXT_PROBES = 12
 RETENTION_TTL_S = 60.0
+# (retention, when it was read) per database handle: kept here, beside its one reader, not hung on the handle
+_RETENTION: WeakKeyDictionary[Database, tuple[str | None, float]] = WeakKeyDictionary()
 FROM_MEMORY = "this handle's memory"
 FROM_STORE = "stored with the forget until purge"
 FROM_NOWHERE = "none (purged, never captured, or its sealed copy cannot be opened here): graph-only checks"
@@ -83,14 +86,14 @@ def residue(tx: Tx, tenant: str, kind: str, target_id: str, probe: Probe,
 def retention_setting(ctx: Context) -> str | None:
     """db.tx_log.rotation.retention_policy, read once per connection and re-read after RETENTION_TTL_S (the setting
     is dynamic): `SHOW SETTINGS` is not a round trip every report pays."""
-    cached = getattr(ctx.db, "credo_tx_log_retention", None)
+    cached = _RETENTION.get(ctx.db)
     if cached is not None and time.monotonic() - cached[1] < RETENTION_TTL_S:
         return cached[0]
     try:
         retention = ctx.read(repo.tx_log_retention)
     except CredoError:
         return None  # not cached: the next report asks again
-    setattr(ctx.db, "credo_tx_log_retention", (retention, time.monotonic()))
+    _RETENTION[ctx.db] = (retention, time.monotonic())
     return retention
 
 

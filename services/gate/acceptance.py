@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from credo.graph.core import ledger
 from credo.graph.gate import provenance as provenance_repo
 from credo.graph.gate import sources as source_repo
-from credo.graph.core.db import Tx
 from credo.graph.core.records import FAR_FUTURE
 from credo.schema.errors import EvidenceRefused
 from credo.schema.facts import EVIDENCE_ORDER, EndKind, Evidence, Fact
@@ -17,6 +15,7 @@ from credo.services.gate import sources as source_service
 from credo.services.core.context import Context
 from credo.services.gate.turns import eligible, is_pure_question
 from credo.services.core.versions import next_version, replace, retire, the_current
+from credo.services.core.unit_of_work import Write
 
 
 def check_acceptance(message: Source, current_generation: int, field: str = "message") -> None:
@@ -60,15 +59,16 @@ def accept(ctx: Context, *, fact_id: str, message: Any) -> Fact:
     """Record that a human message accepted the fact; returns the new version (evidence at least `accepted`)."""
     ref = source_service.parse_ref(message)
 
-    def work(tx: Tx, known: datetime) -> Fact:
+    def work(w: Write) -> Fact:
+        tx, known = w.tx, w.known
         fact = the_current(tx, ctx.tenant, fact_id)
         found, current_generation = source_service.find_message(tx, ctx.tenant, ref)
         check_acceptance(found, current_generation)
         own = provenance_repo.of_version(tx, fact.version_id, FAR_FUTURE)
         check_same_conversation(fact.fact_id, found, [e.source for e in own.sources if e.source.kind == "message"])
         newer = next_version(fact, known, evidence=stronger(fact.evidence, Evidence.ACCEPTED), verified_at=known)
-        retire(tx, known, [(fact, EndKind.STATE_CHANGE.value, f"accepted in message #{found.index}")])
-        replace(tx, known, [(fact, newer)])
+        retire(w, [(fact, EndKind.STATE_CHANGE.value, f"accepted in message #{found.index}")])
+        replace(w, [(fact, newer)])
         source_repo.link_accepted_in(tx, known, [(newer.version_id, found.source_id)])
         ledger.audit(tx, ctx.tenant, known, [("accept", fact.fact_id, {"version_id": newer.version_id,
                                                                        "source_id": found.source_id})])

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from credo.graph.core import ledger
 from credo.graph.facts import conflicts as conflict_repo
-from credo.graph.core.db import Tx
 from credo.graph.core.ledger import new_id
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import EndKind, Fact
@@ -15,6 +12,7 @@ from credo.schema.names import clean_text
 from credo.services.facts import predicates as predicate_service
 from credo.services.core.context import Context
 from credo.services.core.versions import next_version, replace, retire, the_current
+from credo.services.core.unit_of_work import Write
 
 
 def admit(ctx: Context, *, fact_id: str, by: str) -> Fact:
@@ -22,14 +20,15 @@ def admit(ctx: Context, *, fact_id: str, by: str) -> Fact:
     if not isinstance(by, str) or not by.strip():
         raise InvalidInput("by", "name who admits it (a person, or a policy that names its evidence)")
 
-    def work(tx: Tx, known: datetime) -> Fact:
+    def work(w: Write) -> Fact:
+        tx, known = w.tx, w.known
         fact = the_current(tx, ctx.tenant, fact_id)
         check_transition(fact.fact_id, fact.state, State.ACTIVE)
         decision = predicate_service.decide_in_slot(tx, ctx.tenant, fact)
         state = State.CONFLICTED if decision.outcome == "conflict" else State.ACTIVE
         newer = next_version(fact, known, state=state.value, verified_at=known)
-        retire(tx, known, [(fact, EndKind.STATE_CHANGE.value, f"admitted by {by.strip()}")])
-        replace(tx, known, [(fact, newer)])
+        retire(w, [(fact, EndKind.STATE_CHANGE.value, f"admitted by {by.strip()}")])
+        replace(w, [(fact, newer)])
         if state == State.CONFLICTED:
             cid = new_id("c")
             conflict_repo.open_conflicts(tx, known, [(cid, newer.version_id, e.version_id) for e in decision.against])
@@ -46,7 +45,8 @@ def reject(ctx: Context, *, fact_id: str, reason: str) -> Fact:
         raise InvalidInput("reason", "a rejection must say why")
     reason = clean_text(reason, "reason")
 
-    def work(tx: Tx, known: datetime) -> Fact:
+    def work(w: Write) -> Fact:
+        tx, known = w.tx, w.known
         fact = the_current(tx, ctx.tenant, fact_id)
         check_transition(fact.fact_id, fact.state, State.REJECTED)
         if fact.state == State.CONFLICTED:
@@ -55,8 +55,8 @@ def reject(ctx: Context, *, fact_id: str, reason: str) -> Fact:
                 if conflict.challenger.fact_id == fact.fact_id:
                     conflict_repo.close_conflict(tx, known, conflict.conflict_id, "reject")
         newer = next_version(fact, known, state=State.REJECTED.value, end_reason=reason.strip())
-        retire(tx, known, [(fact, EndKind.STATE_CHANGE.value, f"rejected: {reason.strip()}")])
-        replace(tx, known, [(fact, newer)])
+        retire(w, [(fact, EndKind.STATE_CHANGE.value, f"rejected: {reason.strip()}")])
+        replace(w, [(fact, newer)])
         ledger.audit(tx, ctx.tenant, known, [("reject", fact.fact_id, {"version_id": newer.version_id,
                                                                        "reason": reason.strip()})])
         return newer

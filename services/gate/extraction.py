@@ -8,7 +8,7 @@ leaves no fact and no consumed mark.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from credo.graph.core import ledger
@@ -24,6 +24,7 @@ from credo.services.facts import record as record_fact
 from credo.services.gate import sources as source_service
 from credo.services.gate.acceptance import check_acceptance
 from credo.services.core.context import Context
+from credo.services.core.unit_of_work import Write
 from credo.services.adapters.extractors import Extractor, as_proposal
 from credo.services.gate.rules import asked, locate, quote_hedges
 from credo.services.gate.turns import eligible
@@ -40,7 +41,8 @@ def _pending(tx: Tx, tenant: str, session_id: str) -> tuple[int, list[Source], l
 
 
 def _claim(ctx: Context, session_id: str, claim_id: str) -> tuple[int, list[Source], set[str]]:
-    def work(tx: Tx, known: datetime) -> tuple[int, list[Source], set[str]]:
+    def work(w: Write) -> tuple[int, list[Source], set[str]]:
+        tx, known = w.tx, w.known
         generation, messages, rows = _pending(tx, ctx.tenant, session_id)
         held = [r for r in rows if source_repo.claim_of(r)[0] and (source_repo.claim_of(r)[1] or known) > known]
         if held:
@@ -94,7 +96,8 @@ def evidence_for(i: int, c: Candidate, by_index: dict[int, Source], generation: 
 
 def _commit(ctx: Context, session_id: str, claim_id: str, generation: int, pending: list[Source], seen: set[str],
             candidates: list[Candidate], episode: str | None, segments: int) -> ExtractionResult:
-    def work(tx: Tx, known: datetime) -> ExtractionResult:
+    def work(w: Write) -> ExtractionResult:
+        tx, known = w.tx, w.known
         now_generation, messages, _rows = _pending(tx, ctx.tenant, session_id)
         arrived = [m for m in messages if m.source_id not in seen]
         if now_generation != generation or arrived:
@@ -102,7 +105,7 @@ def _commit(ctx: Context, session_id: str, claim_id: str, generation: int, pendi
         by_index = {m.index or 0: m for m in pending}
         checked = [evidence_for(i, c, by_index, generation) for i, c in enumerate(candidates)]
         # candidates serve nothing until admitted: no conflict rule, no reinforcement here (admit applies the rule)
-        facts: list[Fact] = record_fact.record(tx, ctx, known, [d for d, _, _ in checked], state=State.CANDIDATE,
+        facts: list[Fact] = record_fact.record(w, ctx, [d for d, _, _ in checked], state=State.CANDIDATE,
                                                apply_rules=False)
         source_repo.link_sourced_from(tx, known, [(f.version_id, s, q, sp)
                                                   for f, (_, rows, _) in zip(facts, checked) for s, q, sp in rows])
@@ -146,5 +149,5 @@ def extract(ctx: Context, *, session_id: str, extractor: Extractor, segment_size
             candidates, episode = list(proposal.candidates), proposal.episode or episode
         return _commit(ctx, session_id, claim_id, generation, pending, seen, candidates, episode, len(segments))
     except BaseException:
-        ctx.write(lambda tx, known: source_repo.release(tx, ctx.tenant, claim_id))
+        ctx.write(lambda w: source_repo.release(w.tx, ctx.tenant, claim_id))
         raise

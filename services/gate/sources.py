@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 from pydantic import ValidationError
@@ -19,6 +18,7 @@ from credo.schema.time import parse_instant
 from credo.services.core.clearance import label
 from credo.services.core.context import Context
 from credo.services.core.versions import the_current
+from credo.services.core.unit_of_work import Write
 from credo.services.gate.rules import locate
 
 STANDALONE_KINDS = ("document", "tool_result", "observation")
@@ -38,7 +38,8 @@ def add_source(
     row = {"source_id": new_id("s"), "kind": kind, "text": text, "title": title, "uri": uri, "author": author,
            "at": when, "origin": origin, "sensitivity": label(ctx.clearance, None)}
 
-    def work(tx: Tx, known: datetime) -> Source:
+    def work(w: Write) -> Source:
+        tx, known = w.tx, w.known
         source_repo.create(tx, ctx.tenant, known, [row])
         ledger.audit(tx, ctx.tenant, known, [("add_source", row["source_id"], {"kind": kind})])
         return Source(tenant=ctx.tenant, known_from=known, **{k: v for k, v in row.items() if v is not None})
@@ -78,7 +79,8 @@ def ingest_messages(ctx: Context, *, session_id: str, messages: Sequence[Any], g
 
     sensitivity = label(ctx.clearance, None)  # an unlabelled message of a caller below internal carries its level
 
-    def work(tx: Tx, known: datetime) -> list[Source]:
+    def work(w: Write) -> list[Source]:
+        tx, known = w.tx, w.known
         visible, hidden = source_repo.session_read(tx, ctx.tenant, session_id)
         stored = {(s.generation, s.index): s for s in map(source_repo.source_from_row, visible)}
         rows, result = [], []
@@ -144,7 +146,8 @@ def find_message(tx: Tx, tenant: str, ref: MessageRef, field: str = "message") -
 
 def cite(ctx: Context, *, fact_id: str, source_id: str, quote: str | None = None) -> None:
     """Link a fact's current version to a document, tool result or observation (evidence kind unchanged)."""
-    def work(tx: Tx, known: datetime) -> None:
+    def work(w: Write) -> None:
+        tx, known = w.tx, w.known
         fact = the_current(tx, ctx.tenant, fact_id)
         found = source_repo.by_ids(tx, ctx.tenant, [source_id]).get(source_id)
         if found is None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from credo.graph.core import versions as fact_repo
@@ -37,6 +36,7 @@ from credo.services.gate.rules import (
 from credo.services.facts.revise import resolve_object
 from credo.services.core.versions import create as create_versions
 from credo.services.core.versions import next_version, retire, the_current
+from credo.services.core.unit_of_work import Write
 
 DEFAULT_PREDICATE = "noted"
 __all__ = ["HEDGES_EN", "HEDGES_ZH", "Turn", "eligible", "hedge_scope", "hedges", "is_pure_question", "locate",
@@ -148,7 +148,8 @@ def remember(
     if gap is not None:
         raise EvidenceRefused(gap.field, gap.rule)
 
-    def work(tx: Tx, known: datetime) -> Fact:
+    def work(w: Write) -> Fact:
+        tx, known = w.tx, w.known
         if message.source_id not in source_repo.by_ids(tx, ctx.tenant, [message.source_id]):
             raise EvidenceRefused("quote", f"the matched message {message.source_id} is no longer stored")
         # the Turn is a snapshot: the turn may have moved on since it was opened (the agent replied)
@@ -159,12 +160,12 @@ def remember(
                                   "the current turn (the agent has replied since); open a new turn and quote from it")
         premises = _premises(tx, ctx.tenant, depends_on)
         if replaces is not None:
-            fact = _replace(tx, ctx, known, replaces, data, subject, None if defaulted else predicate, object,
+            fact = _replace(w, ctx, replaces, data, subject, None if defaulted else predicate, object,
                             valid_from, valid_to)
         else:
             if defaulted and predicate not in predicate_service.registry(tx, ctx.tenant):
                 predicate_repo.define(tx, ctx.tenant, known, PredicateDef(name=predicate, cardinality="multi"))
-            fact = record_fact.record(tx, ctx, known, [data], sources=[(message.source_id, quote, span)])[0]
+            fact = record_fact.record(w, ctx, [data], sources=[(message.source_id, quote, span)])[0]
         if replaces is not None:
             source_repo.link_sourced_from(tx, known, [(fact.version_id, message.source_id, quote, span)])
         justification = new_id("j") if premises else None
@@ -192,7 +193,7 @@ def _clip(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def _replace(tx: Tx, ctx: Context, known: datetime, ref: str, data: Any, subject: str | None, predicate: str | None,
+def _replace(w: Write, ctx: Context, ref: str, data: Any, subject: str | None, predicate: str | None,
              object: Any, valid_from: Any, valid_to: Any) -> Fact:
     """An explicit act: the replaced fact's current version is corrected to what the quote says.
 
@@ -200,6 +201,7 @@ def _replace(tx: Tx, ctx: Context, known: datetime, ref: str, data: Any, subject
     fact needs resolve_conflict. The new version rests on the new quote's word: the old version's evidence
     (SOURCED_FROM, ACCEPTED_IN) is not carried, its premises (DEPENDS_ON) are.
     """
+    tx, known = w.tx, w.known
     old = the_current(tx, ctx.tenant, ref)
     if old.state == State.CONFLICTED:
         raise InvalidInput("replaces", f"fact {old.fact_id} is conflicted: settle the dispute with resolve_conflict "
@@ -226,8 +228,8 @@ def _replace(tx: Tx, ctx: Context, known: datetime, ref: str, data: Any, subject
         changes["scope"] = data.scope
     check_interval(changes.get("valid_from", old.valid_from), changes.get("valid_to", old.valid_to))
     newer = check_version(next_version(old, known, **changes))
-    retire(tx, known, [(old, EndKind.CORRECTION.value, "replaced by a remembered human statement")])
-    create_versions(tx, [newer])
+    retire(w, [(old, EndKind.CORRECTION.value, "replaced by a remembered human statement")])
+    create_versions(w, [newer])
     source_repo.carry_depends_on(tx, known, [(old.version_id, newer.version_id)])
     fact_repo.link_supersedes(tx, known, [(newer.version_id, old.version_id, "correction", None)])
     return newer

@@ -34,7 +34,7 @@ def audit(ctx: Context, *, operation: str | None = None, id: str | None = None, 
     """Ledger events in chain order matching every filter given, at most `limit` (default 1000); `after` is the
     seq to continue after, and the page's `next_after` the cursor of the next page (null on the last). Only for a
     caller cleared for all: events carry free-text reasons and the ids of every label (Forbidden otherwise)."""
-    everything(ctx, "read the audit ledger")
+    everything(ctx.clearance, "read the audit ledger")
     if limit is not None and not 1 <= limit <= MAX_LIMIT:
         raise InvalidInput("limit", f"must be between 1 and {MAX_LIMIT}")
     if after is not None and after < 0:

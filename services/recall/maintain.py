@@ -27,7 +27,7 @@ from credo.services.truth.cascade import cascade
 from credo.services.forget import forget as forget_service
 from credo.services.core.context import Context
 from credo.services.recall.tier_rules import DEFAULT_POLICY, KINDS, TierPolicy, next_tier, ttl_due
-from credo.services.core.versions import changes
+from credo.services.core.unit_of_work import Write
 
 
 def maintain(ctx: Context, *, episodic_ttl_days: int | None = None,
@@ -36,12 +36,13 @@ def maintain(ctx: Context, *, episodic_ttl_days: int | None = None,
     if episodic_ttl_days is not None and episodic_ttl_days < 0:
         raise InvalidInput("episodic_ttl_days", "must be 0 (no roll-off) or a number of days")
 
-    def work(tx: Tx, known: datetime) -> MaintainReport:
+    def work(w: Write) -> MaintainReport:
+        tx, known = w.tx, w.known
         ended = dep_repo.ended_premises(tx, ctx.tenant, known, list(SERVED_VALUES))
         # the premise is still believed (its claim about the past holds); what ended is its support for now
-        changes(tx).facts.extend((p, f"valid time ended at {p.valid_to.isoformat()}", None)
-                                 for p in ended if p.valid_to is not None)
-        report = cascade(tx, ctx.tenant, known)
+        w.changes.facts.extend((p, f"valid time ended at {p.valid_to.isoformat()}", None)
+                               for p in ended if p.valid_to is not None)
+        report = cascade(w)
         if report is not None and report.facts:
             ledger.audit(tx, ctx.tenant, known, [("maintain", ctx.tenant, {"premises": [p.fact_id for p in ended]})])
         if episodic_ttl_days is not None:

@@ -21,7 +21,8 @@ from credo.schema.pages import After, keyed_page
 from credo.schema.names import check_ref, clean_name
 from credo.schema.receipts import ReadReceipt
 from credo.services.recall import utility
-from credo.services.core.context import Context, Write
+from credo.services.core.context import Context
+from credo.services.core.unit_of_work import Write
 
 
 def record(
@@ -32,7 +33,7 @@ def record(
     count one use of each; `parts` names the package part each was served in. Returns the receipt id."""
     task = clean_name(task, "task")
     receipt_id = ledger.new_id("rr")
-    cipher = getattr(w.tx, "credo_cipher", None)  # crypto-erasure: the question is sealed (services/core/crypto.py)
+    cipher = w.tx.state.cipher  # crypto-erasure: the question is sealed (services/core/crypto.py)
     query = cipher.seal_question(w.tenant, receipt_id, query) if cipher is not None else query
     labels = list(parts) if parts is not None else [None] * len(version_ids)
     served = list(dict.fromkeys(zip(version_ids, labels)))  # a version served twice in one read counts once
@@ -53,8 +54,8 @@ def served(
 ) -> str:
     """Entry point: open one write (the tenant's commit clock gives the receipt its known time) and `record`."""
     task = clean_name(task, "task")
-    return ctx.write(lambda tx, known: record(Write(tx, ctx.tenant, known), task, version_ids, operation,
-                                              query=query, valid_at=valid_at, known_at=known_at, parts=parts))
+    return ctx.write(lambda w: record(w, task, version_ids, operation, query=query, valid_at=valid_at,
+                                      known_at=known_at, parts=parts))
 
 
 def served_to(ctx: Context, *, task: str, page: After | None = None) -> list[ReadReceipt]:

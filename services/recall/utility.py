@@ -17,6 +17,7 @@ from credo.graph.core.db import Tx
 from credo.schema.errors import NotFound
 from credo.schema.utility import MemoryUsage, Outcome
 from credo.services.core.context import Context
+from credo.services.core.unit_of_work import Write
 from credo.services.recall.tier_rules import KINDS, reclassify
 
 
@@ -30,13 +31,14 @@ def recall_step(tx: Tx, tenant: str, known: datetime, *, receipt_id: str, fact_i
 
 def record_recalls(ctx: Context, *, receipt_id: str, fact_ids: Sequence[str]) -> int:
     """Count a served read receipt's facts as neutral recalls in their own write (for callers outside a write)."""
-    return ctx.write(lambda tx, known: recall_step(tx, ctx.tenant, known, receipt_id=receipt_id, fact_ids=fact_ids))
+    return ctx.write(lambda w: recall_step(w.tx, ctx.tenant, w.known, receipt_id=receipt_id, fact_ids=fact_ids))
 
 
 def feedback(ctx: Context, *, receipt_id: str, fact_id: str, outcome: str, reason: str | None = None) -> MemoryUsage:
     """Re-classify the recall of `fact_id` by `receipt_id`; answers the memory's utility ledger afterwards."""
 
-    def work(tx: Tx, known: datetime) -> None:
+    def work(w: Write) -> None:
+        tx, known = w.tx, w.known
         found = usage_repo.recall(tx, ctx.tenant, receipt_id, fact_id)
         if found is None or not receipt_repo.fact_exists(tx, ctx.tenant, fact_id):  # not one it may see: as missing
             raise NotFound("recall", f"{receipt_id}/{fact_id}")

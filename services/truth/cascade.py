@@ -1,11 +1,12 @@
 """The cascade: inside the write that stopped believing versions, flag what lost its support or its trace.
 
-`Context.write` calls `cascade(...)` after the work function and before commit, so no write path can forget it:
-`versions.retire()` (the one path that stops believing a fact version) and the summary writes note what changed
-on the transaction. The walk goes levelwise over fact ids from the changed facts (seeking by fact id, two levels per
-query, each version read once) along believed DEPENDS_ON edges, returning ids and support data only, so its cost
-grows with the affected part of the graph, not with the store; the support rule runs in Python over those ids
-(`tms_rules`), and the flag write returns the statements of what it flagged.
+It registers itself as a pre-commit step of every write (services/core/unit_of_work.py `register`, at the end of
+this module; the package root, credo/__init__.py, imports it, so any import of Credo wires it), so no write path can
+forget it: `versions.retire()` (the one path that stops believing a fact version) and the summary writes note what
+changed on the unit of work (`w.changes`). The walk goes levelwise over fact ids from the changed facts (seeking by
+fact id, two levels per query, each version read once) along believed DEPENDS_ON edges, returning ids and support
+data only, so its cost grows with the affected part of the graph, not with the store; the support rule runs in
+Python over those ids (`tms_rules`), and the flag write returns the statements of what it flagged.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from credo.schema.search import can_see, least_clearance
 from credo.services.truth.rules import (Frontier, believed_now, fact_hash, revision, select_stale, text_hash,
                                       trace_breaks)
 from credo.services.core.flags import flag_states
-from credo.services.core.versions import changes
+from credo.services.core.unit_of_work import Pending, Write, register
 
 MAX_SUMMARY_VISITS = 3
 
@@ -35,13 +36,14 @@ MAX_SUMMARY_VISITS = 3
 Region = dict[str, tuple[list[Dependent], list[frozenset[str]]]]
 
 
-def cascade(tx: Tx, tenant: str, known: datetime, *, defer: bool = False) -> CascadeReport | None:
-    """Run the cascade for what this transaction stopped believing; None when it stopped believing nothing.
+def cascade(w: Write, *, defer: bool = False) -> CascadeReport | None:
+    """Run the cascade for what this write stopped believing; None when it stopped believing nothing.
 
-    With `defer` (Context.write, whose next statement closes the write), the fact flags travel with the ledger
+    With `defer` (the pre-commit step, whose next statement closes the write), the fact flags travel with the ledger
     rows in `ledger.finish` when no summary needs re-checking (a re-check reads them); `completed` then names the
     flagged statements in the report."""
-    log = changes(tx)
+    tx, tenant, known = w.tx, w.tenant, w.known
+    log = w.changes
     if not log.facts and not log.summaries:
         return None
     retired, log.facts = list(log.facts), []
@@ -53,14 +55,14 @@ def cascade(tx: Tx, tenant: str, known: datetime, *, defer: bool = False) -> Cas
     revised, relabelled = _revisions(tx, tenant, first)
     region, summarized, given = _walk(tx, tenant, changed)
     moves, pending = _losses(tx, tenant, known, changed, first, region, given, revised, relabelled)
-    touched = changed + [old.fact_id for old, _, _, _ in pending] + [f.fact_id for f, _, _ in changes(tx).facts]
-    changes(tx).facts.clear()
+    touched = changed + [old.fact_id for old, _, _, _ in pending] + [f.fact_id for f, _, _ in log.facts]
+    log.facts.clear()
     # the walk already saw which facts summaries derive from: no re-check query when none does
     traced = [fid for fid in touched if fid in summarized or fid not in region and fid not in changed]
     recheck = bool(traced or changed_summaries)
     # one flag edge per dependent, in one query that also returns the statements the report names; the flagged
     # version stays the version (FlaggedFact.version_id names it)
-    texts = flag_states(tx, tenant, known, moves, kind="cascade", actor="cascade",  # type: ignore[arg-type]
+    texts = flag_states(w, moves, kind="cascade", actor="cascade",  # type: ignore[arg-type]
                         reason="stale: lost all support", notify=False, defer=defer and not recheck,
                         paths=[path for _old, _cause, path, _depth in pending])
     stale, restored = ([], []) if not recheck else _recheck_summaries(
@@ -69,7 +71,7 @@ def cascade(tx: Tx, tenant: str, known: datetime, *, defer: bool = False) -> Cas
     report = CascadeReport(at=known, changed=changed, checked=sorted(region),
                            facts=[] if deferred else _flagged(pending, texts), summaries=stale, restored=restored)
     if deferred:
-        setattr(tx, "credo_cascade_pending", pending)
+        w.cascade_pending = pending
     if pending or stale or restored:
         # one ledger entry per cascade: what it flagged, each flagged version, depth, path and cause
         causes = {cause.premise_fact_id: cause for _, cause, _, _ in pending}
@@ -88,17 +90,26 @@ def cascade(tx: Tx, tenant: str, known: datetime, *, defer: bool = False) -> Cas
     return report
 
 
-def completed(tx: Tx, report: CascadeReport | None) -> CascadeReport | None:
+def completed(w: Write, report: CascadeReport | None) -> CascadeReport | None:
     """The report with the flags `cascade(defer=True)` left to `ledger.finish` named (their statements as the
     flag write returned them); the report unchanged when nothing was deferred."""
-    pending = getattr(tx, "credo_cascade_pending", None)
+    pending = w.cascade_pending
     if report is None or not pending:
         return report
-    setattr(tx, "credo_cascade_pending", None)
-    return report.model_copy(update={"facts": _flagged(pending, flag_repo.deferred_statements(tx))})
+    w.cascade_pending = None
+    return report.model_copy(update={"facts": _flagged(pending, flag_repo.deferred_statements(w.tx))})
 
 
-Pending = list[tuple[Dependent, StaleCause, tuple[str, ...], int]]
+class Cascade:
+    """The cascade as every write's pre-commit step: its flags may travel with the ledger's closing rows."""
+
+    def before_closing(self, w: Write) -> None:
+        """Flag what lost its support or its trace (the fact flags deferred to the closing statement)."""
+        w.report = cascade(w, defer=True)
+
+    def after_closing(self, w: Write) -> None:
+        """Name the deferred flags' statements in the report."""
+        w.report = completed(w, w.report)
 
 
 def _flagged(pending: Pending, texts: dict[str, str]) -> list[FlaggedFact]:
@@ -305,3 +316,6 @@ def set_state(tx: Tx, known: datetime, summary: Summary, state: str, cause: str 
     ledger.audit(tx, new.tenant, known, [(f"summary_{state}", summary.summary_id,
                                           {"version_id": new.version_id, "cause": cause})])
     return new
+
+
+register(Cascade())  # every write runs it before commit (the core does not import this module)

@@ -10,8 +10,6 @@ for another reason (stale, conflicted, deprecated, rejected, forgotten) are not 
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from credo.graph.core import flags as flag_repo
 from credo.graph.core import ledger
 from credo.graph.gate import sources as source_repo
@@ -22,6 +20,7 @@ from credo.schema.lifecycle import TRANSITIONS, State
 from credo.services.core.context import Context
 from credo.services.core.flags import flag_states
 from credo.services.core.versions import the_current
+from credo.services.core.unit_of_work import Write
 
 
 def deprecate(ctx: Context, *, fact_id: str, reason: str, actor: str) -> Fact:
@@ -44,9 +43,10 @@ def release(ctx: Context, *, source_id: str | None = None, fact_id: str | None =
 
 def _move(ctx: Context, kind: str, target: State, *, source_id: str | None, fact_id: str | None, reason: str,
           actor: str) -> list[Fact]:
-    def work(tx: Tx, known: datetime) -> list[Fact]:
+    def work(w: Write) -> list[Fact]:
+        tx, known = w.tx, w.known
         versions = _targets(tx, ctx.tenant, kind, target, source_id=source_id, fact_id=fact_id)
-        flag_states(tx, ctx.tenant, known, [(v, target.value, None) for v in versions], kind=kind, actor=actor,
+        flag_states(w, [(v, target.value, None) for v in versions], kind=kind, actor=actor,
                     reason=reason)
         ledger.audit(tx, ctx.tenant, known, [(kind, v.fact_id, {"version_id": v.version_id, "from": v.state,
                                                                 "to": target.value, "reason": reason,

@@ -18,7 +18,8 @@ from credo.schema.names import check_ref
 from credo.schema.time import optional_point
 from credo.services.core.context import Context
 from credo.services.truth.rules import believed_now
-from credo.services.core.versions import changes, current_versions, the_current
+from credo.services.core.versions import current_versions, the_current
+from credo.services.core.unit_of_work import Write
 
 
 def check_premises(premises: Any, field: str = "premises") -> list[str]:
@@ -85,14 +86,15 @@ def justify(ctx: Context, *, fact_id: str, premises: Any, valid_from: Any = None
     vf, _ = optional_point(valid_from, "valid_from")
     vt, _ = optional_point(valid_to, "valid_to")
 
-    def work(tx: Tx, known: datetime) -> str:
+    def work(w: Write) -> str:
+        tx, known = w.tx, w.known
         dependents = [v for v in current_versions(tx, ctx.tenant, fact_id) if v.known_to is None]
         if not dependents:
             the_current(tx, ctx.tenant, fact_id)  # raises the precise error
         justification = link(tx, ctx, known, dependents, refs, valid_from=vf, valid_to=vt)
         # the new edges may close a cycle with no outside support: let this write's cascade re-check the region
         recheck = [the_current(tx, ctx.tenant, ref) for ref in refs]
-        changes(tx).facts.extend((p, "re-checked after a new justification", None) for p in recheck)
+        w.changes.facts.extend((p, "re-checked after a new justification", None) for p in recheck)
         return justification
 
     return ctx.write(work)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from credo.graph.truth import dependencies as dep_repo
@@ -18,6 +17,7 @@ from credo.services.core.context import Context
 from credo.services.core.flags import flag_states
 from credo.services.truth.premises import link
 from credo.services.core.versions import current_versions, next_version, replace, retire, the_current
+from credo.services.core.unit_of_work import Write
 
 
 
@@ -56,7 +56,8 @@ def reverify(ctx: Context, *, fact_id: str, outcome: str, evidence: Any = None, 
     if outcome == "holds" and evidence is None and not (note and note.strip()):
         raise InvalidInput("evidence", "holds needs the new evidence (text, source ids or premise fact ids) or a note")
 
-    def work(tx: Tx, known: datetime) -> Fact:
+    def work(w: Write) -> Fact:
+        tx, known = w.tx, w.known
         old = the_current(tx, ctx.tenant, fact_id)
         _check_reverifiable(old)
         if sources:
@@ -67,7 +68,7 @@ def reverify(ctx: Context, *, fact_id: str, outcome: str, evidence: Any = None, 
         if outcome == "retracted":
             reason = f"retracted on re-verification: {note or text or old.stale_cause or 'found wrong'}"
             current = [v for v in current_versions(tx, ctx.tenant, old.fact_id) if v.known_to is None]
-            retire(tx, known, [(v, EndKind.RETRACTION.value, reason) for v in current])
+            retire(w, [(v, EndKind.RETRACTION.value, reason) for v in current])
             ledger.audit(tx, ctx.tenant, known, [("reverify", old.fact_id, detail)])
             return old.model_copy(update={"known_to": known, "ended_by": EndKind.RETRACTION, "end_reason": reason})
         if outcome == "holds":
@@ -75,12 +76,12 @@ def reverify(ctx: Context, *, fact_id: str, outcome: str, evidence: Any = None, 
             if confirm:
                 # the claim becomes confirmed: what it says changes, so a new version (then flagged active below)
                 new = next_version(old, known, epistemic=Epistemic.CONFIRMED, stale_cause=None)
-                retire(tx, known, [(old, EndKind.STATE_CHANGE.value, "re-verified: holds (confirmed)")])
-                replace(tx, known, [(old, new)])
+                retire(w, [(old, EndKind.STATE_CHANGE.value, "re-verified: holds (confirmed)")])
+                replace(w, [(old, new)])
             else:
                 new = old
             # back to served: the cascade re-checks the summaries tracing it (green again when nothing else broke)
-            flag_states(tx, ctx.tenant, known, [(new, State.ACTIVE.value, None)], kind="reverify", actor=None,
+            flag_states(w, [(new, State.ACTIVE.value, None)], kind="reverify", actor=None,
                         reason="re-verified: holds", verified_at=known, refresh=True, notify=new is old)
             new = new.model_copy(update={"state": State.ACTIVE.value, "stale_cause": None, "verified_at": known})
         else:
@@ -91,9 +92,9 @@ def reverify(ctx: Context, *, fact_id: str, outcome: str, evidence: Any = None, 
             check_transition(old.fact_id, old.state, State.DEPRECATED)
             # the lapse bounds the valid time and says why (a new version); the state change is its flag
             new = next_version(old, known, **update)
-            retire(tx, known, [(old, EndKind.STATE_CHANGE.value, "re-verified: lapsed")])
-            replace(tx, known, [(old, new)])
-            flag_states(tx, ctx.tenant, known, [(new, State.DEPRECATED.value, None)], kind="reverify",
+            retire(w, [(old, EndKind.STATE_CHANGE.value, "re-verified: lapsed")])
+            replace(w, [(old, new)])
+            flag_states(w, [(new, State.DEPRECATED.value, None)], kind="reverify",
                         actor=None, reason="re-verified: lapsed", notify=False)
             new = new.model_copy(update={"state": State.DEPRECATED.value})
         if premises:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 from credo.graph.core import ledger
@@ -20,7 +19,8 @@ from credo.services.core.context import Context
 from credo.services.facts.read import states_filter
 from credo.services.adapters.summarizers import Summarizer
 from credo.services.truth.rules import fact_hash, text_hash
-from credo.services.core.versions import changes, current_versions
+from credo.services.core.versions import current_versions
+from credo.services.core.unit_of_work import Write
 
 Inputs = list[tuple[TraceItem, SummaryInput]]
 
@@ -86,7 +86,8 @@ def add_summary(
         inputs = ctx.read(lambda tx: resolve(tx, ctx.tenant, refs))
         body = summarizer.summarize(subject, [i for _t, i in inputs])  # outside the transaction: no I/O inside
 
-    def work(tx: Tx, known: datetime) -> Summary:
+    def work(w: Write) -> Summary:
+        tx, known = w.tx, w.known
         inputs = resolve(tx, ctx.tenant, refs)
         final = body if body is not None else text.strip()
         summary = Summary(tenant=ctx.tenant, summary_id=new_id("sum"), version_id=new_id("sv"), topic=subject,
@@ -115,10 +116,11 @@ def rebuild(ctx: Context, *, summary_id: str, summarizer: Summarizer) -> Summary
         if is_served(current.state):
             return current
 
-        def restore(tx: Tx, known: datetime) -> Summary:
+        def restore(w: Write) -> Summary:
+            tx, known = w.tx, w.known
             _same(tx, ctx.tenant, current)
             new = set_state(tx, known, current, State.ACTIVE.value, None)
-            changes(tx).summaries.append(summary_id)
+            w.changes.summaries.append(summary_id)
             return new
 
         return ctx.write(restore)
@@ -128,7 +130,8 @@ def rebuild(ctx: Context, *, summary_id: str, summarizer: Summarizer) -> Summary
         return _unserved(ctx, current, refs, f"no input is served any more: {'; '.join(breaks)}")
     body = summarizer.summarize(current.topic, [i for _t, i in inputs])
 
-    def work(tx: Tx, known: datetime) -> Summary:
+    def work(w: Write) -> Summary:
+        tx, known = w.tx, w.known
         _same(tx, ctx.tenant, current)
         again = resolve(tx, ctx.tenant, refs, strict=False)
         if [t for t, _ in again] != [t for t, _ in inputs]:
@@ -139,7 +142,7 @@ def rebuild(ctx: Context, *, summary_id: str, summarizer: Summarizer) -> Summary
             "stale_cause": None, "trace": [t for t, _ in again]})
         summary_repo.close(tx, known, [(current.version_id, "rebuild", "; ".join(breaks))])
         summary_repo.create(tx, [new])
-        changes(tx).summaries.append(summary_id)
+        w.changes.summaries.append(summary_id)
         ledger.audit(tx, ctx.tenant, known, [("rebuild_summary", summary_id, {
             "version_id": new.version_id, "same_text": new.text_hash == current.text_hash,
             "dropped": sorted({t.ref_id for t in current.trace} - {t.ref_id for t, _ in again})})])
@@ -153,12 +156,13 @@ def _unserved(ctx: Context, current: Summary, refs: list[str], reason: str) -> S
     if current.state == State.STALE.value and current.stale_cause == reason:
         return current
 
-    def work(tx: Tx, known: datetime) -> Summary:
+    def work(w: Write) -> Summary:
+        tx, known = w.tx, w.known
         _same(tx, ctx.tenant, current)
         if resolve(tx, ctx.tenant, refs, strict=False):
             raise ConflictError(current.summary_id, "its inputs changed while it was being rebuilt; rebuild again")
         new = set_state(tx, known, current, State.STALE.value, reason)
-        changes(tx).summaries.append(current.summary_id)
+        w.changes.summaries.append(current.summary_id)
         return new
 
     return ctx.write(work)

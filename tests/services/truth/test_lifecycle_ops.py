@@ -129,8 +129,8 @@ def test_a_conflicted_fact_is_not_reinforced_by_a_restatement(store, clock):
     # when someone explicitly tries to deprecate-then-quarantine-style move it to reinforced: refused by the table
     from credo.services.core.flags import flag_states
 
-    def work(tx, known):
-        flag_states(tx, store.tenant, known, [(challenger, "reinforced", None)], kind="test")
+    def work(w):
+        flag_states(w, [(challenger, "reinforced", None)], kind="test")
 
     with pytest.raises(TransitionRefused):
         store._ctx.write(work)
