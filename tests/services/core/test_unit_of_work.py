@@ -8,6 +8,8 @@ import sys
 
 import pytest
 
+from credo.schema import commands as c
+from credo.schema.command_base import build
 from credo.services.core import unit_of_work
 from credo.services.core.context import Context
 from credo.services.core.versions import retire_current
@@ -34,7 +36,7 @@ def test_a_write_through_a_context_built_directly_runs_the_cascade(store, neo4j_
     clock.at("2025-03-01")
     # when the premise is retracted through a Context nobody wired but the core (no Store, no bootstrap)
     ctx = Context(db=neo4j_db, tenant=tenant, clock=clock, cipher=store._ctx.cipher)  # the suite may run sealed
-    retracted = revise.retract_fact(ctx, ref=p.fact_id, reason="wrong")
+    retracted = revise.retract_fact(ctx, build(c.RetractFact, fact_id=p.fact_id, reason="wrong"))
     # then the cascade ran inside that write: the rule went stale, and the write's report names it
     assert retracted[0].cascade is not None and [f.fact_id for f in retracted[0].cascade.facts] == [r.fact_id]
     assert store.history(r.fact_id)[-1].state == "stale"
