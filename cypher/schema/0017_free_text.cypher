@@ -1,7 +1,7 @@
 // Migration 0017: forgetting reaches free text (issue 24 review). One full-text index over every property where a
 // person's words about an act can sit — reasons, causes, claimed actors, task labels, ledger details, tombstones'
 // reasons, forget jobs' reports — so forgetting finds (and verify_forgotten checks) the ones naming forgotten content
-// with one index query per probe instead of a pass over the tenant's ledger (services/forget/rules.py FREE_TEXT says
+// with one index query per probe instead of a pass over the tenant's ledger (services/forget_rules.py FREE_TEXT says
 // which label has which). It also indexes `tenant`, so each query carries its tenant as a required clause.
 // Summaries whose text forgetting removed before topics went with it lose their topic now (a topic is by default
 // the text's first line). Each statement is idempotent; statements end with ';'.

@@ -5,7 +5,7 @@
 // writes them from now on), the global `fact_embedding` index of migration 0001 (dropped by 0010) is replaced by
 // `fact_search`, and `fact_text` covers every version again (not only `:FactText`). The per-tenant partitions of
 // migrations 0006, 0011 and 0013 go: their constraints here, their labels, slot indexes and nodes in the data step
-// (ops/migrate_search.py). The index keeps full-precision vectors (`vector.quantization.type: 'none'`): the default
+// (graph/migrate_search.py). The index keeps full-precision vectors (`vector.quantization.type: 'none'`): the default
 // BINARY quantization found 0.918 of the true top 10 on 15k YAGO statements against 0.980 (bench/RESULTS.md, "Issue
 // 25 — vector storage"). Idempotent; statements end with ';'.
 
