@@ -44,12 +44,18 @@ def _msg(index, text, origin="human_input"):
 
 # every node of the tenant holding the text, except the forget's own probe (held until purge, then deleted: see
 # tests/services/forget/test_forget_probe.py)
-_CONTENT = Query("raw", "MATCH (n {tenant: $tenant}) WHERE NOT n:ForgetProbe AND any(k IN keys(n) WHERE n[k] IS :: STRING "
-                 "AND n[k] CONTAINS $text) RETURN labels(n) AS labels, n.version_id AS version_id", frozenset())
+_CONTENT = Query("raw", "MATCH (n {tenant: $tenant}) WHERE NOT n:ForgetProbe WITH n, [k IN keys(n) WHERE n[k] IS :: STRING "
+                 "AND n[k] CONTAINS $text | n[k]] AS values WHERE values <> [] "
+                 "RETURN labels(n) AS labels, n.version_id AS version_id, values", frozenset())
 
 
 def _holding(store: Store, text: str) -> list[dict]:
-    return store._db.query(_CONTENT, tenant=store.tenant, text=text)
+    """Nodes holding `text` as a word in a string property (a random id or hash that happens to contain its digits
+    does not count: it once failed a run on an audit event's hash)."""
+    word = re.compile(rf"(?<![0-9A-Za-z+/_-]){re.escape(text)}(?![0-9A-Za-z+/=_-])")
+    rows = store._db.query(_CONTENT, tenant=store.tenant, text=text)
+    return [{"labels": r["labels"], "version_id": r["version_id"]} for r in rows
+            if any(word.search(v) for v in r["values"])]
 
 
 def says_code(text: str) -> bool:
