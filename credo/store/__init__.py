@@ -27,6 +27,15 @@ from credo.services.core.context import Context, system_clock
 from credo.services.core.crypto import Cipher, SealedTenants, cipher_for
 from credo.services.adapters.key_stores import KeyStore
 from credo.services.adapters.embeddings import Embedder
+from credo.store import forget as forget_store
+from credo.store import gate as gate_store
+from credo.store import imports as imports_store
+from credo.store import inspector as inspector_store
+from credo.store import ledger as ledger_store
+from credo.store import lifecycle as lifecycle_store
+from credo.store import recall as recall_store
+from credo.store import search as search_store
+from credo.store import truth as truth_store
 from credo.store.truth import CascadeMixin
 from credo.store.forget import ForgetMixin
 from credo.store.imports import ImportMixin
@@ -249,7 +258,7 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         return entity_service.unmerge_entities(self._ctx, build(c.UnmergeEntities, other=other))
 
 
-HANDLERS: dict[str, Callable[..., Any]] = {
+FACTS_HANDLERS: dict[str, Callable[..., Any]] = {
     "add_fact": record_fact.add_fact, "add_facts": record_fact.add_rows, "write_range": record_fact.write_range,
     "correct_fact": revise_fact.correct_fact, "succeed_fact": revise_fact.succeed_fact, "end_fact": revise_fact.end_fact,
     "retract_fact": revise_fact.retract_fact, "facts": read_facts.facts, "history": read_facts.history,
@@ -258,9 +267,25 @@ HANDLERS: dict[str, Callable[..., Any]] = {
     "resolve_conflict": conflict_service.resolve_conflict, "merge_entities": entity_service.merge_entities,
     "unmerge_entities": entity_service.unmerge_entities,
 }
-"""The operations whose service entry point takes its command, `(ctx, cmd)`: the facts capability's writes and its
-as-of reads (facts, history, chain, relations, holders, path), and its governance (predicates, conflicts,
-merges). The others are still called with the command's fields (their services take keywords)."""
+"""The facts capability's operations: their service entry points take the command, `(ctx, cmd)`."""
+
+
+def _handlers(*tables: dict[str, Callable[..., Any]]) -> dict[str, Callable[..., Any]]:
+    """One table of every operation whose handler takes its command; a name registered twice fails at import."""
+    merged: dict[str, Callable[..., Any]] = {}
+    for table in tables:
+        for name, handler in table.items():
+            if name in merged:
+                raise RuntimeError(f"operation {name!r} has two handlers: {merged[name]!r} and {handler!r}")
+            merged[name] = handler
+    return merged
+
+
+HANDLERS = _handlers(FACTS_HANDLERS, gate_store.HANDLERS, truth_store.HANDLERS, lifecycle_store.HANDLERS,
+                     search_store.HANDLERS, recall_store.HANDLERS, forget_store.HANDLERS, ledger_store.HANDLERS,
+                     inspector_store.HANDLERS, imports_store.HANDLERS)
+"""Every operation whose service entry point takes its command, `(ctx, cmd)`: `Store.handle` passes a command a
+surface validated straight to it. Each mixin's module declares its own (`HANDLERS` there)."""
 
 
 # -- every operation checks its scope, below every surface ----------------------------------------------------------

@@ -9,6 +9,7 @@ search the full-text and vector indexes with it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from credo.schema import commands_forget as cf
 from credo.schema.commands import build, fields_of
@@ -69,3 +70,7 @@ class ForgetMixin:
         """Finish the forget jobs a crash left running (each from its persisted cursor)."""
         build(cf.ForgetResume)
         return forget_scope.resume(self._ctx, progress=progress or (lambda _j: None))
+
+
+HANDLERS: dict[str, Callable[..., Any]] = {}
+"""This mixin's operations whose service entry point takes its command, `(ctx, cmd)` (see `Store.handle`)."""

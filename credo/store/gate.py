@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from credo.schema import commands as c
@@ -86,3 +86,7 @@ class ProvenanceMixin:
     def export_prov(self, fact_id: str, *, known_at: Any = None) -> dict[str, Any]:
         """The fact's provenance as a W3C PROV-JSON document (as known at `known_at`, like `why`)."""
         return prov_export.export_prov(self._ctx, **fields_of(build(c.ExportProv, fact_id=fact_id, known_at=known_at)))
+
+
+HANDLERS: dict[str, Callable[..., Any]] = {}
+"""This mixin's operations whose service entry point takes its command, `(ctx, cmd)` (see `Store.handle`)."""

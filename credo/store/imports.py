@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from credo.schema import commands_import as c
@@ -24,3 +24,7 @@ class ImportMixin:
         `progress(batch)` is called after each commit. `rows` may be any iterable (a generator over a file)."""
         build(c.ImportFacts, rows=[], batch_size=batch_size)  # the rows are checked batch by batch
         return import_service.import_facts(self._ctx, rows=rows, batch_size=batch_size, progress=progress)
+
+
+HANDLERS: dict[str, Callable[..., Any]] = {}
+"""This mixin's operations whose service entry point takes its command, `(ctx, cmd)` (see `Store.handle`)."""

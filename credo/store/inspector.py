@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from credo.schema import commands_inspector as ci
 from credo.schema.commands import build, fields_of
 from credo.schema.facts import Fact
@@ -26,3 +29,7 @@ class InspectorMixin:
         this tenant does not hold."""
         cmd = build(ci.ForgetPreviewQuery, target_id=target_id)
         return preview_service.forget_preview(self._ctx, **fields_of(cmd))
+
+
+HANDLERS: dict[str, Callable[..., Any]] = {}
+"""This mixin's operations whose service entry point takes its command, `(ctx, cmd)` (see `Store.handle`)."""

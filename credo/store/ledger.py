@@ -5,6 +5,8 @@ See DESIGN.md §1 (AuditEvent) and issue 12 items 5-6; the hashing rule is docum
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from typing import Any
 
 from credo.schema import commands_ledger as c
@@ -43,3 +45,7 @@ class LedgerMixin:
     def utility(self, fact_id: str) -> MemoryUsage:
         """A memory's tier, uses, active days and net utility (its recalls by outcome)."""
         return utility_service.memory(self._ctx, **fields_of(build(c.UtilityQuery, fact_id=fact_id)))
+
+
+HANDLERS: dict[str, Callable[..., Any]] = {}
+"""This mixin's operations whose service entry point takes its command, `(ctx, cmd)` (see `Store.handle`)."""

@@ -6,6 +6,9 @@ write's cascade report in `.cascade` (what rested on a fact that stopped being s
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from credo.schema import commands_lifecycle as c
 from credo.schema.commands import build, fields_of
 from credo.schema.facts import Fact
@@ -34,3 +37,7 @@ class LifecycleMixin:
         """Release quarantined facts (a source's, or one) back to candidate, to be admitted again."""
         cmd = build(c.Release, source_id=source_id, fact_id=fact_id, reason=reason, actor=actor)
         return lifecycle_service.release(self._ctx, **fields_of(cmd))
+
+
+HANDLERS: dict[str, Callable[..., Any]] = {}
+"""This mixin's operations whose service entry point takes its command, `(ctx, cmd)` (see `Store.handle`)."""

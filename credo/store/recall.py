@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from typing import Any
 
 from credo.schema import commands_recall as r
@@ -42,3 +44,7 @@ class RecallMixin:
         those versions; `page` reads one page of them in its query (REST's pages)."""
         return receipt_service.tasks_served(self._ctx, **fields_of(build(r.TasksServedQuery, fact_id=fact_id)),
                                             page=page)
+
+
+HANDLERS: dict[str, Callable[..., Any]] = {}
+"""This mixin's operations whose service entry point takes its command, `(ctx, cmd)` (see `Store.handle`)."""

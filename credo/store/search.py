@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from typing import Any
 
 from credo.schema import commands_search as cs
@@ -26,3 +28,7 @@ class SearchMixin:
         cmd = build(cs.SearchQuery, query=query, valid_at=valid_at, known_at=known_at, scope=scope, kinds=kinds,
                     states=states, limit=limit, task=task)
         return search_service.search(self._ctx, **fields_of(cmd))
+
+
+HANDLERS: dict[str, Callable[..., Any]] = {}
+"""This mixin's operations whose service entry point takes its command, `(ctx, cmd)` (see `Store.handle`)."""

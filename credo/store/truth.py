@@ -7,7 +7,7 @@ runs the cascade in its own transaction; the Fact (or Summary) it returns carrie
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from credo.schema import commands as c
@@ -75,3 +75,7 @@ class CascadeMixin:
         (`.tier_moves`), list episodic memories past the TTL (`.ttl_due`); `episodic_ttl_days` sets the TTL first."""
         cmd = build(c.Maintain, episodic_ttl_days=episodic_ttl_days)
         return maintain_service.maintain(self._ctx, **fields_of(cmd))
+
+
+HANDLERS: dict[str, Callable[..., Any]] = {}
+"""This mixin's operations whose service entry point takes its command, `(ctx, cmd)` (see `Store.handle`)."""

@@ -31,3 +31,11 @@ def test_handle_checks_the_operations_scope_and_its_command_type(store):
         reader.handle("retract_fact", c.build(c.RetractFact, fact_id="f_1", reason="wrong"))
     with pytest.raises(InvalidInput):
         store.handle("end_fact", c.build(c.RetractFact, fact_id="f_1", reason="wrong"))
+
+
+def test_every_operation_of_the_registry_takes_its_command():
+    """Every operation's service entry point takes `(ctx, cmd)`, so REST and MCP hand over the command they
+    validated and nothing validates a request twice."""
+    from credo.schema.operations import OPERATIONS
+
+    assert [op.name for op in OPERATIONS if op.name not in credo.store.HANDLERS] == []
