@@ -114,6 +114,14 @@ def correct_fact(ctx: Context, cmd: c.CorrectFact) -> Fact:
     return ctx.write(work, embed=[changes["statement"]] if isinstance(changes.get("statement"), str) else [])
 
 
+def _check_inside(old: Fact, at_point: datetime, *, after_end: str = "") -> None:
+    """A succession or an end falls strictly inside the current version's valid interval (InvalidInput on `at`)."""
+    if old.valid_from is not None and at_point <= old.valid_from:
+        raise InvalidInput("at", f"must be after the fact's valid_from ({old.valid_from.isoformat()})")
+    if old.valid_to is not None and at_point >= old.valid_to:
+        raise InvalidInput("at", f"must be before the fact's valid_to ({old.valid_to.isoformat()}){after_end}")
+
+
 def succeed_fact(ctx: Context, cmd: c.SucceedFact) -> Fact:
     """The world changed at valid time `at`: the old fact ends there, a linked successor starts there."""
     ref, object, fields = cmd.fact_id, cmd.object, given(cmd, drop=("fact_id", "object", "at"))
@@ -130,10 +138,7 @@ def succeed_fact(ctx: Context, cmd: c.SucceedFact) -> Fact:
         tx, known = w.tx, w.known
         with lost_race(ref, before, lambda: believed_ids(tx, ctx.tenant, [ref])):
             old = the_current(tx, ctx.tenant, ref)
-            if old.valid_from is not None and at_point <= old.valid_from:
-                raise InvalidInput("at", f"must be after the fact's valid_from ({old.valid_from.isoformat()})")
-            if old.valid_to is not None and at_point >= old.valid_to:
-                raise InvalidInput("at", f"must be before the fact's valid_to ({old.valid_to.isoformat()})")
+            _check_inside(old, at_point)
         value, name = resolve_object(tx, ctx, known, object)
         ended = next_version(old, known, valid_to=at_point, valid_to_precision=at_precision, bounded_by=None)
         successor = next_version(
@@ -188,12 +193,8 @@ def end_fact(ctx: Context, cmd: c.EndFact) -> Fact:
         tx, known = w.tx, w.known
         with lost_race(ref, before, lambda: believed_ids(tx, ctx.tenant, [ref])):
             old = the_current(tx, ctx.tenant, ref)
-            if old.valid_from is not None and at_point <= old.valid_from:
-                raise InvalidInput("at", f"must be after the fact's valid_from ({old.valid_from.isoformat()})")
-            if old.valid_to is not None and at_point >= old.valid_to:
-                # ending at or after the current end would serve the claim where it did not hold (a widening)
-                raise InvalidInput("at", f"must be before the fact's valid_to ({old.valid_to.isoformat()}); ending "
-                                         "a fact never extends it")
+            # ending at or after the current end would serve the claim where it did not hold (a widening)
+            _check_inside(old, at_point, after_end="; ending a fact never extends it")
         ended = next_version(old, known, valid_to=at_point, valid_to_precision=at_precision, bounded_by=None)
         retire(w, [(old, EndKind.END.value, f"ended at {at_point.isoformat()}")])
         replace(w, [(old, ended)])
