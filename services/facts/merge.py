@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 
 from credo.graph.facts import entities as entity_repo
@@ -96,10 +95,8 @@ def _check_mergeable(tx: Tx, tenant: str, inputs: list[Fact]) -> None:
 
 def merge_facts(ctx: Context, cmd: c.MergeFacts) -> Fact:
     """One canonical fact from several: the inputs are superseded, their sources and premises carried over."""
-    fact_ids, statement = cmd.fact_ids, cmd.statement
-    if isinstance(fact_ids, str) or not isinstance(fact_ids, Sequence):
-        raise InvalidInput("fact_ids", "must be a list of at least two fact ids")
-    fact_ids = [check_ref(ref, "fact_ids") for ref in fact_ids]
+    statement = cmd.statement
+    fact_ids = [check_ref(ref, "fact_ids") for ref in cmd.fact_ids]  # a list (the command's type)
     if len(set(fact_ids)) < 2:
         raise InvalidInput("fact_ids", "name at least two different facts to merge")
     if not isinstance(statement, str) or not statement.strip():
