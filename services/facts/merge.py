@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 
 from credo.graph.facts import entities as entity_repo
 from credo.graph.core import versions as fact_repo
 from credo.graph.core import ledger
 from credo.graph.core.db import Tx
+from credo.schema import commands as c
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import EndKind, Epistemic, Fact, scope_key, weakest
 from credo.schema.lifecycle import SERVED, State
@@ -93,11 +93,10 @@ def _check_mergeable(tx: Tx, tenant: str, inputs: list[Fact]) -> None:
                                        "merge never claims the gap between separate stints (keep them separate)")
 
 
-def merge_facts(ctx: Context, *, fact_ids: Sequence[str], statement: str) -> Fact:
+def merge_facts(ctx: Context, cmd: c.MergeFacts) -> Fact:
     """One canonical fact from several: the inputs are superseded, their sources and premises carried over."""
-    if isinstance(fact_ids, str) or not isinstance(fact_ids, Sequence):
-        raise InvalidInput("fact_ids", "must be a list of at least two fact ids")
-    fact_ids = [check_ref(ref, "fact_ids") for ref in fact_ids]
+    statement = cmd.statement
+    fact_ids = [check_ref(ref, "fact_ids") for ref in cmd.fact_ids]  # a list (the command's type)
     if len(set(fact_ids)) < 2:
         raise InvalidInput("fact_ids", "name at least two different facts to merge")
     if not isinstance(statement, str) or not statement.strip():

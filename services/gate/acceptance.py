@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from credo.graph.core import ledger
 from credo.graph.gate import provenance as provenance_repo
 from credo.graph.gate import sources as source_repo
 from credo.graph.core.records import FAR_FUTURE
+from credo.schema import commands as c
 from credo.schema.errors import EvidenceRefused
 from credo.schema.facts import EVIDENCE_ORDER, EndKind, Evidence, Fact
 from credo.schema.sources import Source
@@ -55,9 +54,9 @@ def stronger(current: Evidence, offered: Evidence) -> Evidence:
     return max(current, offered, key=EVIDENCE_ORDER.index)
 
 
-def accept(ctx: Context, *, fact_id: str, message: Any) -> Fact:
+def accept(ctx: Context, cmd: c.Accept) -> Fact:
     """Record that a human message accepted the fact; returns the new version (evidence at least `accepted`)."""
-    ref = source_service.parse_ref(message)
+    fact_id, ref = cmd.fact_id, source_service.parse_ref(cmd.message)
 
     def work(w: Write) -> Fact:
         tx, known = w.tx, w.known

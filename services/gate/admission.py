@@ -5,6 +5,7 @@ from __future__ import annotations
 from credo.graph.core import ledger
 from credo.graph.facts import conflicts as conflict_repo
 from credo.graph.core.ledger import new_id
+from credo.schema import commands as c
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import EndKind, Fact
 from credo.schema.lifecycle import State, check_transition
@@ -15,8 +16,9 @@ from credo.services.core.versions import next_version, replace, retire, the_curr
 from credo.services.core.unit_of_work import Write
 
 
-def admit(ctx: Context, *, fact_id: str, by: str) -> Fact:
+def admit(ctx: Context, cmd: c.Admit) -> Fact:
     """Admit a candidate as current knowledge; a clash with an established value is kept as `conflicted`."""
+    fact_id, by = cmd.fact_id, cmd.by
     if not isinstance(by, str) or not by.strip():
         raise InvalidInput("by", "name who admits it (a person, or a policy that names its evidence)")
 
@@ -39,8 +41,9 @@ def admit(ctx: Context, *, fact_id: str, by: str) -> Fact:
     return ctx.write(work)
 
 
-def reject(ctx: Context, *, fact_id: str, reason: str) -> Fact:
+def reject(ctx: Context, cmd: c.Reject) -> Fact:
     """Reject a candidate (or a disputed or stale version); it is kept, never served."""
+    fact_id, reason = cmd.fact_id, cmd.reason
     if not isinstance(reason, str) or not reason.strip():
         raise InvalidInput("reason", "a rejection must say why")
     reason = clean_text(reason, "reason")

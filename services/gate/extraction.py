@@ -15,6 +15,7 @@ from credo.graph.core import ledger
 from credo.graph.gate import sources as source_repo
 from credo.graph.core.db import Tx
 from credo.graph.core.ledger import new_id
+from credo.schema import commands
 from credo.schema.errors import EvidenceRefused, InvalidInput, RaceLost
 from credo.schema.facts import Epistemic, Evidence, Fact, FactCreate
 from credo.schema.lifecycle import State
@@ -129,10 +130,10 @@ def _commit(ctx: Context, session_id: str, claim_id: str, generation: int, pendi
     return ctx.write(work, embed=[c.statement for c in candidates])
 
 
-def extract(ctx: Context, *, session_id: str, extractor: Extractor, segment_size: int = 20) -> ExtractionResult:
-    """Extract candidate facts from a session's unconsumed messages, committing only the final set, atomically."""
-    if isinstance(segment_size, bool) or not isinstance(segment_size, int) or segment_size < 1:
-        raise InvalidInput("segment_size", "must be a positive integer", value=segment_size)
+def extract(ctx: Context, cmd: commands.Extract, *, extractor: Extractor) -> ExtractionResult:
+    """Extract candidate facts from a session's unconsumed messages, committing only the final set, atomically.
+    The extractor is the caller's (a runtime dependency, not a field of the command)."""
+    session_id, segment_size = cmd.session_id, cmd.segment_size  # a positive integer (the command's type)
     if not callable(extractor):
         raise InvalidInput("extractor", "must be callable as extractor(segment, candidates)")
     claim_id = new_id("x")

@@ -10,6 +10,7 @@ from credo.graph.core import versions as fact_repo
 from credo.graph.gate import provenance as provenance_repo
 from credo.graph.core.db import Tx
 from credo.graph.core.records import FAR_FUTURE
+from credo.schema import commands as c
 from credo.schema.errors import NotFound
 from credo.schema.facts import Fact
 from credo.schema.sources import Source
@@ -103,10 +104,11 @@ def _edges(tx: Tx, v: Fact, known: datetime | None) -> provenance_repo.Provenanc
     return provenance_repo.of_version(tx, v.version_id, point)
 
 
-def export_prov(ctx: Context, *, fact_id: str, known_at: Any = None) -> dict[str, Any]:
+def export_prov(ctx: Context, cmd: c.ExportProv) -> dict[str, Any]:
     """The fact's versions, sources, premises and revisions as a PROV-JSON document (a dict), as known at
     `known_at` (default: everything recorded); the same point always gives the same document."""
-    known = None if known_at is None else ctx.known_point(known_at)
+    fact_id = cmd.fact_id
+    known = None if cmd.known_at is None else ctx.known_point(cmd.known_at)
 
     def work(tx: Tx) -> dict[str, Any]:
         versions = fact_repo.versions_of(tx, ctx.tenant, fact_id, known)

@@ -11,6 +11,7 @@ from credo.graph.core import ledger
 from credo.graph.gate import sources as source_repo
 from credo.graph.core.db import Tx
 from credo.graph.core.ledger import new_id
+from credo.schema import commands as c
 from credo.schema.command_base import refusal
 from credo.schema.errors import EvidenceRefused, InvalidInput, NotFound
 from credo.schema.sources import MessageIn, MessageRef, Source
@@ -24,19 +25,17 @@ from credo.services.gate.rules import locate
 STANDALONE_KINDS = ("document", "tool_result", "observation")
 
 
-def add_source(
-    ctx: Context, *, kind: str, text: str, title: str | None = None, uri: str | None = None,
-    author: str | None = None, at: Any = None, origin: str | None = None,
-) -> Source:
+def add_source(ctx: Context, cmd: c.AddSource) -> Source:
     """Record a document, tool result or observation; its text is never edited afterwards."""
+    kind, text, at = cmd.kind, cmd.text, cmd.at
     if kind not in STANDALONE_KINDS:
         hint = " (messages go through ingest_messages)" if kind == "message" else ""
         raise InvalidInput("kind", f"must be one of {list(STANDALONE_KINDS)}{hint}", value=kind)
     if not isinstance(text, str) or not text.strip():
         raise InvalidInput("text", "must be non-empty text")
     when = None if at is None else parse_instant(at, "at")
-    row = {"source_id": new_id("s"), "kind": kind, "text": text, "title": title, "uri": uri, "author": author,
-           "at": when, "origin": origin, "sensitivity": label(ctx.clearance, None)}
+    row = {"source_id": new_id("s"), "kind": kind, "text": text, "title": cmd.title, "uri": cmd.uri,
+           "author": cmd.author, "at": when, "origin": cmd.origin, "sensitivity": label(ctx.clearance, None)}
 
     def work(w: Write) -> Source:
         tx, known = w.tx, w.known
@@ -69,13 +68,10 @@ def parse_messages(messages: Sequence[Any]) -> list[MessageIn]:
     return parsed
 
 
-def ingest_messages(ctx: Context, *, session_id: str, messages: Sequence[Any], generation: int = 1) -> list[Source]:
+def ingest_messages(ctx: Context, cmd: c.IngestMessages) -> list[Source]:
     """Record conversation messages; re-sending an identical message is a no-op, changing one is refused."""
-    if not isinstance(session_id, str) or not session_id.strip():
-        raise InvalidInput("session_id", "must not be empty")
-    if isinstance(generation, bool) or not isinstance(generation, int) or generation < 1:
-        raise InvalidInput("generation", "must be a positive integer", value=generation)
-    parsed = parse_messages(messages)
+    session_id, generation = cmd.session_id, cmd.generation  # non-empty and a positive integer (the command's types)
+    parsed = parse_messages(cmd.messages)
 
     sensitivity = label(ctx.clearance, None)  # an unlabelled message of a caller below internal carries its level
 
@@ -144,8 +140,10 @@ def find_message(tx: Tx, tenant: str, ref: MessageRef, field: str = "message") -
                           f"generation {generation} (a missing position is not evidence)")
 
 
-def cite(ctx: Context, *, fact_id: str, source_id: str, quote: str | None = None) -> None:
+def cite(ctx: Context, cmd: c.Cite) -> None:
     """Link a fact's current version to a document, tool result or observation (evidence kind unchanged)."""
+    fact_id, source_id, quote = cmd.fact_id, cmd.source_id, cmd.quote
+
     def work(w: Write) -> None:
         tx, known = w.tx, w.known
         fact = the_current(tx, ctx.tenant, fact_id)

@@ -18,6 +18,8 @@ from credo.graph.facts import predicates as predicate_repo
 from credo.graph.gate import sources as source_repo
 from credo.graph.core.db import Tx
 from credo.graph.core.ledger import new_id
+from credo.schema import commands as c
+from credo.schema.commands import fields_of
 from credo.schema.errors import EvidenceRefused, InvalidInput
 from credo.schema.facts import EndKind, Epistemic, Evidence, Fact, ObjectValue, PredicateDef, check_interval, check_version
 from credo.schema.lifecycle import State, check_transition
@@ -40,7 +42,7 @@ from credo.services.core.unit_of_work import Write
 
 DEFAULT_PREDICATE = "noted"
 __all__ = ["HEDGES_EN", "HEDGES_ZH", "Turn", "eligible", "hedge_scope", "hedges", "is_pure_question", "locate",
-           "match_quote", "open_turn", "quote_hedges", "remember", "sentence_bounds", "turn_messages"]
+           "match_quote", "open_turn", "quote_hedges", "remember", "remember_in_turn", "sentence_bounds", "turn_messages"]
 
 
 def match_quote(messages: Sequence[Source], quote: str) -> tuple[Source, list[int]] | None:
@@ -71,9 +73,10 @@ class Turn:
         depends_on: Sequence[str] | None = None,
     ) -> Fact:
         """Record `content` on the word of `quote`, which must occur in one human message of this turn."""
-        return remember(self.ctx, turn=self, quote=quote, content=content, category=category, replaces=replaces,
-                        project=project, subject=subject, predicate=predicate, object=object, valid_from=valid_from,
-                        valid_to=valid_to, scope=scope, depends_on=depends_on)
+        return remember_in_turn(self.ctx, turn=self, quote=quote, content=content, category=category,
+                                replaces=replaces, project=project, subject=subject, predicate=predicate,
+                                object=object, valid_from=valid_from, valid_to=valid_to, scope=scope,
+                                depends_on=depends_on)
 
 
 def turn_messages(messages: Sequence[Source], generation: int, since: int | None = None) -> tuple[list[Source], int]:
@@ -105,7 +108,14 @@ def _premises(tx: Tx, tenant: str, depends_on: Sequence[str] | None) -> list[Fac
     return [the_current(tx, tenant, ref) for ref in depends_on]
 
 
-def remember(
+def remember(ctx: Context, cmd: c.Remember) -> Fact:
+    """The write gate in one call: open the session's turn (the current one, or the one `generation` and `since`
+    name) and remember `content` on the word of `quote` there."""
+    turn = open_turn(ctx, session_id=cmd.session_id, generation=cmd.generation, since=cmd.since)
+    return remember_in_turn(ctx, turn=turn, **fields_of(cmd, drop=("session_id", "generation", "since")))
+
+
+def remember_in_turn(
     ctx: Context, *, turn: Turn, quote: str, content: str, category: str | None = None, replaces: str | None = None,
     project: str | None = None, subject: str | None = None, predicate: str | None = None, object: Any = None,
     valid_from: Any = None, valid_to: Any = None, scope: dict[str, str] | None = None,

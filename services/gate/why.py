@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from credo.graph.core import versions as fact_repo
 from credo.graph.gate import provenance as provenance_repo
 from credo.graph.core.db import Tx
 from credo.graph.gate.provenance import SourceEdge
 from credo.graph.core.records import FAR_FUTURE
+from credo.schema import commands as c
 from credo.schema.errors import InvalidInput, NotFound
 from credo.schema.facts import Fact
 from credo.schema.provenance import WhyJustification, WhyLink, WhyPremise, WhySource, WhyTree
@@ -70,9 +70,10 @@ def _pick(tx: Tx, tenant: str, ref: str, known: datetime | None, now: datetime) 
     return chosen
 
 
-def why(ctx: Context, *, fact_id: str, known_at: Any = None) -> WhyTree:
+def why(ctx: Context, cmd: c.WhyQuery) -> WhyTree:
     """The justification tree of a fact as believed at `known_at` (default: now)."""
-    known = None if known_at is None else ctx.known_point(known_at)
+    fact_id = cmd.fact_id
+    known = None if cmd.known_at is None else ctx.known_point(cmd.known_at)
     # as believed at a known time, premises are judged at that time too, so the answer never drifts
     now = known or ctx.now()
 

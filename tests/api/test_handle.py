@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import credo.store
+import credo.store.gate
 from credo.schema import commands as c
 from credo.schema.api_keys import Principal
 from credo.schema.errors import Forbidden, InvalidInput
@@ -23,6 +24,28 @@ def test_a_validated_command_is_handled_without_being_validated_again(store, mon
     monkeypatch.setattr(credo.store, "build", no_second_build)
     ended = store.handle("end_fact", cmd)
     assert ended.valid_to == cmd.at.at and ended.valid_to_precision == "day"
+
+
+def test_a_validated_remember_reaches_the_gate_without_being_validated_again(store, clock, monkeypatch):
+    clock.at("2025-03-01T10:00:00+00:00")
+    store.ingest_messages("s1", [
+        {"index": 0, "role": "assistant", "origin": "agent", "author": "agent", "text": "Anything else?",
+         "at": "2025-03-01T09:00:00+00:00"},
+        {"index": 1, "role": "user", "origin": "human_input", "author": "alice", "text": "We deploy on Fridays.",
+         "at": "2025-03-01T09:01:00+00:00"},
+    ])
+    cmd = c.build(c.Remember, session_id="s1", quote="We deploy on Fridays.", content="The team deploys on Fridays",
+                  valid_from="2025-03")
+    assert isinstance(cmd.valid_from, Point) and cmd.valid_from.precision == "month"
+
+    def no_second_build(*args, **kwargs):
+        raise AssertionError("the command was validated again")
+
+    monkeypatch.setattr(credo.store, "build", no_second_build)
+    monkeypatch.setattr(credo.store.gate, "build", no_second_build)
+    fact = store.handle("remember", cmd)
+    assert fact.quote == "We deploy on Fridays." and fact.evidence.value == "stated"
+    assert fact.valid_from == cmd.valid_from.at and fact.valid_from_precision == "month"
 
 
 def test_handle_checks_the_operations_scope_and_its_command_type(store):
