@@ -30,6 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ablation_cases import CASES, CATEGORIES, Case  # noqa: E402
 
+from credo.schema.commands import build  # noqa: E402
+from credo.schema.commands_search import SearchQuery  # noqa: E402
 from credo.schema.errors import CredoError  # noqa: E402
 from credo.services.recall import search as search_service  # noqa: E402
 from credo.services.core.governance import FULL, NONE, Governance  # noqa: E402
@@ -105,8 +107,9 @@ def apply(store: Any, case: Case) -> list[str]:
 
 def ask(store: Any, case: Case, config: Config) -> tuple[bool, str, float]:
     """Ask the case's question; (passed, why not, milliseconds of the search call)."""
+    cmd = build(SearchQuery, query=case.query, limit=10)
     start = time.perf_counter()
-    result = search_service.search(store._ctx, query=case.query, limit=10, paths=config.paths)
+    result = search_service.search(store._ctx, cmd, paths=config.paths)
     ms = (time.perf_counter() - start) * 1000
     texts = [h.text or "" for h in result.hits]
     if case.expect and not any(case.expect.lower() in t.lower() for t in texts[:case.k]):
@@ -123,7 +126,7 @@ def run_config(db: Any, embedder: Any, config: Config, cases: list[Case]) -> lis
     store = Store(db, tenant=f"ablation_{config.name}_{uuid.uuid4().hex[:8]}", embedder=embedder, _owns_db=False)
     store._ctx.governance = config.governance
     refusals = {c.name: apply(store, c) for c in cases}
-    search_service.search(store._ctx, query="warm up", limit=10, paths=config.paths)
+    search_service.search(store._ctx, build(SearchQuery, query="warm up", limit=10), paths=config.paths)
     outcomes = []
     for c in cases:
         passed, why, ms = ask(store, c, config)

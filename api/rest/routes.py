@@ -207,7 +207,7 @@ def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, 
     if handled:
         if pin_known and pinned:
             cmd = build(op.command, **(fields | {"known_at": pinned}))  # the page's known time, pinned
-        window = {"window": call["window"]} if "window" in call else {}
+        window = {"page": call["page"]} if "page" in call else {"window": call["window"]} if "window" in call else {}
         result = store.handle(op.name, cmd, **extras, **window)
     else:
         result = getattr(store, op.store_method)(**call, **extras)

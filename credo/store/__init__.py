@@ -236,7 +236,7 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
     def predicates(self, *, page: After | None = None) -> list[PredicateDef]:
         """Predicates this tenant has defined, by name; `page` reads one page of them in its query (REST's pages:
         `.next_after` says which name the next follows)."""
-        return predicate_service.predicates(self._ctx, page=page)
+        return predicate_service.predicates(self._ctx, build(c.PredicatesQuery), page=page)
 
     def conflicts(self, *, include_resolved: bool = False) -> list[Conflict]:
         """Writes kept but not applied, awaiting a decision."""
@@ -263,7 +263,8 @@ FACTS_HANDLERS: dict[str, Callable[..., Any]] = {
     "correct_fact": revise_fact.correct_fact, "succeed_fact": revise_fact.succeed_fact, "end_fact": revise_fact.end_fact,
     "retract_fact": revise_fact.retract_fact, "facts": read_facts.facts, "history": read_facts.history,
     "chain": read_facts.chain, "relations": who.relations, "holders": who.holders, "path": who.path,
-    "define_predicate": predicate_service.define_predicate, "conflicts": conflict_service.conflicts,
+    "define_predicate": predicate_service.define_predicate, "predicates": predicate_service.predicates,
+    "conflicts": conflict_service.conflicts,
     "resolve_conflict": conflict_service.resolve_conflict, "merge_entities": entity_service.merge_entities,
     "unmerge_entities": entity_service.unmerge_entities,
 }

@@ -22,9 +22,11 @@ class ImportMixin:
         """Import rows (add_fact's fields) in atomic batches, embedding batch n+1 while batch n is written; the
         first bad batch stops it: the report names its row and field and the batches committed before it.
         `progress(batch)` is called after each commit. `rows` may be any iterable (a generator over a file)."""
-        build(c.ImportFacts, rows=[], batch_size=batch_size)  # the rows are checked batch by batch
-        return import_service.import_facts(self._ctx, rows=rows, batch_size=batch_size, progress=progress)
+        # the rows are checked batch by batch, as the service reads them: the command carries any iterable as it is
+        # (a generator over a file is never held as one list), its batch size validated here
+        cmd = build(c.ImportFacts, rows=[], batch_size=batch_size).model_copy(update={"rows": rows})
+        return import_service.import_facts(self._ctx, cmd, progress=progress)
 
 
-HANDLERS: dict[str, Callable[..., Any]] = {}
+HANDLERS: dict[str, Callable[..., Any]] = {"import_facts": import_service.import_facts}
 """This mixin's operations whose service entry point takes its command, `(ctx, cmd)` (see `Store.handle`)."""

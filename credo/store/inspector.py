@@ -22,7 +22,7 @@ class InspectorMixin:
     def entity_versions(self, entity: str) -> list[Fact]:
         """Every version of every fact about an entity, in all states and at every known time (the timeline)."""
         cmd = build(ci.EntityVersionsQuery, entity=entity)
-        return timeline_service.entity_versions(self._ctx, **fields_of(cmd))
+        return timeline_service.entity_versions(self._ctx, cmd)
 
     def forget_preview(self, target_id: str) -> ForgetPreview:
         """What forgetting `target_id` would reach, read from the id alone (nothing is written); NotFound for an id
@@ -31,5 +31,5 @@ class InspectorMixin:
         return preview_service.forget_preview(self._ctx, **fields_of(cmd))
 
 
-HANDLERS: dict[str, Callable[..., Any]] = {}
+HANDLERS: dict[str, Callable[..., Any]] = {"entity_versions": timeline_service.entity_versions}
 """This mixin's operations whose service entry point takes its command, `(ctx, cmd)` (see `Store.handle`)."""

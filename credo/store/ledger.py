@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from credo.schema import commands_ledger as c
-from credo.schema.commands import build, fields_of
+from credo.schema.commands import build
 from credo.schema.ledger import AuditPage, LedgerReport
 from credo.schema.utility import MemoryUsage
 from credo.services.ledger import audit as audit_service
@@ -29,23 +29,25 @@ class LedgerMixin:
         """Ledger events in chain order matching the filters; `after=page.next_after` reads the next page."""
         cmd = build(c.AuditQuery, operation=operation, id=id, actor=actor, from_time=from_time, to_time=to_time,
                     after=after, limit=limit)
-        return audit_service.audit(self._ctx, **fields_of(cmd))
+        return audit_service.audit(self._ctx, cmd)
 
     def verify_ledger(self) -> LedgerReport:
         """Re-hash the ledger chain; `ok` unless an event was changed, inserted or removed (each one named)."""
-        build(c.VerifyLedger)
-        return audit_service.verify_ledger(self._ctx)
+        return audit_service.verify_ledger(self._ctx, build(c.VerifyLedger))
 
     def feedback(self, receipt_id: str, fact_id: str, *, outcome: str, reason: str | None = None) -> MemoryUsage:
         """Re-classify one served recall: useful (+1.0) or harmful (−2.0), replacing its neutral; unknown changes
         nothing. Answers the memory's utility ledger."""
         cmd = build(c.Feedback, receipt_id=receipt_id, fact_id=fact_id, outcome=outcome, reason=reason)
-        return utility_service.feedback(self._ctx, **fields_of(cmd))
+        return utility_service.feedback(self._ctx, cmd)
 
     def utility(self, fact_id: str) -> MemoryUsage:
         """A memory's tier, uses, active days and net utility (its recalls by outcome)."""
-        return utility_service.memory(self._ctx, **fields_of(build(c.UtilityQuery, fact_id=fact_id)))
+        return utility_service.memory(self._ctx, build(c.UtilityQuery, fact_id=fact_id))
 
 
-HANDLERS: dict[str, Callable[..., Any]] = {}
+HANDLERS: dict[str, Callable[..., Any]] = {
+    "audit": audit_service.audit, "verify_ledger": audit_service.verify_ledger, "feedback": utility_service.feedback,
+    "utility": utility_service.memory,
+}
 """This mixin's operations whose service entry point takes its command, `(ctx, cmd)` (see `Store.handle`)."""

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from credo.schema import commands_search as cs
-from credo.schema.commands import build, fields_of
+from credo.schema.commands import build
 from credo.schema.search import SearchResult
 from credo.services.recall import search as search_service
 from credo.services.core.context import Context
@@ -27,8 +27,8 @@ class SearchMixin:
         records the fact versions served as a read receipt (`served_to(task)`)."""
         cmd = build(cs.SearchQuery, query=query, valid_at=valid_at, known_at=known_at, scope=scope, kinds=kinds,
                     states=states, limit=limit, task=task)
-        return search_service.search(self._ctx, **fields_of(cmd))
+        return search_service.search(self._ctx, cmd)
 
 
-HANDLERS: dict[str, Callable[..., Any]] = {}
+HANDLERS: dict[str, Callable[..., Any]] = {"search": search_service.search}
 """This mixin's operations whose service entry point takes its command, `(ctx, cmd)` (see `Store.handle`)."""

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from credo.schema import commands as c
+from credo.schema import commands_import as ci
 from credo.schema.commands import build
 from credo.schema.errors import CredoError, InvalidInput
 from credo.schema.facts import FactCreate
@@ -100,10 +101,12 @@ def _embed(ctx: Context, batch: _Batch) -> _Batch:
     return batch
 
 
-def import_facts(ctx: Context, *, rows: Iterable[Any], batch_size: int = 1000,
-                 progress: Progress | None = None) -> ImportReport:
-    """Write `rows` in atomic batches of `batch_size` (one add_facts each), embedding the next batch meanwhile;
-    the first failing batch stops the import and is named in the report with its row and field."""
+def import_facts(ctx: Context, cmd: ci.ImportFacts, *, progress: Progress | None = None) -> ImportReport:
+    """Write the command's `rows` in atomic batches of `batch_size` (one add_facts each), embedding the next batch
+    meanwhile; the first failing batch stops the import and is named in the report with its row and field. The rows
+    are checked batch by batch, and may be any iterable (the Store's command carries a generator over a file as it
+    is); `progress(batch)` is called after each commit."""
+    rows, batch_size = cmd.rows, cmd.batch_size
     if isinstance(rows, str | bytes | dict):
         raise InvalidInput("rows", "must be an iterable of facts (mappings of add_fact's fields)")
     done: list[ImportBatch] = []

@@ -32,7 +32,7 @@ def lookup(defined: dict[str, PredicateDef], name: str) -> PredicateDef:
     return defined.get(name) or PredicateDef(name=name, cardinality=default_cardinality(name))
 
 
-def predicates(ctx: Context, *, page: After | None = None) -> list[PredicateDef]:
+def predicates(ctx: Context, cmd: c.PredicatesQuery, *, page: After | None = None) -> list[PredicateDef]:
     """Predicates this tenant has defined, by name; a `page` is cut in the query by name (`.next_after`)."""
     if page is None:
         return ctx.read(lambda tx: predicate_repo.defined(tx, ctx.tenant))

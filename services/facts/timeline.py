@@ -6,6 +6,7 @@ from datetime import datetime, timezone
 
 from credo.graph.core import versions as fact_repo
 from credo.graph.core.db import Tx
+from credo.schema import commands_inspector as ci
 from credo.schema.errors import NotFound
 from credo.schema.facts import Fact, Listing
 from credo.schema.lifecycle import State
@@ -18,10 +19,10 @@ _EPOCH = datetime(1, 1, 1, tzinfo=timezone.utc)
 ALL_STATES = sorted(s.value for s in State)  # the inspector's state filter
 
 
-def entity_versions(ctx: Context, *, entity: str) -> list[Fact]:
+def entity_versions(ctx: Context, cmd: ci.EntityVersionsQuery) -> list[Fact]:
     """Every version of every fact whose subject is the entity (merges believed now followed), in every state and at
     every known time, oldest belief first."""
-    name = clean_name(entity, "entity")
+    name = clean_name(cmd.entity, "entity")
 
     def work(tx: Tx) -> list[Fact]:
         ids = entity_ids(tx, ctx.tenant, name)

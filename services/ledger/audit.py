@@ -16,6 +16,7 @@ from datetime import datetime
 
 from credo.graph.core import ledger
 from credo.graph.core.db import Tx
+from credo.schema import commands_ledger as cl
 from credo.schema.errors import InvalidInput
 from credo.schema.ledger import AuditPage, LedgerReport, redacted
 from credo.schema.time import parse_instant
@@ -28,12 +29,12 @@ DEFAULT_LIMIT = 1_000
 _BATCH = 5_000
 
 
-def audit(ctx: Context, *, operation: str | None = None, id: str | None = None, actor: str | None = None,
-          from_time: object = None, to_time: object = None, after: int | None = None,
-          limit: int | None = None) -> AuditPage:
+def audit(ctx: Context, cmd: cl.AuditQuery) -> AuditPage:
     """Ledger events in chain order matching every filter given, at most `limit` (default 1000); `after` is the
     seq to continue after, and the page's `next_after` the cursor of the next page (null on the last). Only for a
     caller cleared for all: events carry free-text reasons and the ids of every label (Forbidden otherwise)."""
+    operation, id, actor, after, limit = cmd.operation, cmd.id, cmd.actor, cmd.after, cmd.limit
+    from_time, to_time = cmd.from_time, cmd.to_time
     everything(ctx.clearance, "read the audit ledger")
     if limit is not None and not 1 <= limit <= MAX_LIMIT:
         raise InvalidInput("limit", f"must be between 1 and {MAX_LIMIT}")
@@ -48,7 +49,7 @@ def audit(ctx: Context, *, operation: str | None = None, id: str | None = None, 
     return AuditPage(items=items, next_after=items[-1].seq if len(found) > size else None)
 
 
-def verify_ledger(ctx: Context) -> LedgerReport:
+def verify_ledger(ctx: Context, cmd: cl.VerifyLedger) -> LedgerReport:
     """Re-hash every chained event and check every link and the head; name each changed, inserted or removed one."""
 
     def work(tx: Tx) -> LedgerReport:

@@ -19,6 +19,8 @@ from credo.graph.facts import entities as entity_repo
 from credo.graph.core import versions as fact_repo
 from credo.graph.facts import conflicts as conflict_repo
 from credo.graph.core.db import Tx
+from credo.schema import commands_recall as cr
+from credo.schema import commands_search as cs
 from credo.schema.context_package import OPEN_KINDS, ContextItem, ContextPackage
 from credo.schema.entities import Entity
 from credo.schema.errors import InvalidInput
@@ -38,11 +40,10 @@ _WORD = re.compile(r"[^\W_][\w'&.+-]*", re.UNICODE)
 OPEN_ORDER = OPEN_KINDS
 
 
-def context(
-    ctx: Context, *, query: str, valid_at: Any = None, known_at: Any = None,
-    scope: dict[str, str] | None = None, budget_tokens: int | None = None, task: str | None = None,
-) -> ContextPackage:
+def context(ctx: Context, cmd: cr.ContextQuery) -> ContextPackage:
     """Read the package at (valid_at, known_at), render it within the budget, and record a receipt for `task`."""
+    query, valid_at, known_at, scope = cmd.query, cmd.valid_at, cmd.known_at, cmd.scope
+    budget_tokens, task = cmd.budget_tokens, cmd.task
     if not isinstance(query, str) or not query.strip():
         raise InvalidInput("query", "must be a question or an entity name (non-empty text)")
     query = query.strip()
@@ -71,8 +72,11 @@ SEARCH_HITS = 5  # the best search hits whose entities join a question's package
 
 def _searched(ctx: Context, query: str, *, valid_at: Any, known_at: Any, scope: dict[str, str] | None) -> list[str]:
     """Entity ids of the subjects and objects of the best fact hits of the hybrid search for a question."""
-    result = search_service.search(ctx, query=query, valid_at=valid_at, known_at=known_at, scope=scope,
-                                   kinds=["fact"], limit=SEARCH_HITS)
+    # the package's own fields, checked by its command: the search's command is not validated again (a package's
+    # question may be longer than a search's)
+    cmd = cs.SearchQuery.model_construct(query=query, valid_at=valid_at, known_at=known_at, scope=scope,
+                                         kinds=["fact"], states=None, limit=SEARCH_HITS, task=None)
+    result = search_service.search(ctx, cmd)
     ids: list[str] = []
     for hit in result.hits:
         if hit.fact is not None:

@@ -16,6 +16,7 @@ from datetime import datetime
 from credo.graph.core import versions as fact_repo
 from credo.graph.core import ledger
 from credo.graph.recall import receipts as receipt_repo
+from credo.schema import commands_recall as cr
 from credo.schema.errors import NotFound
 from credo.schema.pages import After, keyed_page
 from credo.schema.names import check_ref, clean_name
@@ -58,10 +59,10 @@ def served(
                                       known_at=known_at, parts=parts))
 
 
-def served_to(ctx: Context, *, task: str, page: After | None = None) -> list[ReadReceipt]:
+def served_to(ctx: Context, cmd: cr.ServedToQuery, *, page: After | None = None) -> list[ReadReceipt]:
     """What a task was served: its receipts, oldest first, each with the versions as stored; NotFound if none. A
     `page` is cut in the query by key (`.next_after`)."""
-    task = clean_name(task, "task")
+    task = clean_name(cmd.task, "task")
     if page is None:
         found = ctx.read(lambda tx: receipt_repo.served_to(tx, ctx.tenant, task))
     else:
@@ -73,10 +74,10 @@ def served_to(ctx: Context, *, task: str, page: After | None = None) -> list[Rea
     return found
 
 
-def tasks_served(ctx: Context, *, fact_id: str, page: After | None = None) -> list[ReadReceipt]:
+def tasks_served(ctx: Context, cmd: cr.TasksServedQuery, *, page: After | None = None) -> list[ReadReceipt]:
     """Which tasks were served a fact (any version) or one version: the receipts, each with only those versions. A
     `page` is cut in the query by key (`.next_after`)."""
-    ref = check_ref(fact_id)
+    ref = check_ref(cmd.fact_id)
 
     def work(tx) -> list[ReadReceipt]:
         if not receipt_repo.fact_exists(tx, ctx.tenant, ref):

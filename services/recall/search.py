@@ -25,6 +25,7 @@ from typing import Any
 
 from credo.graph.recall import search as search_repo
 from credo.graph.core.db import Tx
+from credo.schema import commands_search as cs
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import Fact, scope_key
 from credo.schema.lifecycle import State
@@ -45,14 +46,12 @@ SUMMARY_FIELDS = ("topic", "text")
 PATHS = SEARCH_PATHS
 
 
-def search(
-    ctx: Context, *, query: str, valid_at: Any = None, known_at: Any = None, scope: dict[str, str] | None = None,
-    kinds: Any = None, states: Any = None, limit: int = 10,
-    paths: frozenset[str] | None = None, task: str | None = None,
-) -> SearchResult:
+def search(ctx: Context, cmd: cs.SearchQuery, *, paths: frozenset[str] | None = None) -> SearchResult:
     """The `limit` best hits for `query` among what the caller may be served at (valid_at, known_at); `paths`
     (internal, for the ablation harness) keeps only some of 'lexical', 'vector', 'graph'. Given a `task`, the fact
     versions served are recorded as a read receipt (services/recall/receipts.py) in one write after the read."""
+    query, valid_at, known_at, scope, kinds = cmd.query, cmd.valid_at, cmd.known_at, cmd.scope, cmd.kinds
+    states, limit, task = cmd.states, cmd.limit, cmd.task
     text = query.strip() if isinstance(query, str) else ""
     if not text:
         raise InvalidInput("query", "must not be empty")

@@ -14,6 +14,7 @@ from credo.graph.core import ledger
 from credo.graph.recall import receipts as receipt_repo
 from credo.graph.recall import usage as usage_repo
 from credo.graph.core.db import Tx
+from credo.schema import commands_ledger as cl
 from credo.schema.errors import NotFound
 from credo.schema.utility import MemoryUsage, Outcome
 from credo.services.core.context import Context
@@ -34,8 +35,9 @@ def record_recalls(ctx: Context, *, receipt_id: str, fact_ids: Sequence[str]) ->
     return ctx.write(lambda w: recall_step(w.tx, ctx.tenant, w.known, receipt_id=receipt_id, fact_ids=fact_ids))
 
 
-def feedback(ctx: Context, *, receipt_id: str, fact_id: str, outcome: str, reason: str | None = None) -> MemoryUsage:
+def feedback(ctx: Context, cmd: cl.Feedback) -> MemoryUsage:
     """Re-classify the recall of `fact_id` by `receipt_id`; answers the memory's utility ledger afterwards."""
+    receipt_id, fact_id, outcome, reason = cmd.receipt_id, cmd.fact_id, cmd.outcome, cmd.reason
 
     def work(w: Write) -> None:
         tx, known = w.tx, w.known
@@ -49,11 +51,17 @@ def feedback(ctx: Context, *, receipt_id: str, fact_id: str, outcome: str, reaso
         ledger.audit(tx, ctx.tenant, known, [("feedback", fact_id, detail)])
 
     ctx.write(work)
-    return memory(ctx, fact_id=fact_id)
+    return _memory(ctx, fact_id)
 
 
-def memory(ctx: Context, *, fact_id: str) -> MemoryUsage:
+def memory(ctx: Context, cmd: cl.UtilityQuery) -> MemoryUsage:
     """One memory's tier, use counts and net utility (tier working until the first sweep places it)."""
+    return _memory(ctx, cmd.fact_id)
+
+
+def _memory(ctx: Context, fact_id: str) -> MemoryUsage:
+    """The memory's utility ledger as the caller may see it; NotFound for a fact it may see no version of."""
+
     def work(tx: Tx) -> list[MemoryUsage]:
         # a fact of which the caller may see no version answers as a missing one
         return usage_repo.memories(tx, ctx.tenant, sorted(KINDS), fact_id) if receipt_repo.fact_exists(

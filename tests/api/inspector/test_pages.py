@@ -142,3 +142,16 @@ def test_the_summaries_listing_is_paged_by_key_in_its_query(api, tenant_a, monke
         if not cursor:
             break
     assert ids == [s["version_id"] for s in whole["items"]] and read == [3, 3, 1]
+
+
+def test_a_keyed_listing_reads_page_by_page_through_its_handler(api, tenant_a):
+    # given five predicates defined; when they are listed two at a time (the page is cut in the handler's query)
+    for name in ("p_a", "p_b", "p_c", "p_d", "p_e"):
+        assert api.post("/v1/predicates", json={"name": name}, headers=tenant_a.headers).status_code in (200, 201)
+    first = api.get("/v1/predicates", params={"limit": 2}, headers=tenant_a.headers).json()
+    seen, cursor = [p["name"] for p in first["items"]], first["next_cursor"]
+    while cursor:
+        page = api.get("/v1/predicates", params={"cursor": cursor}, headers=tenant_a.headers).json()
+        seen, cursor = seen + [p["name"] for p in page["items"]], page["next_cursor"]
+    # then every one comes once, in name order, two a page
+    assert len(first["items"]) == 2 and seen == ["p_a", "p_b", "p_c", "p_d", "p_e"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from credo.graph.core import db as graph_db
 from credo.graph.recall import search as search_repo
+from credo.schema.commands import build
+from credo.schema.commands_search import SearchQuery
 from credo.services.recall import search as search_service
 
 
@@ -29,7 +31,8 @@ def test_a_hub_entitys_ended_history_never_uses_up_the_graph_paths_candidates(st
     store.add_fact("Acme", "signed", "contract 999", statement="contract 999 was signed", valid_from="2024-01-01")
     seen = _fact_queries(monkeypatch)
     # when the graph path alone is asked about the entity now
-    hits = search_service.search(store._ctx, query="Acme", kinds=["fact"], limit=5, paths=frozenset({"graph"})).hits
+    cmd = build(SearchQuery, query="Acme", kinds=["fact"], limit=5)
+    hits = search_service.search(store._ctx, cmd, paths=frozenset({"graph"})).hits
     # then the one valid version is served, found by one fact query (no widened re-query)
     assert [h.text for h in hits] == ["contract 999 was signed"]
     assert len(seen) == 1
@@ -44,7 +47,8 @@ def test_a_short_path_is_widened_alone_and_still_never_lets_hidden_versions_take
     store.add_fact("Maria", "drinks", "ristretto", statement="Maria drinks a ristretto at nine", valid_from="2024-01-01")
     seen = _fact_queries(monkeypatch)
     # when the tenant searches for the word
-    hits = search_service.search(store._ctx, query="ristretto", kinds=["fact"], limit=3).hits
+    cmd = build(SearchQuery, query="ristretto", kinds=["fact"], limit=3)
+    hits = search_service.search(store._ctx, cmd).hits
     # then the valid fact is served alone, and the re-query read only the lexical path, wider
     assert [h.text for h in hits] == ["Maria drinks a ristretto at nine"]
     assert len(seen) == 2 and seen[1]["lexical"] > seen[0]["lexical"] and seen[1]["graph"] == 0
@@ -66,8 +70,8 @@ def test_a_question_whose_nearest_versions_are_mostly_history_is_answered_by_one
                         "statement": f"Bar {i} pours green tea"} for i in range(15)])
     seen = _fact_queries(monkeypatch)
     # when the vector path alone is asked now
-    hits = search_service.search(store._ctx, query="a ristretto at a cafe", kinds=["fact"], limit=10,
-                                 paths=frozenset({"vector"})).hits
+    cmd = build(SearchQuery, query="a ristretto at a cafe", kinds=["fact"], limit=10)
+    hits = search_service.search(store._ctx, cmd, paths=frozenset({"vector"})).hits
     # then ten valid versions are served, found by one vector query (its first cut reached past the history)
     assert len(hits) == 10 and all(h.text.endswith("green tea") for h in hits)
     assert len([cuts for cuts in seen if cuts["vector"]]) == 1

@@ -49,6 +49,8 @@ def credo_text(value: str):
 def test_fuzzed_vector_searches_never_leak_and_what_the_index_cannot_filter_never_takes_a_slot(neo4j_db, tenant, clock):
     # the vector path alone: the index filters tenant, known and valid time and sensitivity inside its search; the
     # state (on flags) is filtered after it, widening while short, so the top `limit` is still full
+    from credo.schema.commands import build
+    from credo.schema.commands_search import SearchQuery
     from credo.services.recall import search as search_service
     from credo.services.recall import search_rules as rules
     from credo.services.adapters.embeddings import default_embedder
@@ -87,8 +89,8 @@ def test_fuzzed_vector_searches_never_leak_and_what_the_index_cannot_filter_neve
         valid_at = rng.choice([None, "2020-06-01", "2026-01-01"])
         states = rng.choice([None, ["active"]])
         viewer = caller.for_tenant(caller.tenant, clearance=clearance)
-        found = search_service.search(viewer._ctx, query=query, kinds=["fact"], limit=limit, valid_at=valid_at,
-                                      states=states, paths=frozenset({"vector"})).hits
+        cmd = build(SearchQuery, query=query, kinds=["fact"], limit=limit, valid_at=valid_at, states=states)
+        found = search_service.search(viewer._ctx, cmd, paths=frozenset({"vector"})).hits
         [q] = embedder.embed([query])
         served = {"active"} if states else {"active", "reinforced"}
         at = valid_at or "2024-08-01"

@@ -7,6 +7,8 @@ import pytest
 
 from credo.graph.core import db as graph_db
 from credo.graph.recall import search as search_repo
+from credo.schema.commands import build
+from credo.schema.commands_search import SearchQuery
 from credo.services.recall import search as search_service
 from credo.services.adapters.embeddings import default_embedder
 from credo.store import Store
@@ -69,8 +71,9 @@ def test_a_candidate_that_moves_up_when_better_ones_are_unsupported_is_served_in
                         statement=f"Person {i} drinks {d} in the afternoon")
     seen = _vector_rows(monkeypatch)
     # when the vector path alone is asked for the 2 best in mid-2025 (the rules are unsupported then)
-    hits = search_service.search(estore._ctx, query="the team drinks coffee every morning", kinds=["fact"],
-                                 limit=2, valid_at="2025-06-01", paths=frozenset({"vector"})).hits
+    cmd = build(SearchQuery, query="the team drinks coffee every morning", kinds=["fact"], limit=2,
+                valid_at="2025-06-01")
+    hits = search_service.search(estore._ctx, cmd, paths=frozenset({"vector"})).hits
     # then the 2 hits are served in full and no rule is among them: the first read gave full versions for its 2 best
     # (the rules), so the path was read again in full
     assert len(hits) == 2 and all(h.fact is not None and h.fact.statement == h.text for h in hits)
