@@ -9,6 +9,7 @@ from credo.graph.core import ledger
 from credo.graph.truth import summaries as summary_repo
 from credo.graph.gate import sources as source_repo
 from credo.graph.core.db import Tx
+from credo.schema import commands as c
 from credo.schema.cascade import OUTCOMES, StaleItem
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import EndKind, Epistemic, Fact
@@ -47,9 +48,10 @@ def _check_reverifiable(fact: Fact) -> None:
                            value=fact.fact_id)
 
 
-def reverify(ctx: Context, *, fact_id: str, outcome: str, evidence: Any = None, note: str | None = None) -> Fact:
+def reverify(ctx: Context, cmd: c.Reverify) -> Fact:
     """End a re-verification: holds (re-confirmed with new evidence), lapsed (kept as history: no longer applies
     because ...; never implies the opposite), or retracted (it was wrong)."""
+    fact_id, outcome, evidence, note = cmd.fact_id, cmd.outcome, cmd.evidence, cmd.note
     if outcome not in OUTCOMES:
         raise InvalidInput("outcome", f"must be one of {list(OUTCOMES)}", value=outcome)
     premises, sources, text = _evidence(evidence)
@@ -107,7 +109,7 @@ def reverify(ctx: Context, *, fact_id: str, outcome: str, evidence: Any = None, 
     return ctx.write(work)
 
 
-def stale(ctx: Context) -> list[StaleItem]:
+def stale(ctx: Context, cmd: c.StaleQuery) -> list[StaleItem]:
     """Every fact awaiting re-verification and every summary awaiting a rebuild, oldest first."""
 
     def work(tx: Tx) -> list[StaleItem]:
