@@ -66,9 +66,10 @@ class CascadeMixin:
         cmd = build(c.Reverify, fact_id=fact_id, outcome=outcome, evidence=evidence, note=note)
         return reverify_service.reverify(self._ctx, cmd)
 
-    def stale(self) -> list[StaleItem]:
-        """Everything awaiting re-verification or a rebuild, oldest first."""
-        return reverify_service.stale(self._ctx, build(c.StaleQuery))
+    def stale(self, *, page: After | None = None) -> list[StaleItem]:
+        """Everything awaiting re-verification or a rebuild, oldest first; `page` reads one page of it in its query
+        (REST's pages: `.next_after` says which item the next follows)."""
+        return reverify_service.stale(self._ctx, build(c.StaleQuery), page=page)
 
     def maintain(self, *, episodic_ttl_days: int | None = None) -> MaintainReport:
         """The scheduled sweep (idempotent): flag stale what rests on ended premises, move memories between tiers
