@@ -207,8 +207,8 @@ def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, 
     if handled:
         if pin_known and pinned:
             cmd = build(op.command, **(fields | {"known_at": pinned}))  # the page's known time, pinned
-        window = {"page": call["page"]} if "page" in call else {"window": call["window"]} if "window" in call else {}
-        result = store.handle(op.name, cmd, **extras, **window)
+        paging = {name: call[name] for name in ("page", "window") if name in call}  # not command fields: extras
+        result = store.handle(op.name, cmd, **extras, **paging)
     else:
         result = getattr(store, op.store_method)(**call, **extras)
     if pin_known and pinned is None:

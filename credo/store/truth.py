@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from credo.schema import commands as c
-from credo.schema.commands import build, fields_of
+from credo.schema.commands import build
 from credo.schema.cascade import Justification, StaleItem, Summary
 from credo.schema.facts import Fact
 from credo.schema.pages import After
@@ -32,50 +32,56 @@ class CascadeMixin:
     def justify(self, fact_id: str, *, premises: Sequence[str], valid_from: Any = None, valid_to: Any = None) -> str:
         """Add a justification of a fact (its premises ANDed; several justifications ORed); returns its id."""
         cmd = build(c.Justify, fact_id=fact_id, premises=premises, valid_from=valid_from, valid_to=valid_to)
-        return justify_service.justify(self._ctx, **fields_of(cmd))
+        return justify_service.justify(self._ctx, cmd)
 
     def justifications(self, fact_id: str, *, known_at: Any = None) -> list[Justification]:
         """A fact's justifications believed at known_at (default now), each saying whether it holds."""
         cmd = build(c.JustificationsQuery, fact_id=fact_id, known_at=known_at)
-        return justify_service.justifications(self._ctx, **fields_of(cmd))
+        return justify_service.justifications(self._ctx, cmd)
 
     def add_summary(self, text: str, *, derived_from: Sequence[str], summarizer: Summarizer | None = None,
                     topic: str | None = None) -> Summary:
         """Record a derived text with its verifying trace; with a summarizer, `text` is the topic it writes about."""
         cmd = build(c.AddSummary, text=text, derived_from=derived_from, topic=topic)
-        return summary_service.add_summary(self._ctx, summarizer=summarizer, **fields_of(cmd))
+        return summary_service.add_summary(self._ctx, cmd, summarizer=summarizer)
 
     def rebuild(self, summary_id: str, *, summarizer: Summarizer) -> Summary:
         """Re-check a summary's trace (green again if unchanged) or re-run the summarizer on what is served now."""
         cmd = build(c.Rebuild, summary_id=summary_id)
-        return summary_service.rebuild(self._ctx, summarizer=summarizer, **fields_of(cmd))
+        return summary_service.rebuild(self._ctx, cmd, summarizer=summarizer)
 
     def summaries(self, *, known_at: Any = None, states: Any = None, page: After | None = None) -> list[Summary]:
         """Summaries believed at known_at: only served (green) ones unless `states` says otherwise; `page` reads one
         page of them in its query (REST's pages)."""
         cmd = build(c.SummariesQuery, known_at=known_at, states=states)
-        return summary_service.summaries(self._ctx, **fields_of(cmd), page=page)
+        return summary_service.summaries(self._ctx, cmd, page=page)
 
     def summary(self, summary_id: str, *, known_at: Any = None) -> Summary:
         """One summary as believed at known_at (default now), in whatever state."""
         cmd = build(c.SummaryQuery, summary_id=summary_id, known_at=known_at)
-        return summary_service.summary(self._ctx, **fields_of(cmd))
+        return summary_service.summary(self._ctx, cmd)
 
     def reverify(self, fact_id: str, *, outcome: str = "holds", evidence: Any = None, note: str | None = None) -> Fact:
         """Close a re-verification: holds, lapsed (history: no longer applies because ...) or retracted."""
         cmd = build(c.Reverify, fact_id=fact_id, outcome=outcome, evidence=evidence, note=note)
-        return reverify_service.reverify(self._ctx, **fields_of(cmd))
+        return reverify_service.reverify(self._ctx, cmd)
 
-    def stale(self) -> list[StaleItem]:
-        """Everything awaiting re-verification or a rebuild, oldest first."""
-        return reverify_service.stale(self._ctx)
+    def stale(self, *, page: After | None = None) -> list[StaleItem]:
+        """Everything awaiting re-verification or a rebuild, oldest first; `page` reads one page of it in its query
+        (REST's pages: `.next_after` says which item the next follows)."""
+        return reverify_service.stale(self._ctx, build(c.StaleQuery), page=page)
 
     def maintain(self, *, episodic_ttl_days: int | None = None) -> MaintainReport:
         """The scheduled sweep (idempotent): flag stale what rests on ended premises, move memories between tiers
         (`.tier_moves`), list episodic memories past the TTL (`.ttl_due`); `episodic_ttl_days` sets the TTL first."""
         cmd = build(c.Maintain, episodic_ttl_days=episodic_ttl_days)
-        return maintain_service.maintain(self._ctx, **fields_of(cmd))
+        return maintain_service.maintain(self._ctx, cmd)
 
 
-HANDLERS: dict[str, Callable[..., Any]] = {}
+HANDLERS: dict[str, Callable[..., Any]] = {
+    "justify": justify_service.justify, "justifications": justify_service.justifications,
+    "add_summary": summary_service.add_summary, "rebuild": summary_service.rebuild,
+    "summaries": summary_service.summaries, "summary": summary_service.summary, "reverify": reverify_service.reverify,
+    "stale": reverify_service.stale, "maintain": maintain_service.maintain,
+}
 """This mixin's operations whose service entry point takes its command, `(ctx, cmd)` (see `Store.handle`)."""

@@ -16,7 +16,6 @@ CREATE_DEPENDENCIES = load("create_dependencies")
 READ_DEPENDENTS_LEVEL = load("read_dependents_level")
 READ_FACTS_KNOWN_AT = load("read_facts_known_at")
 READ_JUSTIFICATIONS = load("read_justifications")
-READ_STALE_FACTS = load("read_stale_facts")
 READ_SUPPORT_KNOWN_AT = load("read_support_known_at")
 READ_ENDED_PREMISES = load("read_ended_premises")
 
@@ -148,11 +147,6 @@ def justification_edges(tx: Tx, tenant: str, fact_id: str, known_at: datetime | 
     """Believed DEPENDS_ON edges of a fact at known_at: {justification, known_from, fact_id, version_id, statement}."""
     rows = tx.rows(READ_JUSTIFICATIONS, tenant=tenant, fact_id=fact_id, known_at=known_at or FAR_FUTURE)
     return [{**r, "known_from": native(r["known_from"])} for r in rows]
-
-
-def stale_facts(tx: Tx, tenant: str) -> list[Fact]:
-    """Current versions awaiting re-verification, oldest first."""
-    return readable([fact_from_row(r["fact"]) for r in tx.rows(READ_STALE_FACTS, tenant=tenant, state="stale")], "stale")
 
 
 def support_known_at(tx: Tx, tenant: str, fact_ids: list[str], known_at: datetime | None) -> dict[str, list[Dependent]]:

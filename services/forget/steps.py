@@ -127,10 +127,11 @@ def tombstone_event(tx: Tx, tenant: str, known: datetime, target_id: str, kind: 
 
 def rebuild_after(ctx: Context, summary_ids: list[str]) -> None:
     """Summaries that derived from forgotten content are rebuilt without it (or stay stale with the reason)."""
+    from credo.schema.commands import Rebuild, build
     from credo.services.truth.summaries import rebuild
 
     for sid in summary_ids:
-        rebuild(ctx, summary_id=sid, summarizer=ListSummarizer())
+        rebuild(ctx, build(Rebuild, summary_id=sid), summarizer=ListSummarizer())
 
 
 def forget_summaries(ctx: Context, summary_ids: list[str], reason: str, actor: str | None,

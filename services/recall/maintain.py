@@ -20,6 +20,7 @@ from credo.graph.truth import dependencies as dep_repo
 from credo.graph.core import ledger
 from credo.graph.recall import usage as usage_repo
 from credo.graph.core.db import Tx
+from credo.schema import commands as c
 from credo.schema.errors import InvalidInput
 from credo.schema.lifecycle import SERVED_VALUES
 from credo.schema.utility import MaintainReport, TierMove
@@ -30,9 +31,9 @@ from credo.services.recall.tier_rules import DEFAULT_POLICY, KINDS, TierPolicy, 
 from credo.services.core.unit_of_work import Write
 
 
-def maintain(ctx: Context, *, episodic_ttl_days: int | None = None,
-             policy: TierPolicy = DEFAULT_POLICY) -> MaintainReport:
+def maintain(ctx: Context, cmd: c.Maintain, *, policy: TierPolicy = DEFAULT_POLICY) -> MaintainReport:
     """Run the sweep at the current time; `episodic_ttl_days` first sets the tenant's TTL (0: none)."""
+    episodic_ttl_days = cmd.episodic_ttl_days
     if episodic_ttl_days is not None and episodic_ttl_days < 0:
         raise InvalidInput("episodic_ttl_days", "must be 0 (no roll-off) or a number of days")
 

@@ -14,6 +14,7 @@ from credo.graph.core import flags as flag_repo
 from credo.graph.core import ledger
 from credo.graph.gate import sources as source_repo
 from credo.graph.core.db import Tx
+from credo.schema import commands_lifecycle as c
 from credo.schema.errors import NotFound
 from credo.schema.facts import Fact
 from credo.schema.lifecycle import TRANSITIONS, State
@@ -23,22 +24,22 @@ from credo.services.core.versions import the_current
 from credo.services.core.unit_of_work import Write
 
 
-def deprecate(ctx: Context, *, fact_id: str, reason: str, actor: str) -> Fact:
+def deprecate(ctx: Context, cmd: c.Deprecate) -> Fact:
     """Set a fact aside as deprecated (kept as history, not served), by the transition table."""
-    return _move(ctx, "deprecate", State.DEPRECATED, source_id=None, fact_id=fact_id, reason=reason, actor=actor)[0]
+    return _move(ctx, "deprecate", State.DEPRECATED, source_id=None, fact_id=cmd.fact_id, reason=cmd.reason,
+                 actor=cmd.actor)[0]
 
 
-def quarantine(ctx: Context, *, source_id: str | None = None, fact_id: str | None = None, reason: str,
-               actor: str) -> list[Fact]:
+def quarantine(ctx: Context, cmd: c.Quarantine) -> list[Fact]:
     """Quarantine one fact, or every served or candidate fact a source is evidence for: not served, not deleted."""
-    return _move(ctx, "quarantine", State.QUARANTINED, source_id=source_id, fact_id=fact_id, reason=reason,
-                 actor=actor)
+    return _move(ctx, "quarantine", State.QUARANTINED, source_id=cmd.source_id, fact_id=cmd.fact_id,
+                 reason=cmd.reason, actor=cmd.actor)
 
 
-def release(ctx: Context, *, source_id: str | None = None, fact_id: str | None = None, reason: str,
-            actor: str) -> list[Fact]:
+def release(ctx: Context, cmd: c.Release) -> list[Fact]:
     """Release quarantined facts (one, or a source's) back to candidate, as the transition table allows."""
-    return _move(ctx, "release", State.CANDIDATE, source_id=source_id, fact_id=fact_id, reason=reason, actor=actor)
+    return _move(ctx, "release", State.CANDIDATE, source_id=cmd.source_id, fact_id=cmd.fact_id, reason=cmd.reason,
+                 actor=cmd.actor)
 
 
 def _move(ctx: Context, kind: str, target: State, *, source_id: str | None, fact_id: str | None, reason: str,

@@ -11,6 +11,7 @@ from credo.graph.core import versions as fact_repo
 from credo.graph.core import ledger
 from credo.graph.core.db import Tx
 from credo.graph.core.ledger import new_id
+from credo.schema import commands as c
 from credo.schema.cascade import Justification, PremiseRef
 from credo.schema.errors import InvalidInput, NotCurrent, NotFound
 from credo.schema.facts import Fact
@@ -80,11 +81,11 @@ def _version(tx: Tx, ctx: Context, ref: str) -> Fact:
     return found
 
 
-def justify(ctx: Context, *, fact_id: str, premises: Any, valid_from: Any = None, valid_to: Any = None) -> str:
+def justify(ctx: Context, cmd: c.Justify) -> str:
     """Add a justification (its premises ANDed; a fact's justifications ORed); returns its id."""
-    refs = check_premises(premises)
-    vf, _ = optional_point(valid_from, "valid_from")
-    vt, _ = optional_point(valid_to, "valid_to")
+    fact_id, refs = cmd.fact_id, check_premises(cmd.premises)
+    vf, _ = optional_point(cmd.valid_from, "valid_from")
+    vt, _ = optional_point(cmd.valid_to, "valid_to")
 
     def work(w: Write) -> str:
         tx, known = w.tx, w.known
@@ -100,9 +101,9 @@ def justify(ctx: Context, *, fact_id: str, premises: Any, valid_from: Any = None
     return ctx.write(work)
 
 
-def justifications(ctx: Context, *, fact_id: str, known_at: Any = None) -> list[Justification]:
+def justifications(ctx: Context, cmd: c.JustificationsQuery) -> list[Justification]:
     """The justifications of a fact believed at known_at (default now), each saying whether it holds then."""
-    fact_id = check_ref(fact_id)
+    fact_id, known_at = check_ref(cmd.fact_id), cmd.known_at
     known = None if known_at is None else ctx.known_point(known_at)
     point = known or ctx.now()
 

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from credo.graph.truth import dependencies as dep_repo
 from credo.graph.core import ledger
-from credo.graph.truth import summaries as summary_repo
+from credo.graph.truth import stale as stale_repo
 from credo.graph.gate import sources as source_repo
-from credo.graph.core.db import Tx
-from credo.schema.cascade import OUTCOMES, StaleItem
+from credo.graph.core.records import readable
+from credo.graph.core.versions import ALL
+from credo.schema import commands as c
+from credo.schema.cascade import OUTCOMES, StaleItem, Summary
 from credo.schema.errors import InvalidInput
-from credo.schema.facts import EndKind, Epistemic, Fact
+from credo.schema.facts import EndKind, Epistemic, Fact, Listing
+from credo.schema.pages import After, keyed_page
 from credo.schema.lifecycle import SERVED, State, check_transition
 from credo.services.core.context import Context
 from credo.services.core.flags import flag_states
@@ -47,9 +49,10 @@ def _check_reverifiable(fact: Fact) -> None:
                            value=fact.fact_id)
 
 
-def reverify(ctx: Context, *, fact_id: str, outcome: str, evidence: Any = None, note: str | None = None) -> Fact:
+def reverify(ctx: Context, cmd: c.Reverify) -> Fact:
     """End a re-verification: holds (re-confirmed with new evidence), lapsed (kept as history: no longer applies
     because ...; never implies the opposite), or retracted (it was wrong)."""
+    fact_id, outcome, evidence, note = cmd.fact_id, cmd.outcome, cmd.evidence, cmd.note
     if outcome not in OUTCOMES:
         raise InvalidInput("outcome", f"must be one of {list(OUTCOMES)}", value=outcome)
     premises, sources, text = _evidence(evidence)
@@ -107,16 +110,21 @@ def reverify(ctx: Context, *, fact_id: str, outcome: str, evidence: Any = None, 
     return ctx.write(work)
 
 
-def stale(ctx: Context) -> list[StaleItem]:
-    """Every fact awaiting re-verification and every summary awaiting a rebuild, oldest first."""
+def stale(ctx: Context, cmd: c.StaleQuery, *, page: After | None = None) -> list[StaleItem]:
+    """Every fact awaiting re-verification and every summary awaiting a rebuild, oldest first; a `page` is cut in
+    the query by key (`.next_after`)."""
+    after, limit = (None, ALL) if page is None else (page.key, page.limit + 1)
+    found = ctx.read(lambda tx: stale_repo.awaiting(tx, ctx.tenant, after=after, limit=limit))
+    cut = found if page is None else keyed_page(found, page, key=stale_repo.stale_key)
+    skipped = readable([i for i in cut if isinstance(i, Fact)], "stale").unreadable  # named and logged, not listed
+    items = Listing([_item(i) for i in cut if not isinstance(i, Fact) or i.unreadable is None], skipped)
+    items.next_after = getattr(cut, "next_after", None)
+    return items
 
-    def work(tx: Tx) -> list[StaleItem]:
-        facts = dep_repo.stale_facts(tx, ctx.tenant)
-        sums = summary_repo.listed(tx, ctx.tenant, known_at=None, states=[State.STALE.value])
-        items = [StaleItem(kind="fact", id=f.fact_id, version_id=f.version_id, text=f.statement, since=f.known_from,
-                           cause=f.stale_cause) for f in facts]
-        items += [StaleItem(kind="summary", id=s.summary_id, version_id=s.version_id, text=s.topic, since=s.known_from,
-                            cause=s.stale_cause) for s in sums]
-        return sorted(items, key=lambda i: (i.since, i.kind, i.id))
 
-    return ctx.read(work)
+def _item(found: Fact | Summary) -> StaleItem:
+    if isinstance(found, Fact):
+        return StaleItem(kind="fact", id=found.fact_id, version_id=found.version_id, text=found.statement,
+                         since=found.known_from, cause=found.stale_cause)
+    return StaleItem(kind="summary", id=found.summary_id, version_id=found.version_id, text=found.topic,
+                     since=found.known_from, cause=found.stale_cause)

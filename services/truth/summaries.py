@@ -9,6 +9,7 @@ from credo.graph.core import ledger
 from credo.graph.truth import summaries as summary_repo
 from credo.graph.core.db import Tx
 from credo.graph.core.ledger import new_id
+from credo.schema import commands as c
 from credo.schema.cascade import Summary, SummaryInput, TraceItem
 from credo.schema.errors import InvalidInput, NotFound, RaceLost
 from credo.schema.pages import After, keyed_page
@@ -73,10 +74,9 @@ def resolve(tx: Tx, tenant: str, refs: list[str], *, strict: bool = True) -> Inp
     return found
 
 
-def add_summary(
-    ctx: Context, *, text: str, derived_from: Any, summarizer: Summarizer | None = None, topic: str | None = None,
-) -> Summary:
+def add_summary(ctx: Context, cmd: c.AddSummary, *, summarizer: Summarizer | None = None) -> Summary:
     """Record a derived text with its trace; with a summarizer, `text` is the topic and the summarizer writes it."""
+    text, derived_from, topic = cmd.text, cmd.derived_from, cmd.topic
     if not isinstance(text, str) or not text.strip():
         raise InvalidInput("text", "must be non-empty text")
     refs = check_refs(derived_from)
@@ -108,9 +108,10 @@ def _current(tx: Tx, tenant: str, summary_id: str) -> Summary:
     return found
 
 
-def rebuild(ctx: Context, *, summary_id: str, summarizer: Summarizer) -> Summary:
+def rebuild(ctx: Context, cmd: c.Rebuild, *, summarizer: Summarizer) -> Summary:
     """Re-check the trace first (unchanged inputs: green again, summarizer not run); else re-run it on the inputs
     served now. Dependents of a rebuild with the same text hash stay green (early cutoff)."""
+    summary_id = cmd.summary_id
     current, breaks = ctx.read(lambda tx: _with_breaks(tx, ctx.tenant, summary_id))
     if not breaks:
         if is_served(current.state):
@@ -182,9 +183,10 @@ def _same(tx: Tx, tenant: str, seen: Summary) -> None:
         raise RaceLost(seen.summary_id, "another write changed this summary first; try again")
 
 
-def summaries(ctx: Context, *, known_at: Any = None, states: Any = None, page: After | None = None) -> list[Summary]:
+def summaries(ctx: Context, cmd: c.SummariesQuery, *, page: After | None = None) -> list[Summary]:
     """Summary versions believed at known_at (default now): served ones unless `states` says otherwise; a `page` is
     cut in the query by key (`.next_after`)."""
+    known_at, states = cmd.known_at, cmd.states
     known = None if known_at is None else ctx.known_point(known_at)
     wanted = list(SERVED_VALUES) if states is None else states_filter(states)
     if page is None:
@@ -194,8 +196,9 @@ def summaries(ctx: Context, *, known_at: Any = None, states: Any = None, page: A
     return keyed_page(found, page, key=summary_repo.summary_key)
 
 
-def summary(ctx: Context, *, summary_id: str, known_at: Any = None) -> Summary:
+def summary(ctx: Context, cmd: c.SummaryQuery) -> Summary:
     """One summary as believed at known_at (default now), whatever its state."""
+    summary_id, known_at = cmd.summary_id, cmd.known_at
     known = None if known_at is None else ctx.known_point(known_at)
     found = ctx.read(lambda tx: summary_repo.by_ids(tx, ctx.tenant, [summary_id], known))
     if summary_id not in found:

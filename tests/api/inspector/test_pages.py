@@ -155,3 +155,42 @@ def test_a_keyed_listing_reads_page_by_page_through_its_handler(api, tenant_a):
         seen, cursor = seen + [p["name"] for p in page["items"]], page["next_cursor"]
     # then every one comes once, in name order, two a page
     assert len(first["items"]) == 2 and seen == ["p_a", "p_b", "p_c", "p_d", "p_e"]
+
+
+def test_the_stale_queue_is_paged_by_key_in_its_query(api, tenant_a, monkeypatch):
+    from credo.graph.core import db as db_module
+
+    premise = api.post("/v1/facts", json={"subject": "Acme", "predicate": "owned_by", "object": "Alice"},
+                       headers=tenant_a.headers).json()["result"]
+    # five rules written in one batch share their known time, so their order (and a page's cut) falls to their ids
+    rows = [{"subject": f"rule {i}", "predicate": "is", "object": "rule", "statement": f"rule {i}",
+             "depends_on": [premise["fact_id"]]} for i in range(5)]
+    assert api.post("/v1/facts/batch", json={"rows": rows}, headers=tenant_a.headers).status_code == 201
+    for i in range(2):
+        made = api.post("/v1/summaries", json={"text": f"notes {i}", "derived_from": [premise["fact_id"]]},
+                        headers=tenant_a.headers)
+        assert made.is_success, made.text
+    retracted = api.post(f"/v1/facts/{premise['fact_id']}/retract", json={"reason": "it was wrong"},
+                         headers=tenant_a.headers)
+    assert retracted.is_success, retracted.text
+    whole = api.get("/v1/stale", params={"limit": 200}, headers=tenant_a.headers).json()
+    assert [i["kind"] for i in whole["items"]] == ["fact"] * 5 + ["summary"] * 2 and whole["next_cursor"] is None
+    read: list[int] = []
+    real = db_module.Tx.rows
+
+    def counting(self, query, **params):
+        rows = real(self, query, **params)
+        if getattr(query, "name", "") == "read_stale":
+            read.append(len(rows))
+        return rows
+
+    monkeypatch.setattr(db_module.Tx, "rows", counting)
+    first = api.get("/v1/stale", params={"limit": 2}, headers=tenant_a.headers).json()
+    assert len(first["items"]) == 2 and first["next_cursor"] and read == [3]  # the query read 2 and one more
+    seen, cursor = [(i["id"], i["version_id"]) for i in first["items"]], first["next_cursor"]
+    while cursor:
+        page = api.get("/v1/stale", params={"limit": 2, "cursor": cursor}, headers=tenant_a.headers).json()
+        seen += [(i["id"], i["version_id"]) for i in page["items"]]
+        cursor = page["next_cursor"]
+    # every item exactly once, in the whole list's order; each page read its page and one more row, none before it
+    assert seen == [(i["id"], i["version_id"]) for i in whole["items"]] and read == [3, 3, 3, 1]
