@@ -161,7 +161,7 @@ def _unserved(ctx: Context, current: Summary, refs: list[str], reason: str) -> S
         tx, known = w.tx, w.known
         _same(tx, ctx.tenant, current)
         if resolve(tx, ctx.tenant, refs, strict=False):
-            raise ConflictError(current.summary_id, "its inputs changed while it was being rebuilt; rebuild again")
+            raise RaceLost(current.summary_id, "its inputs changed while it was being rebuilt; rebuild again")
         new = set_state(tx, known, current, State.STALE.value, reason)
         w.changes.summaries.append(current.summary_id)
         return new

@@ -96,3 +96,24 @@ def test_chat_summarizer_builds_a_summary_from_an_openai_compatible_endpoint(sto
     [request] = replay.requests
     assert request["path"] == "/v1/chat/completions"
     assert "1. Deploy on weekdays only" in request["body"]["messages"][-1]["content"]
+
+
+def test_a_rebuild_that_finds_no_input_loses_to_a_write_that_serves_one_again(store, monkeypatch):
+    # given a summary whose one input was retracted, so a rebuild finds nothing served to build from
+    from credo.schema.errors import RaceLost
+    from credo.services.truth import summaries
+
+    fact = store.add_fact("deploys", "happen_on", "weekdays", statement="Deploy on weekdays")
+    s = store.add_summary("notes", derived_from=[fact.fact_id])
+    store.retract_fact(fact.fact_id, reason="wrong")
+    real, calls = summaries.resolve, []
+
+    def served_again_inside_the_write(tx, tenant, refs, **kw):
+        calls.append(refs)
+        found = real(tx, tenant, refs, **kw)
+        return found if len(calls) == 1 else [("an input served again", None)]
+
+    monkeypatch.setattr(summaries, "resolve", served_again_inside_the_write)
+    # when an input is served again between the rebuild's read and its write, then the rebuild answers the race
+    with pytest.raises(RaceLost, match="rebuild again"):
+        store.rebuild(s.summary_id, summarizer=ListSummarizer())
