@@ -200,6 +200,8 @@ def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, 
     call = dict(fields) | ({"known_at": pinned} if pin_known and pinned else {})
     # the page is cut in the read's query, not from the whole list: by key (keyset), or by position (a window)
     keyed = _takes(type(store), op.store_method, "page")
+    if after is not None and not keyed:  # a keyset cursor edited onto a listing paged by position
+        raise InvalidInput("cursor", "is not a cursor of this listing")
     if keyed:
         call["page"] = After(after, size)
     elif _takes(type(store), op.store_method, "window"):
@@ -208,7 +210,8 @@ def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, 
         if pin_known and pinned:
             cmd = build(op.command, **(fields | {"known_at": pinned}))  # the page's known time, pinned
         window = {"window": call["window"]} if "window" in call else {}
-        result = store.handle(op.name, cmd, **extras, **window)
+        page = {"page": call["page"]} if "page" in call else {}
+        result = store.handle(op.name, cmd, **extras, **window, **page)
     else:
         result = getattr(store, op.store_method)(**call, **extras)
     if pin_known and pinned is None:
