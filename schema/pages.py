@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from credo.schema.errors import InvalidInput
 from credo.schema.facts import Listing
 
 
@@ -27,3 +29,30 @@ def keyed_page(found: list[Any], page: After, *, key: Callable[[Any], str | list
     listing = Listing(found[:page.limit])
     listing.next_after = key(listing[-1]) if len(found) > page.limit else None
     return listing
+
+
+def key_parts(page: After, *kinds: str) -> list[Any]:
+    """The page's key read as this listing's keys are written: one part per kind, "text" or "instant" (ISO 8601
+    text, "" for none, read as a datetime); a key of any other shape (a cursor of another listing, or edited by
+    hand) is bad input naming the cursor, so it never reaches a query."""
+    key = page.key
+    parts = [key] if isinstance(key, str) else key
+    if not isinstance(parts, list) or len(parts) != len(kinds) or not all(isinstance(p, str) for p in parts):
+        raise InvalidInput("cursor", "is not a cursor of this listing")
+    read: list[Any] = []
+    for kind, part in zip(kinds, parts):
+        if kind == "instant":
+            try:
+                read.append(None if part == "" else datetime.fromisoformat(part))
+            except ValueError as exc:
+                raise InvalidInput("cursor", "is not a cursor of this listing") from exc
+            if read[-1] is not None and read[-1].tzinfo is None:
+                raise InvalidInput("cursor", "is not a cursor of this listing")
+        else:
+            read.append(part)
+    return read
+
+
+def instant_key(at: datetime | None) -> str:
+    """An instant as a part of a page's key (`key_parts` reads it back): ISO 8601 text, "" for none."""
+    return "" if at is None else at.isoformat()

@@ -49,12 +49,14 @@ def decode(cursor: str, fingerprint: str) -> tuple[int, str | None]:
 def read_cursor(cursor: str, fingerprint: str) -> tuple[int, str | None, str | list[str] | None]:
     """(offset, pinned known time, key the page starts after: a keyset page's) from a cursor of this query; a
     foreign or broken cursor is bad input."""
+    if len(cursor) > CURSOR_MAX:
+        raise InvalidInput("cursor", f"is not a cursor this server issued (at most {CURSOR_MAX} characters)")
     try:
         data = json.loads(base64.urlsafe_b64decode(cursor.encode() + b"=" * (-len(cursor) % 4)))
         offset, pinned, owner, after = int(data["o"]), data.get("k"), data["q"], data.get("a")
     except (ValueError, KeyError, TypeError, OverflowError, RecursionError, AttributeError) as exc:
         raise InvalidInput("cursor", "is not a cursor this server issued") from exc
-    if not isinstance(pinned, str | None) or not _is_key(after) or not 0 <= offset <= 2**63 - 1:
+    if not _is_instant(pinned) or not _is_key(after) or not 0 <= offset <= 2**63 - 1:
         raise InvalidInput("cursor", "is not a cursor this server issued")
     if owner != fingerprint:
         raise InvalidInput("cursor", "belongs to another query; pass the same parameters as the first page")
@@ -62,8 +64,28 @@ def read_cursor(cursor: str, fingerprint: str) -> tuple[int, str | None, str | l
 
 
 def _is_key(after: Any) -> bool:
-    """Whether a cursor's key is one this server issues: none, a text, or a list of texts."""
-    return after is None or isinstance(after, str) or (isinstance(after, list) and all(isinstance(a, str) for a in after))
+    """Whether a cursor's key is one this server issues: none, a text, or a list of texts (each text one a driver can
+    send: JSON's escapes can spell a lone surrogate, which no UTF-8 encoder takes)."""
+    parts = [after] if isinstance(after, str) else after
+    return after is None or (isinstance(parts, list) and all(isinstance(a, str) and _utf8(a) for a in parts))
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _is_instant(pinned: Any) -> bool:
+    """Whether a cursor's pinned known time is one this server issues: none, or an ISO 8601 instant with its offset."""
+    if pinned is None:
+        return True
+    try:
+        return isinstance(pinned, str) and datetime.fromisoformat(pinned).tzinfo is not None
+    except ValueError:
+        return False
 
 
 def encode(offset: int, pinned: str | None, fingerprint: str, after: str | list[str] | None = None) -> str:

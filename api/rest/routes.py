@@ -200,6 +200,8 @@ def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, 
     call = dict(fields) | ({"known_at": pinned} if pin_known and pinned else {})
     # the page is cut in the read's query, not from the whole list: by key (keyset), or by position (a window)
     keyed = _takes(type(store), op.store_method, "page")
+    if after is not None and not keyed:  # a keyset cursor edited onto a listing paged by position
+        raise InvalidInput("cursor", "is not a cursor of this listing")
     if keyed:
         call["page"] = After(after, size)
     elif _takes(type(store), op.store_method, "window"):

@@ -202,9 +202,10 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
                     known_at=known_at, scope=scope, include_undated=include_undated, states=states)
         return read_facts.facts(self._ctx, cmd, window=window)
 
-    def history(self, fact_id: str) -> list[Fact]:
-        """Every version of a fact: both intervals and how each ended (`.unreadable` names skipped bad rows)."""
-        return read_facts.history(self._ctx, build(c.HistoryQuery, fact_id=fact_id))
+    def history(self, fact_id: str, *, page: After | None = None) -> list[Fact]:
+        """Every version of a fact: both intervals and how each ended (`.unreadable` names skipped bad rows); `page`
+        reads one page of them in its query (REST's pages: `.next_after` says which version the next follows)."""
+        return read_facts.history(self._ctx, build(c.HistoryQuery, fact_id=fact_id), page=page)
 
     def chain(self, subject: str, predicate: str, *, known_at: Any = None, scope: dict[str, str] | None = None) -> list[Fact]:
         """The evolution chain of (subject, predicate) in valid-time order."""
@@ -238,10 +239,11 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         `.next_after` says which name the next follows)."""
         return predicate_service.predicates(self._ctx, build(c.PredicatesQuery), page=page)
 
-    def conflicts(self, *, include_resolved: bool = False) -> list[Conflict]:
-        """Writes kept but not applied, awaiting a decision."""
+    def conflicts(self, *, include_resolved: bool = False, page: After | None = None) -> list[Conflict]:
+        """Writes kept but not applied, awaiting a decision; `page` reads one page of them in its query (REST's
+        pages: `.next_after` says which conflict the next follows)."""
         cmd = build(c.ConflictsQuery, include_resolved=include_resolved)
-        return conflict_service.conflicts(self._ctx, cmd)
+        return conflict_service.conflicts(self._ctx, cmd, page=page)
 
     def resolve_conflict(self, conflict_id: str, *, decision: str, at: Any = None,
                          scope: dict[str, str] | None = None, reason: str | None = None) -> Fact:

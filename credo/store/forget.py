@@ -12,13 +12,13 @@ from collections.abc import Callable
 from typing import Any
 
 from credo.schema import commands_forget as cf
-from credo.schema.commands import build, fields_of
+from credo.schema.commands import build
 from credo.schema.forget import ForgetJob, ForgetResult, ResidueReport
 from credo.services.forget import forget as forget_service
 from credo.services.forget import scope as forget_scope
 from credo.services.core.context import Context
 from credo.services.forget.rules import Probe
-from credo.services.forget.verify import verify_forgotten as verify_service
+from credo.services.forget import verify as verify_service
 
 
 class ForgetMixin:
@@ -37,40 +37,39 @@ class ForgetMixin:
         """Remove the content of a fact (every version), a source, an entity (and every fact naming it) or a
         summary from every place; a tombstone ("forgotten on T by A for R") stays until purge."""
         cmd = build(cf.Forget, target_id=target_id, reason=reason, actor=actor)
-        return forget_service.forget(self._ctx, probes=self._forget_probes, **fields_of(cmd))
+        return forget_service.forget(self._ctx, cmd, probes=self._forget_probes)
 
     def purge(self, target_id: str) -> ResidueReport:
         """forgotten -> deleted: remove the tombstoned nodes (refused unless forgotten first)."""
-        cmd = build(cf.Purge, target_id=target_id)
-        return forget_service.purge(self._ctx, probes=self._forget_probes, **fields_of(cmd))
+        return forget_service.purge(self._ctx, build(cf.Purge, target_id=target_id), probes=self._forget_probes)
 
     def verify_forgotten(self, target_id: str) -> ResidueReport:
         """Every place still holding the content of a forgotten id; `.complete` only when there is none."""
         cmd = build(cf.VerifyForgotten, target_id=target_id)
-        return verify_service(self._ctx, probes=self._forget_probes, **fields_of(cmd))
+        return verify_service.verify_forgotten(self._ctx, cmd, probes=self._forget_probes)
 
     def forget_subject(self, entity: str, *, reason: str, actor: str, batch_size: int = 500,
                        progress: Callable[[ForgetJob], None] | None = None) -> ForgetJob:
         """Forget an entity (name or id) and every fact naming it, in batches, as a resumable job."""
         cmd = build(cf.ForgetSubject, entity=entity, reason=reason, actor=actor, batch_size=batch_size)
-        by_id = cmd.entity.startswith("e_")
-        done = forget_scope.forget_subject(self._ctx, entity_id=cmd.entity if by_id else None,
-                                           entity=None if by_id else cmd.entity, reason=cmd.reason, actor=cmd.actor,
-                                           batch_size=cmd.batch_size, probes=self._forget_probes,
+        return forget_scope.forget_subject(self._ctx, cmd, probes=self._forget_probes,
                                            progress=progress or (lambda _j: None))
-        return done.job
 
     def forget_tenant(self, *, reason: str, actor: str, batch_size: int = 500,
                       progress: Callable[[ForgetJob], None] | None = None) -> ForgetJob:
         """Forget everything this tenant holds, in batches; resumes a crashed run of the same job."""
         cmd = build(cf.ForgetTenant, reason=reason, actor=actor, batch_size=batch_size)
-        return forget_scope.forget_tenant(self._ctx, progress=progress or (lambda _j: None), **fields_of(cmd))
+        return forget_scope.forget_tenant(self._ctx, cmd, progress=progress or (lambda _j: None))
 
     def forget_resume(self, *, progress: Callable[[ForgetJob], None] | None = None) -> list[ForgetJob]:
         """Finish the forget jobs a crash left running (each from its persisted cursor)."""
-        build(cf.ForgetResume)
-        return forget_scope.resume(self._ctx, progress=progress or (lambda _j: None))
+        return forget_scope.resume(self._ctx, build(cf.ForgetResume), progress=progress or (lambda _j: None))
 
 
-HANDLERS: dict[str, Callable[..., Any]] = {}
-"""This mixin's operations whose service entry point takes its command, `(ctx, cmd)` (see `Store.handle`)."""
+HANDLERS: dict[str, Callable[..., Any]] = {
+    "forget": forget_service.forget, "purge": forget_service.purge, "verify_forgotten": verify_service.verify_forgotten,
+    "forget_subject": forget_scope.forget_subject, "forget_tenant": forget_scope.forget_tenant,
+    "forget_resume": forget_scope.resume,
+}
+"""This mixin's operations whose service entry point takes its command, `(ctx, cmd)` (see `Store.handle`); a
+handler called without the handle's `probes` starts from none (as a surface's per-request handle always did)."""

@@ -1,10 +1,16 @@
-// Conflicts of a tenant, optionally only open ones or one by id. Edges left behind when a dispute was carried to a
-// newer version of either side (status 'carried') are history of the same conflict, not conflicts of their own.
-// $tenant       tenant id
-// $conflict_id  conflict id or null
-// $open_only    only conflicts still awaiting a decision
-// $levels       sensitivity labels the caller may see (Tx.rows supplies them from its clearance)
-// returns: conflict_id, status, decision, opened_at, challenger, established
+// Conflicts of a tenant, optionally only open ones or one by id, oldest first (by the time each was opened, then by
+// id: a unique order), from the one after the page's key (a page cut in the query by its key). Edges left behind
+// when a dispute was carried to a newer version of either side (status 'carried') are history of the same
+// conflict, not conflicts of their own.
+// $tenant        tenant id
+// $conflict_id   conflict id or null
+// $open_only     only conflicts still awaiting a decision
+// $after_opened  when the conflict the page starts after was opened (null: from the first)
+// $after_id      id of the conflict the page starts after (null: from the first)
+// $limit         the most conflicts to return (a page and one more, to know whether another follows; ALL for all)
+// $levels        sensitivity labels the caller may see (Tx.rows supplies them from its clearance)
+// returns: conflict_id, opened_at (its earliest edge's), edges (one map per dispute edge, in the order they were
+//          opened: status, decision, opened_at, challenger, established)
 MATCH (c:Fact)-[r:CONFLICTS_WITH]->(e:Fact)
 WHERE c.tenant = $tenant
   AND ($conflict_id IS NULL OR r.conflict_id = $conflict_id)
@@ -14,8 +20,14 @@ WHERE c.tenant = $tenant
   AND @visible(c, $levels) AND @visible(e, $levels)
   AND ('*' IN $levels OR NOT EXISTS { MATCH (c)-[other:CONFLICTS_WITH]->(held:Fact)
                                       WHERE other.conflict_id = r.conflict_id AND NOT @visible(held, $levels) })
-RETURN r.conflict_id AS conflict_id, r.status AS status, r.decision AS decision,
-       coalesce(r.opened_at, r.known_from) AS opened_at,
-       c {@fact_fields(c, null), disputed: false} AS challenger,
-       e {@fact_fields(e, null), disputed: r.known_to IS NULL} AS established
-ORDER BY opened_at
+WITH r, c, e, coalesce(r.opened_at, r.known_from) AS opened_at
+ORDER BY opened_at, e.valid_from, e.version_id
+WITH r.conflict_id AS conflict_id, min(opened_at) AS first_opened,
+     collect({status: r.status, decision: r.decision, opened_at: opened_at,
+              challenger: c {@fact_fields(c, null), disputed: false},
+              established: e {@fact_fields(e, null), disputed: r.known_to IS NULL}}) AS edges
+WHERE $after_id IS NULL OR first_opened > $after_opened
+   OR (first_opened = $after_opened AND conflict_id > $after_id)
+RETURN conflict_id, first_opened AS opened_at, edges
+ORDER BY opened_at, conflict_id
+LIMIT $limit

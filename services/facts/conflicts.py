@@ -11,9 +11,10 @@ from credo.graph.facts import conflicts as conflict_repo
 from credo.graph.core.db import Tx
 from credo.schema import commands as c
 from credo.schema.errors import ConflictError, InvalidInput, NotCurrent, NotFound
-from credo.schema.facts import Conflict, EndKind, Fact, check_version
+from credo.schema.facts import Conflict, EndKind, Fact, Listing, check_version
 from credo.schema.lifecycle import State, check_transition
 from credo.schema.names import check_scope
+from credo.schema.pages import After, key_parts, keyed_page
 from credo.schema.time import overlaps
 from credo.services.facts import predicates as predicate_service
 from credo.services.core.clearance import bound_by, named
@@ -23,9 +24,19 @@ from credo.services.core.unit_of_work import Write
 
 
 
-def conflicts(ctx: Context, cmd: c.ConflictsQuery) -> list[Conflict]:
-    """Conflicts awaiting a decision (and resolved ones on request), oldest first, one entry per conflict."""
-    return one_per_dispute(ctx.read(lambda tx: conflict_repo.conflicts(tx, ctx.tenant, open_only=not cmd.include_resolved)))
+def conflicts(ctx: Context, cmd: c.ConflictsQuery, *, page: After | None = None) -> list[Conflict]:
+    """Conflicts awaiting a decision (and resolved ones on request), oldest first, one entry per conflict. A `page`
+    is cut in the query by key (`.next_after`)."""
+    if page is None:
+        return one_per_dispute(ctx.read(lambda tx: conflict_repo.conflicts(tx, ctx.tenant,
+                                                                           open_only=not cmd.include_resolved)))
+    after = None if page.key is None else key_parts(page, "instant", "text")
+    cut = keyed_page(ctx.read(lambda tx: conflict_repo.disputes(tx, ctx.tenant, open_only=not cmd.include_resolved,
+                                                                after=after, limit=page.limit + 1)),
+                     page, key=lambda found: found[0])
+    listing = Listing(one_per_dispute([c for _key, edges in cut for c in edges]))
+    listing.next_after = cut.next_after
+    return listing
 
 
 def one_per_dispute(found: list[Conflict]) -> list[Conflict]:

@@ -8,7 +8,7 @@ from credo.graph.facts import predicates as predicate_repo
 from credo.graph.core.db import Tx
 from credo.schema import commands as c
 from credo.schema.facts import Fact, PredicateDef
-from credo.schema.pages import After, keyed_page
+from credo.schema.pages import After, key_parts, keyed_page
 from credo.schema.names import normalise_predicate
 from credo.services.core.context import Context
 from credo.services.facts.rules import WriteDecision, decide_write, default_cardinality, established
@@ -36,7 +36,8 @@ def predicates(ctx: Context, cmd: c.PredicatesQuery, *, page: After | None = Non
     """Predicates this tenant has defined, by name; a `page` is cut in the query by name (`.next_after`)."""
     if page is None:
         return ctx.read(lambda tx: predicate_repo.defined(tx, ctx.tenant))
-    found = ctx.read(lambda tx: predicate_repo.defined(tx, ctx.tenant, after=page.key, limit=page.limit + 1))
+    after = None if page.key is None else key_parts(page, "text")[0]  # a key of another shape never reaches the query
+    found = ctx.read(lambda tx: predicate_repo.defined(tx, ctx.tenant, after=after, limit=page.limit + 1))
     return keyed_page(found, page, key=lambda p: p.name)
 
 

@@ -8,11 +8,13 @@ from typing import Any
 from credo.graph.facts import entities as entity_repo
 from credo.graph.core import versions as fact_repo
 from credo.graph.core.db import Tx
+from credo.graph.facts import history as history_repo
 from credo.graph.core.records import readable
 from credo.schema import commands as c
 from credo.schema.errors import InvalidInput, NotFound
 from credo.schema.facts import AsOf, Fact, Listing, Window, literal, scope_key
 from credo.schema.lifecycle import SERVED_VALUES, State
+from credo.schema.pages import After, key_parts, keyed_page
 from credo.schema.names import check_ref, check_scope, clean_name, normalise_predicate
 from credo.schema.time import parse_instant
 from credo.services.core.context import Context
@@ -108,14 +110,22 @@ def _window(tx: Tx, tenant: str, window: Window, point: dict[str, Any]) -> AsOf[
             return page
 
 
-def history(ctx: Context, cmd: c.HistoryQuery) -> list[Fact]:
+def history(ctx: Context, cmd: c.HistoryQuery, *, page: After | None = None) -> list[Fact]:
     """Every version of a fact (both intervals, how each ended), oldest belief first; unreadable stored versions
-    are skipped and named in the answer's `.unreadable`."""
+    are skipped and named in the answer's `.unreadable`. A `page` is cut in the query by key (`.next_after`)."""
     fact_id = check_ref(cmd.fact_id)
-    found = ctx.read(lambda tx: fact_repo.versions_of(tx, ctx.tenant, fact_id))
-    if not found:
+    if page is None:
+        found = ctx.read(lambda tx: history_repo.versions(tx, ctx.tenant, fact_id))
+    else:
+        after = None if page.key is None else key_parts(page, "instant", "instant", "text")
+        found = keyed_page(ctx.read(lambda tx: history_repo.versions(tx, ctx.tenant, fact_id, after=after,
+                                                                     limit=page.limit + 1)),
+                           page, key=history_repo.history_key)
+    if not found and (page is None or page.key is None):
         raise NotFound("fact", fact_id)
-    return readable(found, "history")
+    listing = readable(found, "history")
+    listing.next_after = getattr(found, "next_after", None)
+    return listing
 
 
 def chain(ctx: Context, cmd: c.ChainQuery) -> list[Fact]:

@@ -20,6 +20,7 @@ from credo.graph.forget import forget as repo
 from credo.graph.core import ledger
 from credo.graph.truth import summaries as summary_repo
 from credo.graph.core.db import Tx
+from credo.schema import commands_forget as cf
 from credo.schema.errors import NotFound, TransitionRefused
 from credo.schema.forget import ForgetResult, ResidueReport
 from credo.schema.lifecycle import State, check_transition
@@ -31,19 +32,22 @@ from credo.services.core.unit_of_work import Write
 from credo.services.forget.rules import Probe, only_evidence, tombstone
 from credo.services.forget.steps import (FORGOTTEN, capture, forget_facts, forget_summaries, probe_sealer, reach_entities,
                                          rebuild_after, recorded, scrub_copies, tombstone_event)
-from credo.services.forget.scope import forget_subject
+from credo.services.forget.scope import subject_job
 from credo.services.forget.verify import kind_of, purged_report, verify
 
 FORGOTTEN = State.FORGOTTEN.value
 
 
-def forget(ctx: Context, *, target_id: str, reason: str, actor: str, probes: dict[str, Probe]) -> ForgetResult:
-    """Forget what `target_id` names; returns the ids forgotten, the residue report and the cascade. The tombstone
-    names the acting principal (`ctx.actor`) and, apart, `actor`: who the caller said it acted for."""
+def forget(ctx: Context, cmd: cf.Forget, *, probes: dict[str, Probe] | None = None) -> ForgetResult:
+    """Forget what `cmd.target_id` names; returns the ids forgotten, the residue report and the cascade. The
+    tombstone names the acting principal (`ctx.actor`) and, apart, `cmd.actor`: who the caller said it acted for.
+    `probes` is the handle's memory of captured content (kept until purge)."""
+    target_id, reason, actor = cmd.target_id, cmd.reason, cmd.actor
+    probes = probes if probes is not None else {}
     found = kind_of(ctx, target_id)
     kind = found["kind"]
     if kind == "entity":
-        job = forget_subject(ctx, entity_id=target_id, reason=reason, actor=actor, probes=probes)
+        job = subject_job(ctx, entity_id=target_id, reason=reason, actor=actor, probes=probes)
         return ForgetResult(target_id=target_id, kind="entity", forgotten=job.forgotten, report=job.report)
     if kind == "summary":
         return forget_summaries(ctx, [target_id], reason, actor, probes)
@@ -97,9 +101,10 @@ def _iso(at: object) -> object:
     return at.isoformat() if isinstance(at, datetime) else at
 
 
-def purge(ctx: Context, *, target_id: str, probes: dict[str, Probe]) -> ResidueReport:
+def purge(ctx: Context, cmd: cf.Purge, *, probes: dict[str, Probe] | None = None) -> ResidueReport:
     """forgotten -> deleted: remove the tombstoned nodes themselves (and the entities forgotten with them that no fact
     names any more); refused unless forgotten first. An id already purged answers its report again."""
+    target_id, probes = cmd.target_id, probes if probes is not None else {}
     try:
         found = kind_of(ctx, target_id)
     except NotFound:

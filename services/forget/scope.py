@@ -17,6 +17,7 @@ from credo.graph.facts import entities as entity_repo
 from credo.graph.forget import forget as repo
 from credo.graph.core.db import Tx
 from credo.graph.core.ledger import new_id
+from credo.schema import commands_forget as cf
 from credo.schema.errors import NotFound
 from credo.schema.forget import ForgetJob, ResidueReport
 from credo.services.forget import crypto_erase
@@ -214,10 +215,21 @@ def run(ctx: Context, job: ForgetJob, *, progress: Progress = _quiet, probe: Pro
     return job, forgotten
 
 
-def forget_subject(ctx: Context, *, entity_id: str | None = None, entity: str | None = None, reason: str, actor: str,
-                   batch_size: int = 500, probes: dict[str, Probe] | None = None,
-                   progress: Progress = _quiet) -> SubjectJob:
-    """Forget an entity (by id or name) and every fact naming it, in batches, resumably."""
+def forget_subject(ctx: Context, cmd: cf.ForgetSubject, *, probes: dict[str, Probe] | None = None,
+                   progress: Progress = _quiet) -> ForgetJob:
+    """Forget an entity (an id `e_…` or a name) and every fact naming it, in batches, resumably; `progress` is
+    called after every batch, `probes` is the handle's memory of captured content (kept until purge)."""
+    by_id = cmd.entity.startswith("e_")
+    return subject_job(ctx, entity_id=cmd.entity if by_id else None, entity=None if by_id else cmd.entity,
+                       reason=cmd.reason, actor=cmd.actor, batch_size=cmd.batch_size, probes=probes,
+                       progress=progress).job
+
+
+def subject_job(ctx: Context, *, entity_id: str | None = None, entity: str | None = None, reason: str, actor: str,
+                batch_size: int = 500, probes: dict[str, Probe] | None = None,
+                progress: Progress = _quiet) -> SubjectJob:
+    """The subject's job (by id or name), run to completion: the job, and the ids it forgot (forgetting an entity by
+    id, services/forget/forget.py, reports them)."""
     if entity_id is None:
         found = ctx.read(lambda tx: entity_repo.find(tx, ctx.tenant, entity or ""))
         if found is None:
@@ -237,15 +249,14 @@ def forget_subject(ctx: Context, *, entity_id: str | None = None, entity: str | 
     return SubjectJob(job, forgotten[-1:] + forgotten[:-1] if forgotten else [entity_id])
 
 
-def forget_tenant(ctx: Context, *, reason: str, actor: str, batch_size: int = 500,
-                  progress: Progress = _quiet) -> ForgetJob:
+def forget_tenant(ctx: Context, cmd: cf.ForgetTenant, *, progress: Progress = _quiet) -> ForgetJob:
     """Forget everything the tenant holds, in batches; a crashed run resumes on the next call."""
     everything(ctx.clearance, "forget the tenant")
-    job = start(ctx, scope="tenant", target=None, reason=reason, actor=actor, batch_size=batch_size)
+    job = start(ctx, scope="tenant", target=None, reason=cmd.reason, actor=cmd.actor, batch_size=cmd.batch_size)
     return run(ctx, job, progress=progress)[0]
 
 
-def resume(ctx: Context, *, progress: Progress = _quiet) -> list[ForgetJob]:
+def resume(ctx: Context, cmd: cf.ForgetResume, *, progress: Progress = _quiet) -> list[ForgetJob]:
     """Finish every forget job of the tenant that a crash left running."""
     everything(ctx.clearance, "resume forget jobs")
     return [run(ctx, job, progress=progress)[0] for job in ctx.read(lambda tx: repo.jobs(tx, ctx.tenant))]

@@ -11,6 +11,7 @@ from credo.graph.core import clearance as clearance_repo
 from credo.graph.forget import forget as repo
 from credo.graph.core import sealed
 from credo.graph.core.db import Database, Tx
+from credo.schema import commands_forget as cf
 from credo.schema.errors import CredoError
 from credo.schema.errors import NotFound
 from credo.schema.forget import Kept, OutsideStore, Residue, ResidueReport, Tombstone
@@ -185,10 +186,12 @@ def purged_report(ctx: Context, *, target_id: str, probe: Probe | None) -> Resid
                   purged_at=gone.get("purged_at"))
 
 
-def verify_forgotten(ctx: Context, *, target_id: str, probes: dict[str, Probe]) -> ResidueReport:
-    """verify_forgotten(id): with the content this handle captured (even after purge), else with the probe stored
-    with the forget until purge, else from the graph alone; a purged id answers with its tombstone; NotFound for an
-    id this tenant does not hold."""
+def verify_forgotten(ctx: Context, cmd: cf.VerifyForgotten, *,
+                     probes: dict[str, Probe] | None = None) -> ResidueReport:
+    """verify_forgotten(id): with the content this handle captured (`probes`, even after purge), else with the probe
+    stored with the forget until purge, else from the graph alone; a purged id answers with its tombstone; NotFound
+    for an id this tenant does not hold."""
+    target_id, probes = cmd.target_id, probes if probes is not None else {}
     probe = probes.get(target_id)
     if probe is not None:
         if probe.tombstone is None:  # captured before the forget wrote it (a subject's job found no fact)

@@ -21,6 +21,7 @@ from credo.graph.core import ledger
 from credo.graph.recall import usage as usage_repo
 from credo.graph.core.db import Tx
 from credo.schema import commands as c
+from credo.schema import commands_forget as cf
 from credo.schema.errors import InvalidInput
 from credo.schema.lifecycle import SERVED_VALUES
 from credo.schema.utility import MaintainReport, TierMove
@@ -54,8 +55,8 @@ def maintain(ctx: Context, cmd: c.Maintain, *, policy: TierPolicy = DEFAULT_POLI
 
     report = ctx.write(work)
     if report.ttl_due:  # TTL roll-off is forgetting (DESIGN §9), each verified by its residue report
-        rolled = [forget_service.forget(ctx, target_id=fact_id, reason="episodic TTL roll-off", actor="maintain",
-                                        probes={}).report for fact_id in report.ttl_due]
+        rolled = [forget_service.forget(ctx, cf.Forget(target_id=fact_id, reason="episodic TTL roll-off",
+                                                       actor="maintain")).report for fact_id in report.ttl_due]
         report = report.model_copy(update={"rolled_off": rolled})
     return report
 

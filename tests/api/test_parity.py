@@ -112,7 +112,7 @@ def test_every_operation_has_a_readme_line(op: Operation):
 # -- each Store method's signature is its command's fields ----------------------------------------------------
 PYTHON_ONLY = {  # parameters only the Python API takes: objects no request can carry (a page window or a keyset
     # page, an adapter, a progress callback)
-    "facts": {"window"}, "predicates": {"page"}, "summaries": {"page"}, "stale": {"page"}, "served_to": {"page"}, "tasks_served": {"page"}, "extract": {"extractor"}, "add_summary": {"summarizer"}, "rebuild": {"summarizer"},
+    "facts": {"window"}, "predicates": {"page"}, "summaries": {"page"}, "stale": {"page"}, "conflicts": {"page"}, "history": {"page"}, "served_to": {"page"}, "tasks_served": {"page"}, "extract": {"extractor"}, "add_summary": {"summarizer"}, "rebuild": {"summarizer"},
     "forget_subject": {"progress"}, "forget_tenant": {"progress"}, "forget_resume": {"progress"},
     "import_facts": {"progress"},
 }
