@@ -53,6 +53,15 @@ def key_parts(page: After, *kinds: str) -> list[Any]:
     return read
 
 
+def checked_key(page: After, *kinds: str) -> list[str] | None:
+    """The page's key as its listing's query takes it (text parts), after `key_parts` checked its shape and times;
+    None for a first page."""
+    if page.key is None:
+        return None
+    key_parts(page, *kinds)
+    return [page.key] if isinstance(page.key, str) else list(page.key)
+
+
 def instant_key(at: datetime | None) -> str:
     """An instant as a part of a page's key (`key_parts` reads it back): ISO 8601 text, "" for none."""
     return "" if at is None else at.isoformat()

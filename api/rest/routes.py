@@ -193,7 +193,7 @@ def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, 
     if op.write or not op.paged:
         result = store.handle(op.name, cmd, **extras) if handled else getattr(store, op.store_method)(**fields, **extras)
         return Written(result=result, cascade=_cascade_of(result)) if op.write else result
-    fingerprint = pages.query_hash(fields)
+    fingerprint = pages.query_hash({"operation": op.name, **fields})  # a cursor of another listing is foreign
     offset, pinned, after = pages.read_cursor(cursor, fingerprint) if cursor else (0, None, None)
     size = limit or pages.DEFAULT_LIMIT
     pin_known = "known_at" in op.command.model_fields and fields.get("known_at") is None

@@ -18,7 +18,7 @@ from credo.graph.core import ledger
 from credo.graph.recall import receipts as receipt_repo
 from credo.schema import commands_recall as cr
 from credo.schema.errors import NotFound
-from credo.schema.pages import After, keyed_page
+from credo.schema.pages import After, checked_key, keyed_page
 from credo.schema.names import check_ref, clean_name
 from credo.schema.receipts import ReadReceipt
 from credo.services.recall import utility
@@ -66,7 +66,7 @@ def served_to(ctx: Context, cmd: cr.ServedToQuery, *, page: After | None = None)
     if page is None:
         found = ctx.read(lambda tx: receipt_repo.served_to(tx, ctx.tenant, task))
     else:
-        found = keyed_page(ctx.read(lambda tx: receipt_repo.served_to(tx, ctx.tenant, task, after=page.key,
+        found = keyed_page(ctx.read(lambda tx: receipt_repo.served_to(tx, ctx.tenant, task, after=checked_key(page, "instant", "text"),
                                                                       limit=page.limit + 1)),
                            page, key=receipt_repo.receipt_key)
     if not found and (page is None or page.key is None):
@@ -84,7 +84,7 @@ def tasks_served(ctx: Context, cmd: cr.TasksServedQuery, *, page: After | None =
             raise NotFound("fact", ref)
         if page is None:
             return receipt_repo.tasks_served(tx, ctx.tenant, ref)
-        return keyed_page(receipt_repo.tasks_served(tx, ctx.tenant, ref, after=page.key, limit=page.limit + 1),
+        return keyed_page(receipt_repo.tasks_served(tx, ctx.tenant, ref, after=checked_key(page, "instant", "text"), limit=page.limit + 1),
                           page, key=receipt_repo.receipt_key)
 
     return ctx.read(work)

@@ -13,7 +13,7 @@ from credo.schema import commands as c
 from credo.schema.cascade import OUTCOMES, StaleItem, Summary
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import EndKind, Epistemic, Fact, Listing
-from credo.schema.pages import After, keyed_page
+from credo.schema.pages import After, checked_key, keyed_page
 from credo.schema.lifecycle import SERVED, State, check_transition
 from credo.services.core.context import Context
 from credo.services.core.flags import flag_states
@@ -113,7 +113,7 @@ def reverify(ctx: Context, cmd: c.Reverify) -> Fact:
 def stale(ctx: Context, cmd: c.StaleQuery, *, page: After | None = None) -> list[StaleItem]:
     """Every fact awaiting re-verification and every summary awaiting a rebuild, oldest first; a `page` is cut in
     the query by key (`.next_after`)."""
-    after, limit = (None, ALL) if page is None else (page.key, page.limit + 1)
+    after, limit = (None, ALL) if page is None else (checked_key(page, "instant", "text", "text", "text"), page.limit + 1)
     found = ctx.read(lambda tx: stale_repo.awaiting(tx, ctx.tenant, after=after, limit=limit))
     cut = found if page is None else keyed_page(found, page, key=stale_repo.stale_key)
     skipped = readable([i for i in cut if isinstance(i, Fact)], "stale").unreadable  # named and logged, not listed

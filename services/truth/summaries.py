@@ -12,7 +12,7 @@ from credo.graph.core.ledger import new_id
 from credo.schema import commands as c
 from credo.schema.cascade import Summary, SummaryInput, TraceItem
 from credo.schema.errors import InvalidInput, NotFound, RaceLost
-from credo.schema.pages import After, keyed_page
+from credo.schema.pages import After, checked_key, keyed_page
 from credo.schema.lifecycle import SERVED_VALUES, State, is_served
 from credo.services.truth.cascade import set_state, trace_state
 from credo.services.core.clearance import check_target
@@ -191,7 +191,7 @@ def summaries(ctx: Context, cmd: c.SummariesQuery, *, page: After | None = None)
     wanted = list(SERVED_VALUES) if states is None else states_filter(states)
     if page is None:
         return ctx.read(lambda tx: summary_repo.listed(tx, ctx.tenant, known_at=known, states=wanted))
-    found = ctx.read(lambda tx: summary_repo.listed(tx, ctx.tenant, known_at=known, states=wanted, after=page.key,
+    found = ctx.read(lambda tx: summary_repo.listed(tx, ctx.tenant, known_at=known, states=wanted, after=checked_key(page, "instant", "text"),
                                                     limit=page.limit + 1))
     return keyed_page(found, page, key=summary_repo.summary_key)
 

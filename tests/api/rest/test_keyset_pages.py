@@ -98,10 +98,26 @@ def listings(api, tenant_a) -> dict[str, str]:
     fact_id = _versions(api, tenant_a, 3)
     for name in ("lives_in", "owns", "uses"):
         assert api.post("/v1/predicates", json={"name": name}, headers=tenant_a.headers).status_code < 300
+    premise = api.post("/v1/facts", json={"subject": "Acme", "predicate": "owned_by", "object": "Alice"},
+                       headers=tenant_a.headers).json()["result"]
+    for i in range(2):  # two summaries and two rules on one premise: retracted, four stale items
+        for base in (premise["fact_id"], fact_id):  # and two summaries served
+            assert api.post("/v1/summaries", json={"text": f"notes {i}", "derived_from": [base]},
+                            headers=tenant_a.headers).status_code < 300
+        assert api.post("/v1/facts", json={"subject": f"rule {i}", "predicate": "is", "object": "rule",
+                                           "depends_on": [premise["fact_id"]]}, headers=tenant_a.headers).is_success
+    for _ in range(2):  # two read receipts of one task, each serving the premise
+        assert api.get("/v1/search", params={"query": "Acme owned by Alice", "task": "t1"},
+                       headers=tenant_a.headers).is_success
+    assert api.post(f"/v1/facts/{premise['fact_id']}/retract", json={"reason": "wrong"},
+                    headers=tenant_a.headers).is_success
     paths = {"conflicts": "/v1/conflicts", "history": f"/v1/facts/{fact_id}/history", "predicates": "/v1/predicates",
-             "facts": "/v1/facts"}
-    return {path: api.get(path, params={"limit": 1}, headers=tenant_a.headers).json()["next_cursor"]
-            for path in paths.values()}
+             "facts": "/v1/facts", "summaries": "/v1/summaries", "stale": "/v1/stale",
+             "served_to": "/v1/tasks/t1/receipts", "tasks_served": f"/v1/facts/{premise['fact_id']}/tasks"}
+    cursors = {path: api.get(path, params={"limit": 1}, headers=tenant_a.headers).json()["next_cursor"]
+               for path in paths.values()}
+    assert all(cursors.values()), cursors  # every listing has a second page
+    return cursors
 
 
 CURSORS = {
