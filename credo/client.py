@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
@@ -21,14 +22,11 @@ from pydantic_core import to_jsonable_python
 from credo.api.problems import error_for
 from credo.schema.cascade import CascadeReport
 from credo.schema.errors import CredoError, DatabaseUnavailable
-from credo.schema.facts import AsOf, Unreadable, wire_object
+from credo.schema.facts import wire_object
 from credo.schema.operations import OPERATIONS, Operation
 from credo.store import Store
 
 _SERVER_SIDE = {"extractor", "summarizer"}
-# operations whose Store method answers an AsOf (the Store's own annotation says so)
-_AS_OF = {op.name for op in OPERATIONS
-          if str(getattr(getattr(Store, op.store_method, None), "__annotations__", {}).get("return", "")).startswith("AsOf")}
 
 
 class Client:
@@ -77,6 +75,9 @@ class Client:
             value = quote(str(fields.pop(name)), safe="")
             path = re.sub(r"\{" + name + r"(:path)?\}", lambda _: value, path)
         data = to_jsonable_python(_typed_objects(fields))
+        params = {k: _query_value(k, v) for k, v in data.items() if v is not None}
+        if op.as_of:  # the pages of the as-of answer, one model on every surface, make the Store's AsOf
+            return self._as_of(op, path, params)
         adapter = TypeAdapter(op.returns)
         if op.http_method == "POST":
             answer = self._send("POST", path, json=data).json()
@@ -84,24 +85,36 @@ class Client:
                 return adapter.validate_python(answer)
             result = adapter.validate_python(answer["result"])
             return _with_cascade(result, answer.get("cascade"))
-        params = {k: _query_value(k, v) for k, v in data.items() if v is not None}
         if not (op.paged and not op.write):
             return adapter.validate_python(self._send("GET", path, params=params).json())
         items: list[Any] = []
-        unreadable: list[Any] = []
+        for body in self._pages(path, params):
+            items += body["items"]
+        return adapter.validate_python(items)
+
+    def _pages(self, path: str, params: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        """Every page of a listing, in order, until `next_cursor` is null."""
         cursor = None
         while True:
             page = self._send("GET", path, params=params | {"limit": 200} | ({"cursor": cursor} if cursor else {}))
             body = page.json()
-            items += body["items"]
-            unreadable = body.get("unreadable") or unreadable
+            yield body
             cursor = body.get("next_cursor")
             if not cursor:
-                found = adapter.validate_python(items)
-                # as-of reads answer the Store's AsOf: dated first, undated apart, skipped rows named
-                if op.name in _AS_OF:
-                    return AsOf(found, [Unreadable.model_validate(u) for u in unreadable])
-                return found
+                return
+
+    def _as_of(self, op: Operation, path: str, params: dict[str, Any]) -> Any:
+        """An as-of read's pages joined into one AsOfAnswer (dated items, undated apart, skipped rows named), then
+        the Store's AsOf made from it."""
+        model = op.as_of
+        whole = model(items=[])
+        for body in self._pages(path, params):
+            page = model.model_validate(body)
+            whole.items += page.items
+            whole.undated += page.undated
+            # a page cut from the whole answer names all its skipped versions, a window those it passed over
+            whole.unreadable += [u for u in page.unreadable if u not in whole.unreadable]
+        return whole.as_of()
 
 
 def _told(progress: Any, report: Any) -> Any:

@@ -397,6 +397,7 @@ class AsOf(Listing, Generic[Item]):
 
     Every item says whether it is `undated` (its start is unknown: it may hold at the point, nobody knows since
     when); `.dated` and `.undated` give the two parts; `.unreadable` names stored versions skipped (see Listing).
+    `.answer()` is the model REST, MCP and the Client send (`AsOfAnswer`), whose `.as_of()` gives this list back.
     """
 
     def __init__(self, items: Iterable[Item] = (), unreadable: Any = None) -> None:
@@ -414,6 +415,27 @@ class AsOf(Listing, Generic[Item]):
     def undated(self) -> list[Item]:
         """Items whose start is unknown and that may hold at the point (believed then, not ended before it)."""
         return [i for i in self if i.undated]
+
+    def answer(self, next_cursor: str | None = None) -> AsOfAnswer[Item]:
+        """This answer as every surface sends it (REST, MCP, the Client): dated and undated in two fields."""
+        return AsOfAnswer(items=self.dated, undated=self.undated, unreadable=self.unreadable, next_cursor=next_cursor)
+
+
+class AsOfAnswer(BaseModel, Generic[Item]):
+    """An as-of read's answer as REST, MCP and the Client send it: the dated answer, apart from it the undated items
+    (their start is unknown: they may hold at the point, nobody knows since when), and the stored versions skipped.
+    Over REST it is one page of the answer (`next_cursor` null on the last); the Store answers the `AsOf` list."""
+
+    items: list[Item] = Field(description="the dated answer: items whose valid interval is known to contain the point")
+    undated: list[Item] = Field(default_factory=list, description="items whose start is unknown and that may hold "
+                                "at the point (believed then, not ended before it), kept apart from the answer")
+    unreadable: list[Unreadable] = Field(default_factory=list, description="stored versions the read skipped "
+                                         "because their row fails validation")
+    next_cursor: str | None = Field(default=None, description="REST: the cursor of the next page (null on the last)")
+
+    def as_of(self) -> AsOf[Item]:
+        """The Store's answer: the dated items, then the undated ones after them, the skipped versions named."""
+        return AsOf(self.items + self.undated, self.unreadable)
 
 
 @cache

@@ -22,7 +22,7 @@ from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summar
 from credo.schema.context_package import ContextPackage
 from credo.schema.entities import Entity
 from credo.schema.forget import ForgetJob, ForgetResult, ResidueReport
-from credo.schema.facts import Conflict, Fact, PathStep, PredicateDef, Relation
+from credo.schema.facts import AsOf, AsOfAnswer, Conflict, Fact, PathStep, PredicateDef, Relation
 from credo.schema.imports import ImportReport
 from credo.schema.ledger import AuditPage, LedgerReport
 from credo.schema.provenance import ExtractionResult, WhyTree
@@ -42,7 +42,7 @@ class Operation:
     store_method: str
     http_method: str
     path: str
-    returns: Any  # the Store method's return type (a model, a list of models, or None)
+    returns: Any  # the Store method's return type (a model, a list of models, an `AsOf[...]` answer, or None)
     write: bool = False  # a write answers with its cascade report
     mcp: str | None = None
     mcp_reason: str | None = None  # why an agent has no tool for it (required when `mcp` is None)
@@ -62,8 +62,15 @@ class Operation:
 
     @property
     def paged(self) -> bool:
-        """Lists are paginated with a cursor."""
-        return getattr(self.returns, "__origin__", None) is list
+        """Lists are paginated with a cursor (an as-of read's answer too)."""
+        return getattr(self.returns, "__origin__", None) in (list, AsOf)
+
+    @property
+    def as_of(self) -> type[AsOfAnswer] | None:
+        """The model an as-of read answers on every surface (`AsOfAnswer[Fact]`, ...), None for other operations."""
+        if getattr(self.returns, "__origin__", None) is not AsOf:
+            return None
+        return AsOfAnswer[self.returns.__args__[0]]  # type: ignore[index]
 
 
 _ADMIN = "an administrative or curatorial act; agents use remember, the write gate, instead"
@@ -88,14 +95,14 @@ OPERATIONS: list[Operation] = [
     Operation("write_range", "curate", c.WriteRange, "write_range", "POST", "/v1/facts/range", Fact, write=True,
               mcp_reason=_ADMIN, cli_reason=_SDK),
     # reading
-    Operation("facts", "read", c.FactsQuery, "facts", "GET", "/v1/facts", list[Fact], mcp="facts_as_of", cli="facts"),
+    Operation("facts", "read", c.FactsQuery, "facts", "GET", "/v1/facts", AsOf[Fact], mcp="facts_as_of", cli="facts"),
     Operation("history", "read", c.HistoryQuery, "history", "GET", "/v1/facts/{fact_id}/history", list[Fact],
               mcp_reason="why answers an agent's question about a fact's past", cli="history"),
     Operation("chain", "read", c.ChainQuery, "chain", "GET", "/v1/chains", list[Fact],
               mcp_reason="facts_as_of and why cover an agent's reads", cli="chain"),
-    Operation("relations", "read", c.WhoQuery, "relations", "GET", "/v1/entities/{entity:path}/relations", list[Relation],
+    Operation("relations", "read", c.WhoQuery, "relations", "GET", "/v1/entities/{entity:path}/relations", AsOf[Relation],
               mcp="who", cli="who"),
-    Operation("holders", "read", c.HoldersQuery, "holders", "GET", "/v1/holders", list[Fact],
+    Operation("holders", "read", c.HoldersQuery, "holders", "GET", "/v1/holders", AsOf[Fact],
               mcp_reason="who (relations) covers an agent's who-is-who reads", cli_reason=_SDK),
     Operation("path", "read", c.PathQuery, "path", "GET", "/v1/paths", list[PathStep] | None,
               mcp_reason="who covers an agent's who-is-who reads", cli_reason=_SDK),

@@ -19,7 +19,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.tools.base import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from credo.api.problems import problem_for
 from credo.api.rest.routes import Written
@@ -28,7 +28,7 @@ from credo.schema.cascade import StaleItem
 from credo.schema.commands import Command, fields_of, invalid_input
 from credo.schema.context_package import ContextPackage
 from credo.schema.errors import CredoError, InvalidInput, Unauthenticated
-from credo.schema.facts import AsOf, Conflict, Fact, Relation, Unreadable
+from credo.schema.facts import AsOf, AsOfAnswer, Conflict, Fact, Relation
 from credo.schema.operations import BY_NAME, Operation
 from credo.schema.provenance import WhyTree
 from credo.schema.search import SearchResult
@@ -50,22 +50,6 @@ INSTRUCTIONS = (
 
 
 # -- results -------------------------------------------------------------------------------------
-class Facts(BaseModel):
-    """An as-of read: the dated answer, and apart from it the undated facts (start unknown: they may hold)."""
-
-    facts: list[Fact]
-    undated: list[Fact] = Field(default_factory=list)
-    unreadable: list[Unreadable] = Field(default_factory=list)  # stored versions skipped: their row fails validation
-
-
-class Relations(BaseModel):
-    """Every relation of an entity at the point, both directions; undated ones apart (start unknown: they may hold)."""
-
-    relations: list[Relation]
-    undated: list[Relation] = Field(default_factory=list)
-    unreadable: list[Unreadable] = Field(default_factory=list)
-
-
 class StaleItems(BaseModel):
     """Everything awaiting re-verification or a rebuild, oldest first."""
 
@@ -100,14 +84,6 @@ class ToolSpec:
         return BY_NAME[self.operation]
 
 
-def _facts_as_of(found: AsOf[Fact]) -> Facts:
-    return Facts(facts=found.dated, undated=found.undated, unreadable=found.unreadable)
-
-
-def _relations(found: AsOf[Relation]) -> Relations:
-    return Relations(relations=found.dated, undated=found.undated, unreadable=found.unreadable)
-
-
 TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "ingest_messages", Written[list[Source]], lambda found: Written[list[Source]](result=found),
@@ -131,17 +107,19 @@ TOOLS: tuple[ToolSpec, ...] = (
         "corrects an earlier fact through the same gate. A claim that contradicts established knowledge is kept as "
         "conflicted, not applied."),
     ToolSpec(
-        "facts", Facts, _facts_as_of,
+        "facts", AsOfAnswer[Fact], AsOf.answer,
         "Facts valid at `valid_at` (world time) as believed at `known_at` (default: both now); no evidence needed. "
         "Each fact carries its evidence kind (stated / accepted / unknown), epistemic status (hypothesis / "
-        "confirmed), state and whether it is disputed. Facts whose start is unknown come apart, under `undated`: "
-        "they may hold at the point, nobody knows since when.",
+        "confirmed), state and whether it is disputed. The dated answer is `items`; facts whose start is unknown come "
+        "apart, under `undated`: they may hold at the point, nobody knows since when. `unreadable` names stored "
+        "versions skipped.",
         fixed={"include_undated": True}),  # undated facts come apart in the answer, never dropped
     ToolSpec(
-        "relations", Relations, _relations,
+        "relations", AsOfAnswer[Relation], AsOf.answer,
         "Who is who at a point: every relation of `entity` in both directions (direction out: the entity is the "
         "subject; in: it is the object - e.g. the relations of Alice include 'Acme account owned_by Alice'). "
-        "valid_at / known_at default to now; no evidence needed."),
+        "The dated answer is `items`; relations whose start is unknown come apart, under `undated` (they may "
+        "hold). valid_at / known_at default to now; no evidence needed."),
     ToolSpec(
         "context", ContextPackage, lambda package: package,
         "What the store knows about `query` (a question or an entity's name), in three parts - read this before "

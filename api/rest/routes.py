@@ -2,7 +2,8 @@
 
 GET operations take their command's fields as query parameters (`scope` as JSON text, `states` repeated);
 POST operations take a JSON body generated from the command model minus the path parameters. Writes answer
-`{result, cascade}` (2xx = committed); lists answer a `Page`.
+`{result, cascade}` (2xx = committed); lists answer a `Page`; as-of reads a page of their `AsOfAnswer`
+(`{items, undated, unreadable, next_cursor}`), the model MCP and the Client share.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from credo.api.rest.limits import MAX_JSON_DEPTH, too_deep
 from credo.schema.cascade import CascadeReport
 from credo.schema.commands import Command, build
 from credo.schema.errors import InvalidInput, TooLarge
-from credo.schema.facts import Window
+from credo.schema.facts import AsOf, Window
 from credo.schema.pages import After
 from credo.schema.operations import OPERATIONS, Operation
 
@@ -104,6 +105,8 @@ def _refuse_unknown_query(request: Request, known: frozenset[str]) -> None:
 def _response_model(op: Operation) -> Any:
     if op.write:
         return Written[op.returns]  # type: ignore[name-defined]
+    if op.as_of:  # a page of the as-of answer: its dated items, and its undated ones apart
+        return op.as_of
     if op.paged:
         return pages.Page[op.returns.__args__[0]]  # type: ignore[name-defined]
     return op.returns
@@ -214,12 +217,16 @@ def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, 
     else:
         result = getattr(store, op.store_method)(**call, **extras)
     if pin_known and pinned is None:
-        pinned = pages.pin_time(result)
+        pinned = pages.pin_time(result)  # read from the Store's answer, the list, before it is shaped
     if keyed:
-        return pages.keyset_page(result, offset=offset, pinned=pinned, fingerprint=fingerprint)
-    if getattr(result, "windowed", False):
-        return pages.window_page(result, pinned=pinned, fingerprint=fingerprint)
-    return pages.page(result, offset=offset, limit=size, pinned=pinned, fingerprint=fingerprint)
+        page = pages.keyset_page(result, offset=offset, pinned=pinned, fingerprint=fingerprint)
+    elif getattr(result, "windowed", False):
+        page = pages.window_page(result, pinned=pinned, fingerprint=fingerprint)
+    else:
+        page = pages.page(result, offset=offset, limit=size, pinned=pinned, fingerprint=fingerprint)
+    if op.as_of:  # the page's items split into the dated answer and the undated ones apart (the AsOfAnswer)
+        return AsOf(page.items, page.unreadable).answer(page.next_cursor)
+    return page
 
 
 BULK = frozenset({"add_facts", "import_facts"})  # operations whose rows a request may carry by the thousand

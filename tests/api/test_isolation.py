@@ -87,7 +87,7 @@ def test_citing_another_tenants_source_is_404_and_writes_nothing(api, tenant_a, 
 
 def test_the_tenant_comes_from_the_key_and_lists_show_only_its_own_data(api, tenant_a, tenant_b, tenant_b_data):
     listed = api.get("/v1/facts", params={"subject": "Acme"}, headers=tenant_a.headers).json()
-    assert listed == {"items": [], "next_cursor": None, "unreadable": []}
+    assert listed == {"items": [], "undated": [], "next_cursor": None, "unreadable": []}
     theirs = api.get("/v1/facts", params={"subject": "Acme"}, headers=tenant_b.headers).json()["items"]
     assert [f["object_name"] for f in theirs] == ["Alice"]
     smuggled = api.post("/v1/facts", json={"subject": "X", "predicate": "p", "object": "Y", "tenant": tenant_b.name},

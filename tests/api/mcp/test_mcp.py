@@ -67,7 +67,7 @@ def test_an_agent_remembers_a_verbatim_quote_and_why_gives_the_quote_back(store,
             assert (fact["evidence"], fact["epistemic"]) == ("stated", "confirmed")
             # then the as-of read serves it, and why names the quote and the message it came from
             facts = structured(await client.call_tool("facts_as_of", {"subject": "billing service"}))
-            assert [f["fact_id"] for f in facts["facts"]] == [fact["fact_id"]]
+            assert [f["fact_id"] for f in facts["items"]] == [fact["fact_id"]]
             why = structured(await client.call_tool("why", {"fact_id": fact["fact_id"]}))
             [source] = why["sources"]
             assert (source["quote"], source["session_id"], source["index"]) == (QUOTE, "s1", 2)
@@ -93,7 +93,7 @@ def test_a_paraphrased_quote_is_a_tool_error_naming_the_rule_and_writes_nothing(
             assert json.loads(refused.content[0].text)["code"] == "evidence_refused"
             return structured(await client.call_tool("facts_as_of", {"subject": "billing service"}))
 
-    assert anyio.run(scenario)["facts"] == []
+    assert anyio.run(scenario)["items"] == []
     assert store.facts("billing service") == []
 
 
@@ -109,7 +109,7 @@ def test_facts_as_of_gives_undated_facts_apart_never_dropped(store):
 
     # then the dated answer holds the dated fact, and the undated one comes apart
     answer = anyio.run(scenario)
-    assert [f["fact_id"] for f in answer["facts"]] == [dated.fact_id]
+    assert [f["fact_id"] for f in answer["items"]] == [dated.fact_id]
     assert [f["fact_id"] for f in answer["undated"]] == [undated.fact_id]
 
 
@@ -149,7 +149,7 @@ def test_who_stale_reverify_conflicts_and_resolution_as_tools(store, clock):
     async def scenario():
         async with Client(server) as client:
             relations = structured(await client.call_tool("who", {"entity": "Alice"}))
-            assert {(r["direction"], r["fact"]["predicate"]) for r in relations["relations"]} == {
+            assert {(r["direction"], r["fact"]["predicate"]) for r in relations["items"]} == {
                 ("in", "owned_by"), ("in", "approved_by")}
             [conflict] = structured(await client.call_tool("conflicts", {}))["conflicts"]
             # when the dispute is decided as a succession, the rule resting on Alice's ownership goes stale
@@ -264,7 +264,7 @@ def test_over_streamable_http_a_keyed_agent_remembers_and_gets_the_quote_back(ne
                 assert not remembered.is_error, remembered.content
                 fact_id = structured(remembered)["result"]["fact_id"]
                 facts = structured(await client.call_tool("facts_as_of", {"subject": "billing service"}))
-                assert [f["fact_id"] for f in facts["facts"]] == [fact_id]
+                assert [f["fact_id"] for f in facts["items"]] == [fact_id]
                 why = structured(await client.call_tool("why", {"fact_id": fact_id}))
                 return fact_id, why["sources"][0]["quote"]
 
@@ -312,7 +312,7 @@ def test_another_tenants_key_cannot_read_the_fact_same_as_an_unknown_id(neo4j_db
     assert masked == {k: v for k, v in structured(unknown).items() if k not in ("detail", "request_id")}
     assert masked["code"] == "not_found" and masked["status"] == 404
     assert structured(theirs)["request_id"]  # the app's request id names the call in the server log
-    assert listed["facts"] == [] and listed["undated"] == []
+    assert listed["items"] == [] and listed["undated"] == []
 
 
 def test_dns_rebinding_protection_refuses_a_host_not_allowed(neo4j_db, tenant_a):
