@@ -25,7 +25,7 @@ from credo.api.problems import problem_for
 from credo.api.rest.routes import Written
 from credo.schema.api_keys import Principal
 from credo.schema.cascade import StaleItem
-from credo.schema.commands import Command, fields_of, invalid_input
+from credo.schema.commands import Command, invalid_input
 from credo.schema.context_package import ContextPackage
 from credo.schema.errors import CredoError, InvalidInput, Unauthenticated
 from credo.schema.facts import AsOf, AsOfAnswer, Conflict, Fact, Relation
@@ -185,13 +185,6 @@ TOOLS: tuple[ToolSpec, ...] = (
 )
 
 
-def _run(store: Store, op: Operation, command: Command) -> Any:
-    """The operation's handler, given the validated command (else its Store method, called with the fields)."""
-    if store.handles(op.name):
-        return store.handle(op.name, command)
-    return getattr(store, op.store_method)(**fields_of(command))
-
-
 # -- the server ----------------------------------------------------------------------------------
 def build_server(store_for: StoreFor, *, principal: Local = None, name: str = "credo") -> MCPServer:
     """The MCP server; `store_for(principal)` gives a caller's store. Over HTTP the caller is the principal the
@@ -227,7 +220,7 @@ def _tool(spec: ToolSpec, store_for: StoreFor, local: Local) -> Tool:
             store = store_for(caller(ctx, local))
             store.authorize(op.name, arguments)  # 403 before the arguments are read (the Store checks it again)
             command = _validate(spec, arguments)
-            return spec.shape(_run(store, op, command))
+            return spec.shape(store.handle(op.name, command))  # validated once, here
         except CredoError as exc:
             return _error(exc, ctx)
         except Exception as exc:  # a bug: logged here, answered as an internal problem without its text

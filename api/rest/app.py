@@ -30,7 +30,7 @@ from credo.api.inspector import answers_html, problem_page
 from credo.api.inspector import install as install_pages
 from credo.api.problems import PROBLEM_MEDIA_TYPE, Problem, problem_for
 from credo.api.rest.hardening import SecurityHeadersMiddleware, add_docs, relative_slash_redirects, security_headers
-from credo.api.rest.routes import add_routes, problem_responses
+from credo.api.rest.routes import add_body_schemas, add_routes, problem_responses
 from credo.graph.core.db import Database
 from credo.schema.api_keys import Principal
 from credo.api.rest.limits import BodyLimit
@@ -327,6 +327,7 @@ def create_app(
         return Health(status="ok", database="up", auth=runtime.auth, embedder=embedder_state(runtime.embedder))
 
     add_routes(app.router)
+    add_body_schemas(app)
     install_pages(app)
     for mount in mounts:
         ctx = mount(app, runtime)

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Generic, TypeVar, get_args
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from pydantic import BaseModel, create_model
+from pydantic.json_schema import models_json_schema
 
 from credo.api.problems import PROBLEM_MEDIA_TYPE, Problem
 from credo.api.inspector import routes as pages
@@ -27,6 +28,7 @@ from credo.schema.errors import InvalidInput, TooLarge
 from credo.schema.facts import AsOf, Window
 from credo.schema.pages import After
 from credo.schema.operations import OPERATIONS, Operation
+from credo.schema.time import point
 
 T = TypeVar("T")
 
@@ -44,13 +46,44 @@ def _cascade_of(result: Any) -> CascadeReport | None:
 
 
 def _body_model(op: Operation) -> type[BaseModel] | None:
+    """The schema of a POST route's body (the command's fields but those in the path), for the OpenAPI document
+    only: the body is validated once, by the command itself (`run`)."""
     fields = {name: (info.annotation, info) for name, info in op.command.model_fields.items()
               if name not in op.path_params}
     if not fields:
         return None
     model = create_model(f"{op.command.__name__}Body", __base__=Command, __doc__=op.command.__doc__, **fields)
-    model.renamed = op.command.renamed  # an old field name is refused with its hint, as by the command
+    BODY_MODELS[model.__name__] = model
     return model
+
+
+BODY_MODELS: dict[str, type[BaseModel]] = {}
+"""The body schemas of the POST routes by name, added to the OpenAPI document's components (`add_body_schemas`)."""
+
+
+def add_body_schemas(app: Any) -> None:
+    """Put the POST routes' body schemas in the app's OpenAPI document (each route's body refers to its own): the
+    route reads its body as a JSON object that its command validates, so FastAPI draws no schema for it."""
+    drawn = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = drawn()
+            _, defs = models_json_schema([(m, "validation") for m in BODY_MODELS.values()],
+                                         ref_template="#/components/schemas/{model}")
+            document.setdefault("components", {}).setdefault("schemas", {}).update(defs.get("$defs", {}))
+            app.openapi_schema = document
+        return app.openapi_schema
+
+    app.openapi = openapi
+
+
+def _body_fields(op: Operation, body: dict[str, Any]) -> dict[str, Any]:
+    """A body's fields as sent (validated by the command); a path parameter is not a body field."""
+    for name in op.path_params:
+        if name in body:
+            raise InvalidInput(name, f"is given in the path, not in the body (the route is {op.path})")
+    return body
 
 
 def _optional_int(annotation: Any) -> bool:
@@ -149,9 +182,12 @@ def add_route(router: APIRouter, op: Operation) -> None:
                                 annotation=Annotated[Any, Depends(_caller_store(op))])]
     params += [inspect.Parameter(p, inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[str, Path()])
                for p in op.path_params]
-    if body_model is not None:
+    extra: dict[str, Any] | None = None
+    if body_model is not None:  # a JSON object the command validates (once, in `run`); its schema is the body model's
         params.append(inspect.Parameter("body", inspect.Parameter.KEYWORD_ONLY,
-                                        annotation=Annotated[body_model, Body()]))
+                                        annotation=Annotated[dict[str, Any], Body()]))
+        extra = {"requestBody": {"required": True, "content": {"application/json": {
+            "schema": {"$ref": f"#/components/schemas/{body_model.__name__}"}}}}}
     elif op.http_method == "GET":
         params += [_query_param(n, i) for n, i in op.command.model_fields.items() if n not in op.path_params]
         # an old name is read only to be refused with a hint naming the new one (by the command model)
@@ -174,7 +210,7 @@ def add_route(router: APIRouter, op: Operation) -> None:
         limit, cursor = (given.pop("limit", None), given.pop("cursor", None)) if paged else (None, None)
         body = given.pop("body", None)
         fields = {p: given.pop(p) for p in op.path_params}
-        fields |= body.model_dump(exclude_unset=True) if body is not None else _from_query(op, given)
+        fields |= _body_fields(op, body) if body is not None else _from_query(op, given)
         return run(request, store, op, fields, limit=limit, cursor=cursor)
 
     endpoint.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
@@ -183,39 +219,36 @@ def add_route(router: APIRouter, op: Operation) -> None:
     router.add_api_route(op.path, endpoint, methods=[op.http_method], name=op.name, status_code=status,
                          response_model=_response_model(op), summary=(op.command.__doc__ or op.name).split("\n")[0],
                          operation_id=op.name, tags=[op.path.split("/")[2]],
-                         responses=problem_responses(*PROBLEM_STATUSES[op.http_method]))
+                         responses=problem_responses(*PROBLEM_STATUSES[op.http_method]), openapi_extra=extra)
 
 
 def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, limit: int | None,
         cursor: str | None) -> Any:
-    """Validate with the command model, call the Store method, shape the answer (page, write report)."""
+    """Validate with the command model (once), hand the command to its handler, shape the answer (page, write
+    report)."""
     _bounded_rows(op, fields, request.app.state.runtime.settings.max_http_rows)
     cmd = build(op.command, **fields)  # bad input answers 422 before anything runs
     extras = request.app.state.runtime.extras_for(op.name)
-    handled = store.handles(op.name)  # its handler takes the command as validated here
     if op.write or not op.paged:
-        result = store.handle(op.name, cmd, **extras) if handled else getattr(store, op.store_method)(**fields, **extras)
+        result = store.handle(op.name, cmd, **extras)
         return Written(result=result, cascade=_cascade_of(result)) if op.write else result
     fingerprint = pages.query_hash({"operation": op.name, **fields})  # a cursor of another listing is foreign
     offset, pinned, after = pages.read_cursor(cursor, fingerprint) if cursor else (0, None, None)
     size = limit or pages.DEFAULT_LIMIT
     pin_known = "known_at" in op.command.model_fields and fields.get("known_at") is None
-    call = dict(fields) | ({"known_at": pinned} if pin_known and pinned else {})
-    # the page is cut in the read's query, not from the whole list: by key (keyset), or by position (a window)
+    if pin_known and pinned:  # the page's known time, pinned (read_cursor checked it is an instant)
+        cmd = cmd.model_copy(update={"known_at": point(pinned, "cursor")})
+    # the page is cut in the read's query, not from the whole list: by key (keyset), or by position (a window); the
+    # page is not a command field but an extra of the handler
+    paging: dict[str, Any] = {}
     keyed = _takes(type(store), op.store_method, "page")
     if after is not None and not keyed:  # a keyset cursor edited onto a listing paged by position
         raise InvalidInput("cursor", "is not a cursor of this listing")
     if keyed:
-        call["page"] = After(after, size)
+        paging["page"] = After(after, size)
     elif _takes(type(store), op.store_method, "window"):
-        call["window"] = Window(offset, size)
-    if handled:
-        if pin_known and pinned:
-            cmd = build(op.command, **(fields | {"known_at": pinned}))  # the page's known time, pinned
-        paging = {name: call[name] for name in ("page", "window") if name in call}  # not command fields: extras
-        result = store.handle(op.name, cmd, **extras, **paging)
-    else:
-        result = getattr(store, op.store_method)(**call, **extras)
+        paging["window"] = Window(offset, size)
+    result = store.handle(op.name, cmd, **extras, **paging)
     if pin_known and pinned is None:
         pinned = pages.pin_time(result)  # read from the Store's answer, the list, before it is shaped
     if keyed:

@@ -116,10 +116,6 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         return self.for_principal(Principal(tenant=tenant, clearance=clearance,
                                             actor=actor or self.principal.actor))
 
-    def handles(self, operation: str) -> bool:
-        """Whether `operation`'s handler takes its command (`handle`), so a surface that validated it passes it on."""
-        return operation in HANDLERS
-
     def handle(self, operation: str, cmd: Command, **extras: Any) -> Any:
         """Run `operation` on a command a surface has already validated (REST, MCP): the operation's scope is checked,
         then the command goes to its handler as it is, never validated again."""
@@ -294,7 +290,7 @@ surface validated straight to it. Each mixin's module declares its own (`HANDLER
 # -- every operation checks its scope, below every surface ----------------------------------------------------------
 UNREGISTERED: dict[str, str | None] = {
     "close": None, "for_principal": None, "for_tenant": None, "authorize": None,  # handles and the check itself
-    "handles": None, "handle": None,  # a validated command run by its operation (which checks its own scope)
+    "handle": None,  # a validated command run by its operation (which checks its own scope)
     "turn": "write",  # the write gate's turn: only `remember` is done with it
     "forget_preview": "read",  # the inspector's forget confirmation (it writes nothing; `forget` needs `forget`)
 }
