@@ -1,5 +1,5 @@
 """A page of a listing cut in its query by key (keyset): what a read is asked for, and how its answer says where
-the next page starts. REST's cursors carry the key (api/inspector/routes.py)."""
+the next page starts. REST's cursors carry the key (api/pages.py)."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ from credo.api.inspector.session import (
     store_of,
 )
 from credo.api.inspector.views import EntitiesView, EntityRow, QueuesView, TimelineView, WhyView
-from credo.api.inspector import routes as pages
+from credo.api import pages
 from credo.schema.context_package import ContextPackage
 from credo.schema.errors import CredoError, Forbidden, InvalidInput, Unauthenticated
 from credo.schema.time import parse_instant

@@ -18,7 +18,7 @@ from pydantic import BaseModel, create_model
 from pydantic.json_schema import models_json_schema
 
 from credo.api.problems import PROBLEM_MEDIA_TYPE, Problem
-from credo.api.inspector import routes as pages
+from credo.api import pages
 from credo.api.rest.auth import principal
 from credo.schema.api_keys import Principal
 from credo.api.rest.limits import MAX_JSON_DEPTH, too_deep

@@ -42,7 +42,7 @@ def test_a_cursor_holding_an_overflowing_number_is_bad_input_not_a_500():
 
     import pytest
 
-    from credo.api.inspector import routes as pages
+    from credo.api import pages
     from credo.schema.errors import InvalidInput
 
     cursor = base64.urlsafe_b64encode(b'{"o":1e999,"q":"x"}').decode().rstrip("=")

@@ -154,7 +154,7 @@ def test_a_forged_cursor_answers_a_problem_naming_the_cursor_never_a_500_or_anot
 
 
 def test_a_100_kb_cursor_is_refused_before_it_is_decoded():
-    from credo.api.inspector import routes as pages
+    from credo.api import pages
     from credo.schema.errors import InvalidInput
 
     for cursor in ("A" * 100_000, _encode({"o": 1, "k": None, "q": "x", "a": "y" * 100_000})):
