@@ -106,6 +106,22 @@ def queries_run(monkeypatch) -> list[str]:
 
 
 @pytest.fixture
+def rows_read(monkeypatch):
+    """`rows_read(name)`: a list that gets, from now on, how many rows each run of the named query returned (a
+    page cut in its query reads its page and one more row, never the whole listing)."""
+    counts: dict[str, list[int]] = {}
+    real = db_module.Tx.rows
+
+    def counting(self, query, **params):
+        rows = real(self, query, **params)
+        counts.get(getattr(query, "name", ""), []).append(len(rows))
+        return rows
+
+    monkeypatch.setattr(db_module.Tx, "rows", counting)
+    return lambda name: counts.setdefault(name, [])
+
+
+@pytest.fixture
 def store(neo4j_db: Database, tenant: str, clock: Clock, tmp_path: Path) -> Store:
     """A store bound to this test's tenant and clock, without embeddings (CREDO_TEST_CRYPTO=on: in crypto-erasure
     mode, keys in the test's own directory, to run the suite against the mode)."""

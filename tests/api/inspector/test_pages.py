@@ -112,9 +112,7 @@ def test_a_tasks_receipts_and_a_facts_tasks_are_paged_by_key_in_their_queries(ap
     assert read == [3, 3, 1] * 2  # each page read its page and one more row: none before it, none after
 
 
-def test_the_summaries_listing_is_paged_by_key_in_its_query(api, tenant_a, monkeypatch):
-    from credo.graph.core import db as db_module
-
+def test_the_summaries_listing_is_paged_by_key_in_its_query(api, tenant_a, rows_read):
     fact = api.post("/v1/facts", json={"subject": "Acme", "predicate": "owned_by", "object": "Alice"},
                     headers=tenant_a.headers).json()["result"]
     for i in range(5):
@@ -123,16 +121,7 @@ def test_the_summaries_listing_is_paged_by_key_in_its_query(api, tenant_a, monke
         assert made.is_success, made.text
     whole = api.get("/v1/summaries", params={"limit": 200}, headers=tenant_a.headers).json()
     assert len(whole["items"]) == 5 and whole["next_cursor"] is None
-    read: list[int] = []
-    real = db_module.Tx.rows
-
-    def counting(self, query, **params):
-        rows = real(self, query, **params)
-        if getattr(query, "name", "") == "read_summaries":
-            read.append(len(rows))
-        return rows
-
-    monkeypatch.setattr(db_module.Tx, "rows", counting)
+    read = rows_read("read_summaries")
     ids, cursor = [], None
     while True:
         page = api.get("/v1/summaries", params={"limit": 2} | ({"cursor": cursor} if cursor else {}),
@@ -157,9 +146,7 @@ def test_a_keyed_listing_reads_page_by_page_through_its_handler(api, tenant_a):
     assert len(first["items"]) == 2 and seen == ["p_a", "p_b", "p_c", "p_d", "p_e"]
 
 
-def test_the_stale_queue_is_paged_by_key_in_its_query(api, tenant_a, monkeypatch):
-    from credo.graph.core import db as db_module
-
+def test_the_stale_queue_is_paged_by_key_in_its_query(api, tenant_a, rows_read):
     premise = api.post("/v1/facts", json={"subject": "Acme", "predicate": "owned_by", "object": "Alice"},
                        headers=tenant_a.headers).json()["result"]
     # five rules written in one batch share their known time, so their order (and a page's cut) falls to their ids
@@ -175,16 +162,7 @@ def test_the_stale_queue_is_paged_by_key_in_its_query(api, tenant_a, monkeypatch
     assert retracted.is_success, retracted.text
     whole = api.get("/v1/stale", params={"limit": 200}, headers=tenant_a.headers).json()
     assert [i["kind"] for i in whole["items"]] == ["fact"] * 5 + ["summary"] * 2 and whole["next_cursor"] is None
-    read: list[int] = []
-    real = db_module.Tx.rows
-
-    def counting(self, query, **params):
-        rows = real(self, query, **params)
-        if getattr(query, "name", "") == "read_stale":
-            read.append(len(rows))
-        return rows
-
-    monkeypatch.setattr(db_module.Tx, "rows", counting)
+    read = rows_read("read_stale")
     first = api.get("/v1/stale", params={"limit": 2}, headers=tenant_a.headers).json()
     assert len(first["items"]) == 2 and first["next_cursor"] and read == [3]  # the query read 2 and one more
     seen, cursor = [(i["id"], i["version_id"]) for i in first["items"]], first["next_cursor"]

@@ -40,10 +40,8 @@ def _read_all(api, tenant, path: str, size: int) -> tuple[list[dict], int]:
 
 
 @pytest.mark.parametrize("listing", ["conflicts", "history"])
-def test_a_listing_read_in_small_pages_returns_every_item_once_in_the_whole_reads_order(api, tenant_a, monkeypatch,
+def test_a_listing_read_in_small_pages_returns_every_item_once_in_the_whole_reads_order(api, tenant_a, rows_read,
                                                                                     listing):
-    from credo.graph.core import db as db_module
-
     if listing == "conflicts":
         _conflicts(api, tenant_a, 7)
         path, ident, query = "/v1/conflicts", "conflict_id", "read_conflicts"
@@ -51,16 +49,7 @@ def test_a_listing_read_in_small_pages_returns_every_item_once_in_the_whole_read
         path, ident, query = f"/v1/facts/{_versions(api, tenant_a, 7)}/history", "version_id", "read_history"
     whole = api.get(path, params={"limit": 200}, headers=tenant_a.headers).json()
     assert len(whole["items"]) == 7 and whole["next_cursor"] is None
-    read: list[int] = []
-    real = db_module.Tx.rows
-
-    def counting(self, q, **params):
-        rows = real(self, q, **params)
-        if getattr(q, "name", "") == query:
-            read.append(len(rows))
-        return rows
-
-    monkeypatch.setattr(db_module.Tx, "rows", counting)
+    read = rows_read(query)
     first = api.get(path, params={"limit": 2}, headers=tenant_a.headers).json()
     assert len(first["items"]) == 2 and first["next_cursor"]
     items, pages = _read_all(api, tenant_a, path, 3)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from credo.graph.core import db as db_module
 from credo.schema.facts import Window
 
 
@@ -52,17 +51,8 @@ def test_windows_add_up_to_the_whole_answer_and_none_is_short_while_more_follow(
     assert not any(f.subject.startswith("column") for f in items)
 
 
-def test_a_window_reads_only_its_page_and_one_more_row(listing, monkeypatch):
-    read: list[int] = []
-    real = db_module.Tx.rows
-
-    def counting(self, query, **params):
-        rows = real(self, query, **params)
-        if getattr(query, "name", "") == "read_facts_all":
-            read.append(len(rows))
-        return rows
-
-    monkeypatch.setattr(db_module.Tx, "rows", counting)
+def test_a_window_reads_only_its_page_and_one_more_row(listing, rows_read):
+    read = rows_read("read_facts_all")
     page = listing.facts(valid_at="2025-06-01", window=Window(10, 5))
     assert len(page) == 5 and page.next_offset == 15 and read == [6]
 
