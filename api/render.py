@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from credo.schema.diff import BeliefChange, BeliefVersion, ChangeKind
 from credo.schema.facts import Fact
 
 
@@ -67,3 +68,32 @@ def dated_apart(lines: list[tuple[bool, str]], empty: str) -> str:
 def as_of_block(facts: list[Fact], empty: str = "(nothing)") -> str:
     """An as-of read's facts: the dated answer, then the undated ones under their own heading."""
     return dated_apart([(f.undated, fact_line(f)) for f in facts], empty)
+
+
+def _said(version: BeliefVersion | None) -> str:
+    """What a version of a change said, quoted, or its id when nothing may be named (a forgotten fact)."""
+    if version is None:
+        return "(withheld)"
+    return repr(version.statement) if version.statement is not None else version.version_id
+
+
+def change_text(change: BeliefChange) -> str:
+    """What one change of a belief diff did, in words (its kind and fact id are shown beside it)."""
+    after = change.after[0] if change.after else None
+    kind = change.kind
+    if kind is ChangeKind.FORGOTTEN:
+        return "forgotten (a tombstone: its content is gone)"
+    if kind is ChangeKind.ADDED or kind is ChangeKind.STALE:
+        return _said(after) + (f"; cause: {change.cause}" if change.cause else "")
+    if kind is ChangeKind.CONFLICT_OPENED:
+        return f"{_said(after)} disputes {', '.join(_said(v) for v in change.against)} ({change.conflict_id})"
+    if kind in (ChangeKind.ENDED, ChangeKind.SUPERSEDED) and after is not None and after.valid_to is not None:
+        text = f"{_said(change.before)} ended at {after.valid_to.isoformat()}"  # its reason says the same
+    else:
+        text = f"{_said(change.before)} → {', '.join(_said(v) for v in change.after) or 'no longer believed'}"
+        text += f"; reason: {change.reason}" if change.reason else ""
+    if change.successor is not None:
+        text += f"; successor {_said(change.successor)} ({change.successor.fact_id})"
+    if kind is ChangeKind.STATE_CHANGED and after is not None and after.state:
+        text += f" [{after.state}]"
+    return text

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from credo.schema import commands as c
+from credo.schema import commands_diff as cd
 from credo.schema import commands_forget as cf
 from credo.schema import commands_import as cimp
 from credo.schema import commands_inspector as ci
@@ -20,6 +21,7 @@ from credo.schema import commands_recall as recall
 from credo.schema import commands_search as cs
 from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summary
 from credo.schema.context_package import ContextPackage
+from credo.schema.diff import BeliefDiff
 from credo.schema.entities import Entity
 from credo.schema.forget import ForgetJob, ForgetResult, ResidueReport
 from credo.schema.facts import AsOf, AsOfAnswer, Conflict, Fact, PathStep, PredicateDef, Relation
@@ -157,6 +159,7 @@ OPERATIONS: list[Operation] = [
     Operation("reverify", "curate", c.Reverify, "reverify", "POST", "/v1/facts/{fact_id}/reverify", Fact, write=True,
               mcp="reverify", cli="reverify"),
     Operation("stale", "read", c.StaleQuery, "stale", "GET", "/v1/stale", list[StaleItem], mcp="stale", cli="stale"),
+    Operation("diff", "read", cd.DiffQuery, "diff", "GET", "/v1/diff", BeliefDiff, mcp="belief_diff", cli="diff"),
     Operation("maintain", "admin", c.Maintain, "maintain", "POST", "/v1/maintain", MaintainReport,
               mcp_reason="a scheduled sweep an operator runs (credo maintain), not an agent's act", cli="maintain"),
     # lifecycle

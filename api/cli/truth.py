@@ -1,12 +1,14 @@
-"""`credo stale`, `reverify`, `maintain`, `rebuild`: what awaits re-checking after a premise changed."""
+"""`credo stale`, `reverify`, `maintain`, `rebuild`: what awaits re-checking after a premise changed; `credo diff`:
+what changed in what is believed between two known times."""
 
 from __future__ import annotations
 
 import argparse
+from datetime import datetime, timezone
 from typing import Any
 
-from credo.api.cli.facts import connected
-from credo.api.render import fact_line, to_json
+from credo.api.cli.facts import _scope, connected
+from credo.api.render import change_text, fact_line, to_json
 from credo.schema.cascade import OUTCOMES, CascadeReport
 
 
@@ -36,6 +38,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          help="list: deterministic bullets (default); llm: CREDO_LLM_BASE_URL / CREDO_LLM_MODEL")
     rebuild.add_argument("--json", action="store_true", help="print JSON")
     rebuild.set_defaults(handler=cmd_rebuild)
+
+    diff = subparsers.add_parser("diff", help="what changed in what is believed between two known times")
+    diff.add_argument("--since", required=True, metavar="KNOWN_A", help="the earlier known time (excluded)")
+    diff.add_argument("--until", metavar="KNOWN_B", help="the later known time (included; default now)")
+    diff.add_argument("--subject", help="only changes of facts about this entity")
+    diff.add_argument("--scope", action="append", metavar="KEY=VALUE")
+    diff.add_argument("--json", action="store_true", help="print JSON")
+    diff.set_defaults(handler=cmd_diff)
 
 
 def report_lines(report: CascadeReport | None) -> list[str]:
@@ -112,4 +122,18 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
     print(f"{summary.summary_id}/{summary.version_id} [{summary.state}] {summary.topic}")
     print(summary.text)
     print("\n".join(report_lines(summary.cascade)))
+    return 0
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    """Print every change of belief between --since and --until (default now), oldest first."""
+    until = args.until or datetime.now(timezone.utc)
+    found = connected(args).diff(args.since, until, scope=_scope(args.scope), subject=args.subject)
+    if args.json:
+        print(to_json(found))
+        return 0
+    for change in found.changes:
+        print(f"{change.at.isoformat()}  {change.kind.value:<17} {change.fact_id}  {change_text(change)}")
+    if not found.changes:
+        print(f"nothing changed between {found.known_a.isoformat()} and {found.known_b.isoformat()}")
     return 0

@@ -27,6 +27,7 @@ from credo.schema.api_keys import Principal
 from credo.schema.cascade import StaleItem
 from credo.schema.commands import Command, invalid_input
 from credo.schema.context_package import ContextPackage
+from credo.schema.diff import BeliefDiff
 from credo.schema.errors import CredoError, InvalidInput, Unauthenticated
 from credo.schema.facts import AsOf, AsOfAnswer, Conflict, Fact, Relation
 from credo.schema.operations import BY_NAME, Operation
@@ -140,6 +141,14 @@ TOOLS: tuple[ToolSpec, ...] = (
         "stale", StaleItems, lambda found: StaleItems(items=found),
         "What awaits re-verification (facts whose premises changed) or a rebuild (summaries), oldest first, each "
         "with its cause. No evidence needed."),
+    ToolSpec(
+        "diff", BeliefDiff, lambda found: found,
+        "What changed in what the store believes between two known times: `known_a` (excluded, e.g. when you "
+        "last looked) and `known_b` (included, e.g. now), oldest change first; `subject` or `scope` narrow it. Each "
+        "change has its kind - added, corrected (before -> after), superseded (with the successor), ended, "
+        "retracted (with the reason), merged, conflict_opened / conflict_resolved, state_changed, stale (with its "
+        "cause: the premise that changed) or forgotten (only the id and when: never its content) - and the known "
+        "time `at` of the write that made it. No evidence needed."),
     ToolSpec(
         "reverify", Written[Fact], _written,
         "Close a re-verification: holds (re-confirmed: give the new evidence - a source id, premise fact ids or a "

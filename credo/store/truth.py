@@ -13,11 +13,14 @@ from typing import Any
 from credo.schema import commands as c
 from credo.schema.commands import build
 from credo.schema.cascade import Justification, StaleItem, Summary
+from credo.schema.commands_diff import DiffQuery
+from credo.schema.diff import BeliefDiff
 from credo.schema.facts import Fact
 from credo.schema.pages import After
 from credo.schema.utility import MaintainReport
 from credo.services.truth import premises as justify_service
 from credo.services.recall import maintain as maintain_service
+from credo.services.truth import diff as diff_service
 from credo.services.truth import reverify as reverify_service
 from credo.services.truth import summaries as summary_service
 from credo.services.core.context import Context
@@ -71,6 +74,14 @@ class CascadeMixin:
         (REST's pages: `.next_after` says which item the next follows)."""
         return reverify_service.stale(self._ctx, build(c.StaleQuery), page=page)
 
+    def diff(self, known_a: Any, known_b: Any, *, scope: dict[str, str] | None = None,
+             subject: str | None = None) -> BeliefDiff:
+        """What the store believed differently between known times known_a (excluded) and known_b (included):
+        each change (added, corrected, superseded, ended, retracted, stale with its cause, forgotten as a tombstone,
+        ...) in known-time order, within the caller's clearance."""
+        cmd = build(DiffQuery, known_a=known_a, known_b=known_b, scope=scope, subject=subject)
+        return diff_service.diff(self._ctx, cmd)
+
     def maintain(self, *, episodic_ttl_days: int | None = None) -> MaintainReport:
         """The scheduled sweep (idempotent): flag stale what rests on ended premises, move memories between tiers
         (`.tier_moves`), list episodic memories past the TTL (`.ttl_due`); `episodic_ttl_days` sets the TTL first."""
@@ -82,6 +93,6 @@ HANDLERS: dict[str, Callable[..., Any]] = {
     "justify": justify_service.justify, "justifications": justify_service.justifications,
     "add_summary": summary_service.add_summary, "rebuild": summary_service.rebuild,
     "summaries": summary_service.summaries, "summary": summary_service.summary, "reverify": reverify_service.reverify,
-    "stale": reverify_service.stale, "maintain": maintain_service.maintain,
+    "stale": reverify_service.stale, "maintain": maintain_service.maintain, "diff": diff_service.diff,
 }
 """This mixin's operations whose service entry point takes its command, `(ctx, cmd)` (see `Store.handle`)."""

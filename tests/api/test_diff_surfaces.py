@@ -1,0 +1,99 @@
+"""The belief diff on every surface: REST (`GET /v1/diff`), credo.Client, the MCP tool `belief_diff` and
+`credo diff`; the tenant comes from the key, a reversed window is refused naming the field."""
+
+from __future__ import annotations
+
+import json
+
+import anyio
+from mcp.client import Client as McpClient
+
+from credo.api.cli import main
+from credo.api.mcp.server import build_server
+from credo.client import Client
+from credo.schema.diff import BeliefDiff
+from tests.api.conftest import new_tenant
+
+WINDOW = {"known_a": "2000-01-01", "known_b": "2100-01-01"}
+
+
+def test_diff_over_rest_lists_the_keys_tenant_changes_and_refuses_a_reversed_window(api, tenant_a, tenant_b):
+    # given a fact added and then corrected in tenant A
+    made = api.post("/v1/facts", headers=tenant_a.headers, json={"subject": "Bob", "predicate": "role",
+                                                                 "object": "engineer", "valid_from": "2024-01-01"})
+    assert made.status_code == 201, made.text
+    fact_id = made.json()["result"]["fact_id"]
+    fixed = api.post(f"/v1/facts/{fact_id}/correct", headers=tenant_a.headers, json={"object": "staff engineer"})
+    assert fixed.status_code == 200, fixed.text
+    # when A's key reads the diff, then both changes are listed, oldest first, with the correction's before and after
+    answer = api.get("/v1/diff", headers=tenant_a.headers, params=WINDOW)
+    assert answer.status_code == 200, answer.text
+    changes = answer.json()["changes"]
+    assert [(c["kind"], c["fact_id"]) for c in changes] == [("added", fact_id), ("corrected", fact_id)]
+    assert changes[1]["before"]["object"] == "engineer" and changes[1]["after"][0]["object"] == "staff engineer"
+    # and only the changes after known_a: from the addition's own known time, the correction alone
+    since = api.get("/v1/diff", headers=tenant_a.headers,
+                    params={**WINDOW, "known_a": made.json()["result"]["known_from"]}).json()["changes"]
+    assert [c["kind"] for c in since] == ["corrected"]
+    # another tenant's key sees none of it
+    assert api.get("/v1/diff", headers=tenant_b.headers, params=WINDOW).json()["changes"] == []
+    # a reversed window, or a missing bound, is a problem naming the field
+    reversed_ = api.get("/v1/diff", headers=tenant_a.headers, params={"known_a": "2025-02", "known_b": "2025-01"})
+    assert reversed_.status_code == 422 and reversed_.json()["field"] == "known_b"
+    missing = api.get("/v1/diff", headers=tenant_a.headers, params={"known_a": "2025-01"})
+    assert missing.status_code == 422 and missing.json()["field"] == "known_b"
+
+
+def test_diff_through_credo_client_is_the_stores_answer(live_server, neo4j_db):
+    tenant = new_tenant(neo4j_db)
+    with Client(live_server.url, tenant.key) as client:
+        fact = client.add_fact("Office lease", "held_by", "Acme", valid_from="2024-01-01")
+        client.end_fact(fact.fact_id, at="2024-09-01")
+        found = client.diff("2000-01-01", "2100-01-01")
+    assert isinstance(found, BeliefDiff)
+    assert [(c.kind.value, c.fact_id) for c in found.changes] == [("added", fact.fact_id), ("ended", fact.fact_id)]
+    assert found.changes[1].after[0].valid_to.isoformat().startswith("2024-09-01")
+
+
+def test_belief_diff_as_an_mcp_tool_answers_what_changed_since(store, clock):
+    # given a premise and a rule resting on it, then (later) the premise retracted
+    clock.at("2025-01-01")
+    key = store.add_fact("payments", "signing_key", "K1", valid_from="2024-01-01")
+    rule = store.add_fact("Rotate K1 before 2026", "is", "rule", depends_on=[key.fact_id], valid_from="2025-01-01")
+    clock.at("2025-02-01")
+    store.retract_fact(key.fact_id, reason="the key was revoked")
+    server = build_server(store.for_principal, principal=store.principal)
+
+    async def scenario():
+        async with McpClient(server) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            since = await client.call_tool("belief_diff", {"known_a": "2025-01-15", "known_b": "2025-03-01"})
+            bad = await client.call_tool("belief_diff", {"known_a": "2025-03-01", "known_b": "2025-01-15"})
+            return tools["belief_diff"], since, bad
+
+    tool, since, bad = anyio.run(scenario)
+    # when an agent asks what changed since mid-January, then the retraction and what went stale because of it
+    assert tool.annotations.read_only_hint and "forgotten" in tool.description
+    changes = since.structured_content["changes"]
+    assert [(c["kind"], c["fact_id"]) for c in changes] == [("retracted", key.fact_id), ("stale", rule.fact_id)]
+    assert changes[0]["reason"] == "the key was revoked" and key.fact_id in changes[1]["cause"]
+    assert bad.is_error and bad.structured_content["field"] == "known_b"
+
+
+def test_credo_diff_prints_each_change_from_the_command_line(store, tenant, clock, capsys, cli_env, monkeypatch):
+    for key, value in cli_env.items():
+        if key.startswith("NEO4J_"):
+            monkeypatch.setenv(key, value)  # the command talks to the session's Neo4j, never starts its own
+    clock.at("2025-01-01")
+    owner = store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01")
+    clock.at("2025-02-01")
+    bob = store.succeed_fact(owner.fact_id, object="Bob", at="2024-06-01")
+    assert main(["--tenant", tenant, "diff", "--since", "2025-01-15", "--until", "2025-03-01"]) == 0
+    out = capsys.readouterr().out
+    assert "superseded" in out and owner.fact_id in out and bob.fact_id in out and "added" not in out
+    # --until defaults to now; --json prints the answer's model
+    assert main(["--tenant", tenant, "diff", "--since", "2024-12-31", "--json"]) == 0
+    found = BeliefDiff.model_validate(json.loads(capsys.readouterr().out))
+    assert [c.kind.value for c in found.changes] == ["added", "superseded"]
+    assert main(["--tenant", tenant, "diff", "--since", "2025-03-01", "--until", "2025-04-01"]) == 0
+    assert "nothing changed between" in capsys.readouterr().out
