@@ -73,8 +73,6 @@ class BeliefDiff(BaseModel):
 
     known_a: datetime
     known_b: datetime
-    subject: str | None = None
-    scope: dict[str, str] | None = None
     changes: list[BeliefChange] = Field(default_factory=list)
 
 

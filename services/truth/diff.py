@@ -40,6 +40,6 @@ def diff(ctx: Context, cmd: DiffQuery) -> BeliefDiff:
             diff_repo.flags(tx, ctx.tenant, known_a, known_b, **window),
             diff_repo.disputes(tx, ctx.tenant, known_a, known_b, **window),
             known_a=known_a, known_b=known_b)
-        return BeliefDiff(known_a=known_a, known_b=known_b, subject=subject, scope=scope, changes=changes)
+        return BeliefDiff(known_a=known_a, known_b=known_b, changes=changes)
 
     return ctx.read(work)

@@ -171,7 +171,6 @@ def test_subject_and_scope_narrow_the_diff(store, clock, timeline):
     store.add_fact("deploys", "run_on", "Mondays", scope={"env": "staging"}, valid_from="2025-01-01")
     found = store.diff("2025-02-28", "2025-03-02", scope={"env": "production"})
     assert [(c.kind.value, c.fact_id) for c in found.changes] == [("added", scoped.fact_id)]
-    assert found.scope == {"env": "production"}
 
 
 def test_conflicts_opened_and_resolved_are_changes_too(store, clock):
@@ -211,3 +210,20 @@ def test_nothing_changed_is_an_empty_diff(store, clock):
     clock.at("2025-01-01")
     store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01")
     assert store.diff("2025-01-02", "2025-01-04").changes == []
+
+
+def test_a_dependent_gone_stale_names_a_premise_above_the_clearance_by_id_only(store, clock):
+    # given a public rule resting on a secret premise, and the premise retracted
+    clock.at("2025-01-01")
+    premise = store.add_fact("Project Falcon", "budget", "12 million", valid_from="2025-01-01", sensitivity="secret")
+    rule = store.add_fact("Falcon spending", "needs", "board approval", valid_from="2025-01-01", sensitivity="public",
+                          statement="Spending needs board approval", depends_on=[premise.fact_id])
+    clock.at("2025-02-01")
+    store.retract_fact(premise.fact_id, reason="the budget was cut")
+    # when a reader cleared for internal labels reads the diff
+    low = store.for_principal(Principal(tenant=store.tenant, clearance="internal"))
+    diff = low.diff("2025-01-15", "2025-03-01")
+    # then it sees its rule went stale, the premise named by its id only, and nothing of the retraction itself
+    assert [(c.kind.value, c.fact_id) for c in diff.changes] == [("stale", rule.fact_id)]
+    assert premise.fact_id in diff.changes[0].cause
+    assert "12 million" not in diff.model_dump_json() and "budget was cut" not in diff.model_dump_json()
