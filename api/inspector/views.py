@@ -7,6 +7,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from credo.schema.cascade import Justification, StaleItem, Summary
+from credo.schema.diff import BeliefDiff
 from credo.schema.facts import Conflict, Fact
 from credo.schema.forget import ForgetPreview  # noqa: F401 - the forget confirmation's view model
 from credo.schema.ledger import AuditEvent
@@ -84,3 +85,12 @@ class QueuesView(BaseModel):
     conflicts: list[Conflict]
     stale: list[StaleItem]
     candidates: list[Fact]
+
+
+class DiffView(BaseModel):
+    """The "what changed" page: the window as asked (None: a week ago / now) and the belief diff read for it."""
+
+    since: str | None = None
+    until: str | None = None
+    subject: str | None = None
+    diff: BeliefDiff

@@ -232,6 +232,7 @@ def _pages(w: World) -> dict[str, list[tuple[str, dict[str, Any], list[str]]]]:
         "/ui/context": [("/ui/context", {"query": n}, [n]) for n in names],
         "/ui/forget": [("/ui/forget", {"target": i}, []) for i in [*ids, *w.summaries.values()]],
         "/ui/forget/{target_id}": [(f"/ui/forget/{i}", {}, []) for i in ids[:2]],
+        "/ui/diff": [("/ui/diff", {"since": "2000-01-01"}, [])],
     }
     for path, calls in list(pages.items()):  # every page has its JSON twin
         twin = path.replace("{entity:entity_name}", "{entity:entity_name}.json").replace("{fact_id}", "{fact_id}.json")
