@@ -1,7 +1,8 @@
 // The state flags drawn inside the known window ($known_a, $known_b] on fact versions the caller may see (stale by a
 // cascade, forgotten, deprecated, quarantined, ...): each with its state, when, the kind of its state change, its
-// cause line (and the path from the root, for a cascade) and its reason. A flag's :StateChange node is known from
-// the write that drew it (`at`), so the window is read on the nodes first.
+// cause line (and the path from the root, for a cascade) and its reason. The window is read on the edges (migration
+// 0007 drew flags of many known times into one node); `change_id IS NOT NULL` makes the tenant's nodes a seek of the
+// (tenant, change_id) index rather than a scan of every tenant's.
 // $tenant       tenant id
 // $known_a      the window's start (excluded)
 // $known_b      the window's end (included)
@@ -10,7 +11,7 @@
 // $levels       sensitivity labels the caller may see (Tx.rows supplies them from its clearance)
 // returns: (plain values only) fact (the flagged version as stored), state, at, kind, cause, path, reason
 MATCH (c:StateChange)
-WHERE c.tenant = $tenant AND c.at > $known_a AND c.at <= $known_b
+WHERE c.tenant = $tenant AND c.change_id IS NOT NULL
 MATCH (f:Fact)-[g:FLAGGED]->(c)
 WHERE g.known_from > $known_a AND g.known_from <= $known_b
   AND @visible(f, $levels)
