@@ -175,7 +175,8 @@ def test_pages_are_readable_on_a_narrow_window_and_every_control_has_a_label(ser
         driver.find_element(By.ID, "api_key").send_keys(tenant.key)
         driver.find_element(By.ID, "login").click()
         for path in ("/ui/entities", "/ui/entities/Acme account", f"/ui/facts/{ids['rule']}", "/ui/queues",
-                     "/ui/context?query=Acme account", f"/ui/forget?target={ids['alice']}"):
+                     "/ui/context?query=Acme account", f"/ui/forget?target={ids['alice']}",
+                     "/ui/diff?since=2000-01-01"):
             driver.get(served + path)
             # nothing is wider than the window (tables scroll inside their own box)
             width = driver.execute_script("return document.documentElement.scrollWidth")
