@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from credo.schema.cascade import CascadeReport
 
-TargetKind = Literal["fact", "source", "entity", "summary", "tenant"]
+TargetKind = Literal["fact", "source", "entity", "summary", "recipe", "tenant"]
 CryptoMode = Literal["off", "on", "read-only"]
 """CREDO_CRYPTO: crypto-erasure off, on, or read-only (opens old ciphertext, seals nothing new)."""
 CRYPTO_MODES: tuple[CryptoMode, ...] = get_args(CryptoMode)

@@ -17,6 +17,7 @@ from credo.schema import commands_import as cimp
 from credo.schema import commands_inspector as ci
 from credo.schema import commands_ledger as cl
 from credo.schema import commands_lifecycle as lc
+from credo.schema import commands_procedural as proc
 from credo.schema import commands_recall as recall
 from credo.schema import commands_search as cs
 from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summary
@@ -29,6 +30,7 @@ from credo.schema.imports import ImportReport
 from credo.schema.ledger import AuditPage, LedgerReport
 from credo.schema.provenance import ExtractionResult, WhyTree
 from credo.schema.receipts import ReadReceipt
+from credo.schema.recipes import Recipe
 from credo.schema.search import SearchResult
 from credo.schema.sources import Source
 from credo.schema.utility import MaintainReport, MemoryUsage
@@ -207,6 +209,16 @@ OPERATIONS: list[Operation] = [
               mcp="feedback", cli="feedback"),
     Operation("utility", "read", cl.UtilityQuery, "utility", "GET", "/v1/facts/{fact_id}/utility", MemoryUsage,
               mcp_reason="an operator's view of a memory's tier and utility", cli="utility"),
+    # procedural memory: recipes keyed by (tenant, task shape) (issue 27 item 1)
+    Operation("record_recipe", "write", proc.RecordRecipe, "record_recipe", "POST", "/v1/recipes", Recipe, write=True,
+              mcp="record_recipe", cli="recipe add"),
+    Operation("recipe_outcome", "write", proc.RecipeOutcomeReport, "recipe_outcome", "POST",
+              "/v1/recipes/{recipe_id}/outcome", Recipe, write=True, mcp="recipe_outcome", cli="recipe outcome"),
+    Operation("recipes", "read", proc.RecipesQuery, "recipes", "GET", "/v1/recipes", list[Recipe], mcp="recipes",
+              cli="recipes"),
+    Operation("consent_recipe", "write", proc.ConsentRecipe, "consent_recipe", "POST", "/v1/recipes/{recipe_id}/consent",
+              Recipe, write=True, mcp_reason="consent is a person's answer, recorded by the application that asked them",
+              cli="recipe consent"),
     # import: the pipelined bulk import (issue 9 item 5)
     Operation("import_facts", "admin", cimp.ImportFacts, "import_facts", "POST", "/v1/facts/import", ImportReport, write=True,
               mcp_reason="bulk import is an operator's job, not an agent's tool", cli="import"),

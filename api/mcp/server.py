@@ -32,6 +32,7 @@ from credo.schema.errors import CredoError, InvalidInput, Unauthenticated
 from credo.schema.facts import AsOf, AsOfAnswer, Conflict, Fact, Relation
 from credo.schema.operations import BY_NAME, Operation
 from credo.schema.provenance import WhyTree
+from credo.schema.recipes import Recipe
 from credo.schema.search import SearchResult
 from credo.schema.forget import ForgetResult, ResidueReport
 from credo.schema.sources import Source
@@ -61,6 +62,12 @@ class Conflicts(BaseModel):
     """Writes kept but not applied."""
 
     conflicts: list[Conflict]
+
+
+class Recipes(BaseModel):
+    """The live recipes of a task shape, best first."""
+
+    items: list[Recipe]
 
 
 def _written(fact: Fact) -> Written[Fact]:
@@ -191,6 +198,24 @@ TOOLS: tuple[ToolSpec, ...] = (
         "misled). This re-classifies that recall (counted neutral when served); it is not an extra vote, so "
         "repeating a verdict changes nothing. Say unknown when you cannot tell: it is logged and changes nothing. "
         "Answers the memory's tier and net utility."),
+    ToolSpec(
+        "record_recipe", Written[Recipe], lambda recipe: Written[Recipe](result=recipe),
+        "When a task succeeded, record how you did it so the next task of its shape can reuse it: `task_shape` "
+        "names the kind of task in words (case, spacing, punctuation and word order do not matter; no one-off "
+        "values), `steps` the short steps in order. Evidence: `because` must be the id of a recorded source that "
+        "shows the success - a tool_result or an observation (add_source), never a conversation message alone; a "
+        "missing one or one of another kind is refused as evidence_refused naming `because`. Set `user_facing` when "
+        "a person will see it done this way: it is then served only after they consent."),
+    ToolSpec(
+        "recipe_outcome", Written[Recipe], lambda recipe: Written[Recipe](result=recipe),
+        "After using a recipe, say how it went: success or failure update its success rate (smoothed: (successes "
+        "+ 1) / (uses + 2)); a recipe whose rate stays below 0.5 over 10 uses retires and is never served again. "
+        "Say unknown when you cannot tell: it is logged and changes nothing."),
+    ToolSpec(
+        "recipes", Recipes, lambda found: Recipes(items=found),
+        "Before a task, ask how tasks of its shape were done here: the live recipes of `task_shape`, best first "
+        "(by success rate, then uses), each with its steps, uses, successes, rate and the source it was earned "
+        "by. Retired, declined and not yet consented recipes are never served. No evidence needed."),
 )
 
 

@@ -2,7 +2,8 @@
 // forget, purge, merge): a fact id, or a version id of a fact, with a version the caller may not see (with
 // $current_only, one believed now); a source the caller may not see (cypher/fragments/visible_source.cypher: its own
 // label, or evidence for such a version); an entity some such version is about (its own id or an id merged into
-// it, at any known time); a summary with a version the caller may not see. Such an id answers NotFound to the caller
+// it, at any known time); a summary with a version the caller may not see; a recipe with a version the caller may
+// not see (its label is at least its source's, services/procedural/recipes.py). Such an id answers NotFound to the caller
 // exactly like an id that does not exist (services/core/clearance.py).
 // $tenant        tenant id
 // $id            the id
@@ -20,4 +21,5 @@ RETURN NOT '*' IN $levels AND (
               MATCH (f:Fact)-[:ABOUT]->(:Entity)-[:MERGED_INTO*0..]->(e)
               WHERE NOT @visible(f, $levels) }
   OR EXISTS { MATCH (s:Summary {summary_id: $id}) WHERE s.tenant = $tenant AND NOT @visible_summary(s, $levels) }
+  OR EXISTS { MATCH (r:Recipe {recipe_id: $id}) WHERE r.tenant = $tenant AND NOT @visible(r, $levels) }
 ) AS hidden

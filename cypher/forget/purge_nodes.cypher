@@ -5,6 +5,7 @@
 // $source_ids    source ids
 // $entity_ids    entity ids
 // $summary_ids   summary ids (every version)
+// $recipe_ids    recipe ids (every version)
 // $with_entities entities forgotten with the target (named only by its forgotten facts)
 // returns: deleted (count of target nodes), entities (list of {id, at, by, behalf, reason} of the entities deleted
 //          with them)
@@ -17,7 +18,8 @@ CALL () {
 CALL () {
   MATCH (n)
   WHERE n.tenant = $tenant AND ((n:Fact AND n.fact_id IN $fact_ids) OR (n:Source AND n.source_id IN $source_ids)
-        OR (n:Entity AND n.entity_id IN $entity_ids) OR (n:Summary AND n.summary_id IN $summary_ids))
+        OR (n:Entity AND n.entity_id IN $entity_ids) OR (n:Summary AND n.summary_id IN $summary_ids)
+        OR (n:Recipe AND n.recipe_id IN $recipe_ids))
   DETACH DELETE n
   RETURN count(*) AS deleted
 }

@@ -19,6 +19,11 @@ CALL () {
   MATCH (e:Entity) WHERE e.tenant = $tenant AND e.forgotten_at IS NULL
   RETURN 'node property' AS place, 'Entity' AS ref, toString(count(e)) + ' entities keep names' AS detail, count(e) AS n
   UNION
+  MATCH (r:Recipe) WHERE r.tenant = $tenant
+    AND (r.forgotten_at IS NULL OR r.task_shape IS NOT NULL OR r.shape_key IS NOT NULL OR r.steps IS NOT NULL)
+  RETURN 'node property' AS place, 'Recipe' AS ref, toString(count(r)) + ' recipe versions keep content' AS detail,
+         count(r) AS n
+  UNION
   MATCH (a:Alias) WHERE a.tenant = $tenant
   RETURN 'alias' AS place, 'Alias' AS ref, toString(count(a)) + ' aliases remain' AS detail, count(a) AS n
 }

@@ -147,6 +147,25 @@ class Summary(StructuredNode):
     derived_from = RelationshipTo(Fact, "DERIVED_FROM", model=DerivedFromRel)
 
 
+class Recipe(StructuredNode):
+    """One version of a recipe (procedural memory); forgetting removes task_shape, shape_key and steps."""
+
+    tenant = StringProperty(required=True)
+    recipe_id = StringProperty(index=True, required=True)
+    version_id = StringProperty(unique_index=True, required=True)
+    task_shape = StringProperty()
+    shape_key = StringProperty(index=True)
+    steps = ArrayProperty(StringProperty())
+    because = StringProperty(index=True, required=True)
+    state = StringProperty(required=True)
+    uses = IntegerProperty()
+    successes = IntegerProperty()
+    rate = FloatProperty()
+    known_from = DateTimeProperty(required=True)
+    known_to = DateTimeProperty()
+    forgotten_at = DateTimeProperty()
+
+
 class AuditEvent(StructuredNode):
     tenant = StringProperty(required=True)
     event_id = StringProperty(unique_index=True, required=True)
@@ -168,6 +187,6 @@ class SchemaMigration(StructuredNode):
     applied_at = DateTimeProperty()
 
 
-DECLARED = [Entity, Source, Fact, Summary, AuditEvent, Clock, SchemaMigration]
+DECLARED = [Entity, Source, Fact, Summary, Recipe, AuditEvent, Clock, SchemaMigration]
 """Node classes whose unique and indexed properties the migrations must back."""
 

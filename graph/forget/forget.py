@@ -168,11 +168,13 @@ def summary_residue(tx: Tx, tenant: str, summary_ids: list[str]) -> list[Residue
 
 
 def purge(tx: Tx, tenant: str, *, fact_ids: list[str] = (), source_ids: list[str] = (), entity_ids: list[str] = (),
-          summary_ids: list[str] = (), with_entities: list[str] = ()) -> list[dict[str, Any]]:
+          summary_ids: list[str] = (), recipe_ids: list[str] = (),
+          with_entities: list[str] = ()) -> list[dict[str, Any]]:
     """Delete the tombstoned nodes with their edges, and the forgotten entities no fact names any more; returns
     those entities' tombstones ({id, at, by, behalf, reason})."""
     row = tx.one(PURGE_NODES, tenant=tenant, fact_ids=list(fact_ids), source_ids=list(source_ids),
-                 entity_ids=list(entity_ids), summary_ids=list(summary_ids), with_entities=list(with_entities))
+                 entity_ids=list(entity_ids), summary_ids=list(summary_ids), recipe_ids=list(recipe_ids),
+                 with_entities=list(with_entities))
     return [{**e, "at": native(e["at"])} for e in row["entities"]] if row else []
 
 

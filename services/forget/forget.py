@@ -1,5 +1,6 @@
-"""Forgetting one id (DESIGN.md §7): a fact (every version), a source, an entity (and the facts naming it) or a
-summary. The content goes from every place; a content-free tombstone stays until `purge` (forgotten -> deleted).
+"""Forgetting one id (DESIGN.md §7): a fact (every version), a source (and the recipes it earned), an entity (and
+the facts naming it), a summary or a recipe (services/forget/recipes.py). The content goes from every place; a
+content-free tombstone stays until `purge` (forgotten -> deleted).
 
 Rule for an entity: every fact naming it as subject or object (at any known time, through merges) is forgotten, then
 its names and aliases; the facts go in batches through the same job as `forget_subject`.
@@ -25,6 +26,7 @@ from credo.schema.errors import NotFound, TransitionRefused
 from credo.schema.forget import ForgetResult, ResidueReport
 from credo.schema.lifecycle import State, check_transition
 from credo.services.forget import crypto_erase
+from credo.services.forget import recipes as forget_recipes
 from credo.services.forget import seal as forget_seal
 from credo.services.core.clearance import purged_label
 from credo.services.core.context import Context
@@ -51,8 +53,11 @@ def forget(ctx: Context, cmd: cf.Forget, *, probes: dict[str, Probe] | None = No
         return ForgetResult(target_id=target_id, kind="entity", forgotten=job.forgotten, report=job.report)
     if kind == "summary":
         return forget_summaries(ctx, [target_id], reason, actor, probes)
+    if kind == "recipe":
+        return forget_recipes.forget_recipe(ctx, target_id, reason, actor, found["forgotten"], probes)
     target = found["fact_id"] if kind == "fact" else target_id
     probe = probes.setdefault(target, Probe(ids=[target], kind=kind))
+    recipes: list[str] = []  # a source's: the recipes it earned go with it
     if kind == "fact":
         rows = ctx.read(lambda tx: capture(tx, ctx.tenant, [target], probe))
         if found["forgotten"]:
@@ -64,6 +69,7 @@ def forget(ctx: Context, cmd: cf.Forget, *, probes: dict[str, Probe] | None = No
 
         def read_source(tx: Tx) -> list[dict[str, Any]]:
             probe.add([t for t in summary_repo.source_texts(tx, ctx.tenant, [target]).values() if t])
+            recipes[:] = forget_recipes.capture(tx, ctx.tenant, probe, source_ids=[target])
             return capture(tx, ctx.tenant, only_evidence(repo.source_dependents(tx, ctx.tenant, target)), probe)
 
         rows = ctx.read(read_source)
@@ -80,18 +86,20 @@ def forget(ctx: Context, cmd: cf.Forget, *, probes: dict[str, Probe] | None = No
         repo.scrub_sources(tx, ctx.tenant, sources, known, by, why, behalf)
         ids = forget_facts(w, rows, by=by, reason=why, strict=kind == "fact")
         repo.scrub_entities(tx, ctx.tenant, entities, known, by, why, behalf)
+        forget_recipes.scrub(tx, ctx.tenant, known, probe, recipes, by=by, reason=why, behalf=behalf, copies=False)
         rebuild[:] = scrub_copies(tx, ctx.tenant, known, probe, fact_ids=ids, source_ids=sources, by=by,
-                                  behalf=behalf, reason=why)
-        tombstone_event(tx, ctx.tenant, known, target, kind, behalf, why, ids + entities)
+                                  behalf=behalf, reason=why)  # the recipes' text too: it is in the probe
+        tombstone_event(tx, ctx.tenant, known, target, kind, behalf, why, ids + entities + recipes)
         probe.facts = [i for i in ids if i != target]
         probe.tombstone = tombstone(known, by, behalf, why)
         save_probe(tx, probe)  # held until purge: any handle sharing the key store can probe with it
-        return ForgetResult(target_id=target, kind=kind, forgotten=sources + ids + entities,
+        return ForgetResult(target_id=target, kind=kind, forgotten=sources + ids + entities + recipes,
                             report=ResidueReport(target_id=target))
 
     done = ctx.write(work)
-    probe.add_keys(crypto_erase.erase(ctx, fact_ids=[i for i in done.forgotten if i not in sources
-                                                     and i not in probe.entities], source_ids=sources))
+    others = set(sources) | set(probe.entities) | set(recipes)
+    probe.add_keys(crypto_erase.erase(ctx, fact_ids=[i for i in done.forgotten if i not in others],
+                                      source_ids=sources))
     rebuild_after(ctx, rebuild)
     report = verify(ctx, target_id=target, kind=kind, probe=probe, extra_facts=probe.facts)
     return done.model_copy(update={"report": report})
@@ -117,7 +125,8 @@ def purge(ctx: Context, cmd: cf.Purge, *, probes: dict[str, Probe] | None = None
     if not found["forgotten"]:
         check_transition(target, State.ACTIVE.value, State.DELETED.value)  # raises: only forgotten may be deleted
     check_transition(target, FORGOTTEN, State.DELETED.value)
-    ids = {"fact": "fact_ids", "source": "source_ids", "entity": "entity_ids", "summary": "summary_ids"}[kind]
+    ids = {"fact": "fact_ids", "source": "source_ids", "entity": "entity_ids", "summary": "summary_ids",
+           "recipe": "recipe_ids"}[kind]
     probe = probes.get(target)  # this handle's capture, if any (the stored one goes with the purge)
     tomb = found["tombstone"] or (probe.tombstone if probe else None) or {}
     mark = {"forgotten_at": _iso(tomb.get("forgotten_at")), "forgotten_by": tomb.get("by"),

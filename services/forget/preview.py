@@ -2,8 +2,9 @@
 
 The preview follows the rules `forget` applies (services/forget/forget.py): a fact goes with every version, the summaries
 derived from it are rebuilt without it, its read receipts lose it; a source goes with the facts for which it is the
-only evidence; an entity goes with every fact naming it as subject or object (through merges) and its aliases; a
-summary's text goes from every version. Text above the caller's clearance is never shown.
+only evidence and the recipes it earned; an entity goes with every fact naming it as subject or object (through
+merges) and its aliases; a summary's text goes from every version; a recipe's shape and steps go from every version.
+Text above the caller's clearance is never shown (a source's recipes are counted, not named).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from credo.graph.facts import entities as entity_repo
 from credo.graph.core import versions as fact_repo
 from credo.graph.forget import forget as forget_repo
+from credo.graph.forget import recipes as recipe_repo
 from credo.graph.recall import receipts as receipt_repo
 from credo.graph.gate import sources as source_repo
 from credo.graph.truth import summaries as summary_repo
@@ -34,7 +36,7 @@ def forget_preview(ctx: Context, *, target_id: str) -> ForgetPreview:
     kind, ident = found["kind"], (found["fact_id"] if found["kind"] == "fact" else target_id)
     if found["forgotten"]:
         return ForgetPreview(target_id=ident, kind=kind, title=ident, reached=[], already_forgotten=True)
-    readers = {"fact": _fact, "source": _source, "entity": _entity, "summary": _summary}
+    readers = {"fact": _fact, "source": _source, "entity": _entity, "summary": _summary, "recipe": _recipe}
     preview = ctx.read(lambda tx: readers[kind](tx, ctx, ident))
     if preview is None:
         raise NotFound("forget target", target_id)
@@ -76,11 +78,21 @@ def _source(tx: Tx, ctx: Context, source_id: str) -> ForgetPreview | None:
     dependents = forget_repo.source_dependents(tx, ctx.tenant, source_id)
     alone = only_evidence(dependents)
     backed = len(dependents) - len(alone)
+    recipes = recipe_repo.texts(tx, ctx.tenant, source_ids=[source_id])
     reached = ["the source's text, title, uri and author", "every quote taken from it, in every index",
                *[f"fact “{s}” (this source is its only evidence)" for s in _statements(tx, ctx, alone)],
                *([f"and {len(alone) - SHOWN} more fact(s) resting on it alone"] if len(alone) > SHOWN else []),
-               *([f"{backed} fact(s) citing it keep their other evidence"] if backed else []), LEDGER]
+               *([f"{backed} fact(s) citing it keep their other evidence"] if backed else []),
+               *([f"{len(recipes)} recipe(s) it earned, every version's shape and steps"] if recipes else []), LEDGER]
     return ForgetPreview(target_id=source_id, kind="source", title=title, reached=reached)
+
+
+def _recipe(tx: Tx, ctx: Context, recipe_id: str) -> ForgetPreview | None:
+    texts = recipe_repo.texts(tx, ctx.tenant, recipe_ids=[recipe_id]).get(recipe_id)
+    if not texts:
+        return None
+    return ForgetPreview(target_id=recipe_id, kind="recipe", title=texts[0],
+                         reached=[f"the shape and steps of recipe “{texts[0]}” in every version", LEDGER])
 
 
 def _entity(tx: Tx, ctx: Context, entity_id: str) -> ForgetPreview | None:

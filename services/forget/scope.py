@@ -21,6 +21,7 @@ from credo.schema import commands_forget as cf
 from credo.schema.errors import NotFound
 from credo.schema.forget import ForgetJob, ResidueReport
 from credo.services.forget import crypto_erase
+from credo.services.forget import recipes as forget_recipes
 from credo.services.forget import seal as forget_seal
 from credo.services.core.clearance import check_target, everything
 from credo.services.core.context import Context
@@ -32,7 +33,8 @@ from credo.services.forget.verify import stored_probe, verify
 from credo.services.truth.rules import text_hash
 
 Progress = Callable[[ForgetJob], None]
-PHASES = {"subject": ["facts", "entity", "verify"], "tenant": ["facts", "sources", "summaries", "entities", "verify"]}
+PHASES = {"subject": ["facts", "entity", "verify"],
+          "tenant": ["facts", "recipes", "sources", "summaries", "entities", "verify"]}
 
 
 class SubjectJob:
@@ -120,7 +122,7 @@ def _facts_batch(ctx: Context, job: ForgetJob, probe: Probe, entity_ids: list[st
 
 
 def _ids_batch(ctx: Context, job: ForgetJob, kind: str, forgotten: list[str], probe: Probe) -> ForgetJob:
-    """One batch of sources, summaries or entities of a tenant-wide forget."""
+    """One batch of recipes, sources, summaries or entities of a tenant-wide forget."""
     ids = ctx.read(lambda tx: repo.tenant_batch(tx, ctx.tenant, kind, job.batch_size))
     phases = PHASES[job.scope]
     if not ids:
@@ -138,6 +140,13 @@ def _ids_batch(ctx: Context, job: ForgetJob, kind: str, forgotten: list[str], pr
             repo.scrub_summaries(tx, [h["version_id"] for h in repo.summaries_holding(
                 tx, ctx.tenant, fact_ids=[], source_ids=ids, texts=[])], SUMMARY_TEXT, text_hash(SUMMARY_TEXT), known,
                 job.actor, job.reason, job.on_behalf_of)
+        elif kind == "recipe":  # every version's text, and its copies (a ledger detail naming the shape key)
+            texts = Probe()
+            forget_recipes.capture(tx, ctx.tenant, texts, recipe_ids=ids)
+            forget_recipes.scrub(tx, ctx.tenant, known, texts, ids, by=job.actor, reason=job.reason,
+                                 behalf=job.on_behalf_of)
+            if len(probe.texts) < 50:  # the final report probes for them too
+                probe.add(texts.texts)
         else:
             repo.scrub_entities(tx, ctx.tenant, ids, known, job.actor, job.reason, job.on_behalf_of)
         _event(tx, ctx, job, known, ids)
@@ -194,7 +203,7 @@ def run(ctx: Context, job: ForgetJob, *, progress: Progress = _quiet, probe: Pro
 
             job = ctx.write(scrub)
             forgotten.append(job.target or "")
-        elif job.phase in ("sources", "summaries", "entities"):
+        elif job.phase in ("recipes", "sources", "summaries", "entities"):
             job = _ids_batch(ctx, job, job.phase[:-1] if job.phase != "entities" else "entity", forgotten, probe)
         else:
             probe.facts = []

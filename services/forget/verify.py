@@ -9,6 +9,7 @@ from weakref import WeakKeyDictionary
 
 from credo.graph.core import clearance as clearance_repo
 from credo.graph.forget import forget as repo
+from credo.graph.forget import recipes as recipe_repo
 from credo.graph.core import sealed
 from credo.graph.core.db import Database, Tx
 from credo.schema import commands_forget as cf
@@ -33,7 +34,7 @@ SAME_VECTOR = 0.9999  # a hit this close to a forgotten embedding is a copy of i
 
 # every kind of place the residue check looks in, whatever the target's kind (the index probes need the content)
 CHECKED = ["forgotten nodes", "lifecycle", "relation copies", "stale causes", "summaries", "episodes",
-           "read receipts", "entities and aliases", "sources", "ledger", "probe", "free text"]
+           "read receipts", "entities and aliases", "sources", "recipes", "ledger", "probe", "free text"]
 LEDGER_KEPT = Kept(place="ledger", ref="AuditEvent",
                    detail="events (operation, ids, time, actor) stay: the ledger is append-only and hash-chained; "
                           "a reason, detail or claimed actor naming the content is redacted, its digest kept")
@@ -66,6 +67,9 @@ def residue(tx: Tx, tenant: str, kind: str, target_id: str, probe: Probe,
     source_ids = [target_id] if kind == "source" else []
     if kind == "source":
         places += repo.source_residue(tx, tenant, [target_id])
+        places += recipe_repo.residue(tx, tenant, source_ids=[target_id])  # the recipes it earned go with it
+    if kind == "recipe":
+        places += recipe_repo.residue(tx, tenant, recipe_ids=[target_id])
     if kind == "entity":
         places += repo.entity_residue(tx, tenant, repo.entity_family(tx, tenant, target_id))
     if kind == "summary":

@@ -72,6 +72,10 @@ def world(neo4j_db) -> World:
         assert rival.state == "conflicted"
         store.context(f"Project {m}", task=f"task {level}")  # a read receipt that served this level's versions
     made.conflicts = [c.conflict_id for c in store.conflicts()]
+    for level in ("public", "internal"):  # recipes carry their writer's label (or their outcome's, if stricter)
+        writer = store.for_principal(Principal(tenant=tenant, clearance=level))
+        shown = writer.add_source("observation", f"the deploy of Project {MARKERS[level]} worked")
+        writer.record_recipe(f"deploy Project {MARKERS[level]}", [f"ship {MARKERS[level]}fox"], because=shown.source_id)
     return made
 
 
@@ -112,6 +116,7 @@ def _calls(w: World) -> dict[str, list[tuple[dict[str, str], dict[str, Any]]]]:
         "served_to": [({"task": f"task {level}"}, {}) for level in MARKERS],
         "verify_forgotten": [({"target_id": i}, {}) for i in w.ids()[:2]],
         "audit": [({}, {})], "verify_ledger": [({}, {})],
+        "recipes": [({}, {"task_shape": f"deploy Project {m}"}) for m in MARKERS.values()],
     }
 
 
@@ -187,6 +192,7 @@ def _tool_args(w: World) -> dict[str, list[dict[str, Any]]]:
         "search": [{"query": "codeword"}, *[{"query": p} for p in projects]],
         "context": [{"query": p} for p in projects],
         "verify_forgotten": [{"target_id": i} for i in w.ids()[:2]],
+        "recipes": [{"task_shape": f"deploy Project {m}"} for m in MARKERS.values()],
     }
 
 

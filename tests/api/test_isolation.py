@@ -21,6 +21,7 @@ BODIES = {
     "ingest_messages": None, "extract": {}, "deprecate": {"reason": "outdated", "actor": "ops"},
     "feedback": {"fact_id": "{fact_id}", "outcome": "useful"},
     "forget": {"reason": "asked", "actor": "dpo"}, "forget_subject": {"reason": "asked", "actor": "dpo"},
+    "recipe_outcome": {"outcome": "failure"}, "consent_recipe": {"accept": False},
 }
 ID_ROUTES = [op for op in OPERATIONS if op.path_params and op.name != "ingest_messages"]
 
@@ -38,9 +39,11 @@ def tenant_b_data(neo4j_db, tenant_b):
     summary = b.add_summary("Acme's owner", derived_from=[alice.fact_id])
     b.context("Acme", task="b-task")  # a task with a read receipt
     utility.record_recalls(b._ctx, receipt_id="r_b", fact_ids=[alice.fact_id])  # a recall B's feedback could name
+    shown = b.add_source("tool_result", "Acme's register was updated")
+    recipe = b.record_recipe("update the register", ["open it", "write"], because=shown.source_id, user_facing=True)
     return {"receipt_id": "r_b", "fact_id": alice.fact_id, "version_id": alice.version_id, "conflict_id": conflict.conflict_id,
             "summary_id": summary.summary_id, "source_id": source.source_id, "session_id": "d", "entity": "Acme",
-            "task": "b-task", "target_id": alice.fact_id}
+            "task": "b-task", "target_id": alice.fact_id, "recipe_id": recipe.recipe_id}
 
 
 def call(api, op, ids: dict[str, str], headers):
@@ -57,7 +60,8 @@ def call(api, op, ids: dict[str, str], headers):
 
 UNKNOWN = {"receipt_id": "r_unknown", "fact_id": "f_00000000000000000000", "conflict_id": "c_00000000000000000000",
            "summary_id": "m_00000000000000000000", "session_id": "no-such-session", "entity": "No Such Entity",
-           "task": "no-such-task", "target_id": "f_00000000000000000000"}
+           "task": "no-such-task", "target_id": "f_00000000000000000000",
+           "recipe_id": "r_00000000000000000000"}
 
 
 @pytest.mark.parametrize("op", ID_ROUTES, ids=[op.name for op in ID_ROUTES])
@@ -65,7 +69,8 @@ def test_another_tenants_id_answers_exactly_like_an_unknown_id(api, tenant_a, te
     theirs = call(api, op, tenant_b_data, tenant_a.headers)
     unknown = call(api, op, UNKNOWN, tenant_a.headers)
     assert (theirs.status_code, theirs.json().get("code")) == (unknown.status_code, unknown.json().get("code"))
-    if set(op.path_params) & {"fact_id", "conflict_id", "summary_id", "entity", "task", "target_id"}:
+    if set(op.path_params) & {"fact_id", "conflict_id", "summary_id", "entity", "task", "target_id",
+                                "recipe_id"}:
         assert theirs.status_code == 404, theirs.json()
     assert "Alice" not in theirs.text and "register" not in theirs.text  # the id echoed back is the caller's own
 

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from credo.schema.api_keys import Principal
 from credo.schema.errors import Forbidden, NotFound
 from credo.schema.lifecycle import State
 from credo.schema.operations import OPERATIONS
@@ -100,6 +101,10 @@ def _build(store: Store, clock) -> World:
             world.label_of[v.version_id] = v.sensitivity
     for summary_id, label in zip(world.summary_ids, MARKERS):
         world.label_of[store.summary(summary_id).version_id] = label
+    for label in ("public", None):  # recipes carry their writer's label (or their outcome's, if stricter)
+        writer = store.for_principal(Principal(tenant=store.tenant, clearance=label or "internal"))
+        shown = writer.add_source("observation", f"the {MARKERS[label]} deploy worked")
+        writer.record_recipe(f"deploy {MARKERS[label]}", [f"ship {MARKERS[label]}"], because=shown.source_id)
     return world
 
 
@@ -148,6 +153,7 @@ CALLS: dict[str, Callable[[World], list[dict[str, Any]]]] = {
     "audit": lambda w: [{}],
     "verify_ledger": lambda w: [{}],
     "utility": lambda w: [{"fact_id": f} for f in w.fact_ids],
+    "recipes": lambda w: [{"task_shape": f"deploy {m}"} for m in MARKERS.values()],
 }
 # the ledger names ids of every act (auditors read it; it never holds content): its version ids are not checked
 CONTENT_FREE = {"audit", "verify_ledger"}

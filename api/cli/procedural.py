@@ -1,0 +1,80 @@
+"""`credo recipe add|outcome|consent`, `credo recipes`: procedural memory (recipes keyed by task shape)."""
+
+from __future__ import annotations
+
+import argparse
+
+from credo.api.cli.facts import connected
+from credo.api.render import to_json
+from credo.schema.recipes import RECIPE_OUTCOMES, Recipe
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the recipe commands to the main parser's sub-parsers."""
+    recipe = subparsers.add_parser("recipe", help="record recipes, report their outcomes, consent to them")
+    sub = recipe.add_subparsers(dest="recipe_command", required=True)
+    add = sub.add_parser("add", help="record how a task of a shape was done, earned by a success")
+    add.add_argument("task_shape", help="the kind of task in words, e.g. 'deploy a service to staging'")
+    add.add_argument("--step", action="append", dest="steps", required=True, metavar="TEXT",
+                     help="one step, in order (repeat for each)")
+    add.add_argument("--because", required=True, help="the source id (s_...) of the tool result or observation "
+                                                      "showing the success")
+    add.add_argument("--user-facing", action="store_true", help="served only once a person consents")
+    add.add_argument("--json", action="store_true", help="print JSON")
+    add.set_defaults(handler=cmd_add)
+
+    outcome = sub.add_parser("outcome", help="how using a recipe turned out: success, failure or unknown")
+    outcome.add_argument("recipe_id", help="the recipe id (r_...)")
+    outcome.add_argument("outcome", choices=RECIPE_OUTCOMES)
+    outcome.add_argument("--json", action="store_true", help="print JSON")
+    outcome.set_defaults(handler=cmd_outcome)
+
+    consent = sub.add_parser("consent", help="a person's answer to a user-facing recipe")
+    consent.add_argument("recipe_id", help="the recipe id (r_...)")
+    answer = consent.add_mutually_exclusive_group(required=True)
+    answer.add_argument("--accept", dest="accept", action="store_true", help="serve it from now on")
+    answer.add_argument("--decline", dest="accept", action="store_false", help="never serve it")
+    consent.add_argument("--json", action="store_true", help="print JSON")
+    consent.set_defaults(handler=cmd_consent)
+
+    listing = subparsers.add_parser("recipes", help="the live recipes of a task shape, best first")
+    listing.add_argument("task_shape")
+    listing.add_argument("--known-at", help="as the store knew them then")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    listing.set_defaults(handler=cmd_recipes)
+
+
+def cmd_add(args: argparse.Namespace) -> int:
+    """Record a recipe and print it."""
+    recipe = connected(args).record_recipe(args.task_shape, args.steps, because=args.because,
+                                           user_facing=args.user_facing)
+    return _print([recipe], args.json, one=True)
+
+
+def cmd_outcome(args: argparse.Namespace) -> int:
+    """Report an outcome and print the recipe as it now stands."""
+    return _print([connected(args).recipe_outcome(args.recipe_id, args.outcome)], args.json, one=True)
+
+
+def cmd_consent(args: argparse.Namespace) -> int:
+    """Record a person's answer and print the recipe."""
+    return _print([connected(args).consent_recipe(args.recipe_id, accept=args.accept)], args.json, one=True)
+
+
+def cmd_recipes(args: argparse.Namespace) -> int:
+    """Print the live recipes of a shape, best first."""
+    return _print(connected(args).recipes(args.task_shape, known_at=args.known_at), args.json)
+
+
+def _print(recipes: list[Recipe], as_json: bool, *, one: bool = False) -> int:
+    if as_json:
+        print(to_json(recipes[0] if one else recipes))
+        return 0
+    if not recipes:
+        print("no live recipe of this shape")
+    for r in recipes:
+        print(f"{r.recipe_id} [{r.state}] {r.task_shape!r}: rate {r.rate:.2f} ({r.successes} of {r.uses} uses), "
+              f"earned by {r.because}")
+        for n, step in enumerate(r.steps, 1):
+            print(f"  {n}. {step}")
+    return 0
