@@ -154,6 +154,9 @@ CALLS: dict[str, Callable[[World], list[dict[str, Any]]]] = {
     "verify_ledger": lambda w: [{}],
     "utility": lambda w: [{"fact_id": f} for f in w.fact_ids],
     "recipes": lambda w: [{"task_shape": f"deploy {m}"} for m in MARKERS.values()],
+    "diff": lambda w: [{"known_a": "2000-01-01", "known_b": "2099-01-01"},
+                       {"known_a": "2000-01-01", "known_b": "2099-01-01", "subject": "Acme"},
+                       {"known_a": "2024-02-01", "known_b": "2024-02-04"}],  # the correction and the stale rule
 }
 # the ledger names ids of every act (auditors read it; it never holds content): its version ids are not checked
 CONTENT_FREE = {"audit", "verify_ledger"}
