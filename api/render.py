@@ -33,6 +33,8 @@ def fact_line(fact: Fact) -> str:
         flags.append("disputed")
     if fact.epistemic == "hypothesis":
         flags.append("hypothesis")
+    if fact.operational:
+        flags.append("operational: awaits direct evidence" if fact.evidence_hold else "operational")
     if fact.undated:
         flags.append("undated")
     if fact.ended_by:

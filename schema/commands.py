@@ -62,6 +62,8 @@ class AddFact(Command):
     confidence: Confidence | None = None
     sensitivity: Name | None = None
     depends_on: IdList | None = None
+    operational: bool = Field(default=False, description="a rule that can change production: it stays a hypothesis "
+                              "until a direct source (tool_result, code, test or log) is cited under it")
 
     def create(self) -> FactCreate:
         """The claim as the write path takes it (its premises, `depends_on`, travel beside it)."""
@@ -226,7 +228,8 @@ class UnmergeEntities(Command):
 
 # -- provenance and the write gate -----------------------------------------------------------------
 class AddSource(Command):
-    """Record a document, tool result or observation; its text is immutable."""
+    """Record a document, tool result, observation, code, test or log; its text is immutable (a tool result, code,
+    test or log is direct evidence for an operational rule)."""
 
     kind: Name
     text: Text
@@ -282,6 +285,8 @@ class Remember(Command):
     depends_on: IdList | None = None
     generation: Generation | None = None
     since: Position | None = None
+    operational: bool = Field(default=False, description="a rule that can change production: a conversation alone "
+                              "leaves it a hypothesis until a direct source (tool_result, code, test or log) is cited")
 
 
 class Accept(Command):

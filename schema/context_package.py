@@ -38,6 +38,10 @@ class ContextItem(BaseModel):
     verified_at: datetime | None = None
     sources: list[ContextSource] = Field(default_factory=list)
     disputed: bool = False
+    # evidence by consequence (DESIGN §11): what an operational rule still lacks, from the sources the reader may see
+    missing_evidence: str | None = None
+    # a relation asserted once by one tool call, with no other source (DESIGN §9): retrieval says so
+    weak: bool = False
     # historical: when and why it stopped applying
     end_kind: str | None = None  # succession, correction, retraction, end, lapsed, deprecated, bounded, range_write
     ended_at: datetime | None = None

@@ -149,6 +149,7 @@ class FactCreate(VersionContent):
     valid_to: Any = None
     epistemic: Epistemic = Epistemic.CONFIRMED
     evidence: Evidence = Evidence.UNKNOWN
+    operational: bool = False  # a rule that can change production: it needs direct evidence (DESIGN §11)
 
     @field_validator("subject", mode="before")
     @classmethod
@@ -234,6 +235,11 @@ class Fact(BaseModel):
     stale_cause: str | None = None
     lapse_reason: str | None = None
     disputed: bool = False
+    # a rule that can change production (DESIGN §11): without a direct source (a tool result, code, test or log) it
+    # is held as a hypothesis; `evidence_hold` says the hold, not a hedge, is what keeps it one (a direct source
+    # cited under it confirms it: services/gate/sources.py `cite`)
+    operational: bool = False
+    evidence_hold: bool = False
     # dedup at write: statements of near-duplicates that joined this claim, and how many independent sources
     # (distinct authors / documents) back it
     aliases: tuple[str, ...] = ()
@@ -364,6 +370,7 @@ class Relation(BaseModel):
     predicate: str
     other: str
     fact: Fact
+    weak: bool = False  # asserted once by one tool call, with no other source (DESIGN §9): retrieval says so
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -76,6 +76,10 @@ class WhyTree(BaseModel):
     fact: Fact
     evidence: str
     epistemic: str
+    # evidence by consequence (DESIGN §11): what an operational rule still lacks; a relation asserted once by one
+    # tool call is weak (DESIGN §9). Both from the sources the reader may see.
+    missing_evidence: str | None = None
+    weak: bool = False
     sources: list[WhySource] = Field(default_factory=list)
     accepted_in: WhySource | None = None
     justifications: list[WhyJustification] = Field(default_factory=list)
@@ -102,6 +106,11 @@ class WhyTree(BaseModel):
             f"  valid {f.valid_text()} · known {f.known_text()}",
             f"  evidence: {self.evidence} · epistemic: {self.epistemic}",
         ]
+        if f.operational:
+            lines.append(f"  operational: missing {self.missing_evidence}" if self.missing_evidence
+                         else "  operational: direct evidence present")
+        if self.weak:
+            lines.append("  weak: asserted once by one tool call")
         if f.stale_cause:
             lines.append(f"  stale: {f.stale_cause}")
         if f.lapse_reason:

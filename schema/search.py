@@ -173,6 +173,7 @@ class SearchHit(BaseModel):
     fact: Fact | None = None
     entity: Entity | None = None
     summary: Summary | None = None
+    weak: bool = False  # a relation asserted once by one tool call, with no other source (DESIGN §9)
 
     # what a reader must not take for established knowledge, on each hit (a fact's own marks; entities and
     # summaries carry none): a hypothesis (a hedged word), a candidate (not admitted), undated (valid since an

@@ -12,7 +12,23 @@ from credo.schema.forget import Tombstone
 from credo.schema.names import NAME_MAX, TEXT_MAX
 from credo.schema.time import parse_point, to_utc
 
-SourceKind = Literal["message", "document", "tool_result", "observation"]
+SourceKind = Literal["message", "document", "tool_result", "observation", "code", "test", "log"]
+
+# Direct evidence (DESIGN §11, evidence by consequence): what a tool, the code, a test or a log shows, as a source of
+# that kind. A message whose origin is `tool_result` is a tool's own output and counts as a tool result; a human's
+# message, an agent's conclusion, a document or an observation is not direct evidence.
+DIRECT_KINDS: tuple[str, ...] = ("tool_result", "code", "test", "log")
+DIRECT_ORIGINS: tuple[str, ...] = ("tool_result",)
+
+
+def is_direct(kind: str | None, origin: str | None = None) -> bool:
+    """Whether a source of this kind (and origin, for a message) is direct evidence for an operational rule."""
+    return kind in DIRECT_KINDS or (kind == "message" and origin in DIRECT_ORIGINS)
+
+
+def is_tool_call(kind: str | None, origin: str | None = None) -> bool:
+    """Whether a source is one tool call's output: a tool_result, or a message whose origin is tool_result."""
+    return kind == "tool_result" or (kind == "message" and origin in DIRECT_ORIGINS)
 
 # A message's origin says who wrote it; its role is only transport (DESIGN §3).
 HUMAN_ORIGINS: frozenset[str] = frozenset({"human_input", "delivered_interjection"})
@@ -78,7 +94,7 @@ class MessageIn(BaseModel):
 
 
 class Source(BaseModel):
-    """An immutable piece of evidence: a message, a document, a tool result or an observation."""
+    """An immutable piece of evidence: a message, a document, a tool result, an observation, code, a test or a log."""
 
     model_config = ConfigDict(frozen=True)
 

@@ -55,6 +55,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add.add_argument("subject"), add.add_argument("predicate"), add.add_argument("object")
     add.add_argument("--from", dest="valid_from"), add.add_argument("--to", dest="valid_to")
     add.add_argument("--scope", action="append", metavar="KEY=VALUE"), add.add_argument("--statement")
+    add.add_argument("--operational", action="store_true",
+                     help="a rule that can change production: a hypothesis until a tool_result, code, test or log "
+                          "source is cited under it")
     _typed(add)
     add.add_argument("--json", action="store_true")
     add.set_defaults(handler=cmd_add)
@@ -125,7 +128,7 @@ def cmd_add(args: argparse.Namespace) -> int:
     """Record a claim."""
     fact = connected(args).add_fact(args.subject, args.predicate, _object(args, args.object),
                                     valid_from=args.valid_from, valid_to=args.valid_to, scope=_scope(args.scope),
-                                    statement=args.statement)
+                                    statement=args.statement, operational=args.operational)
     return _out(args, fact, fact_line(fact))
 
 

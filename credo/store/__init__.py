@@ -134,14 +134,16 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         self, subject: str, predicate: str, object: Any, *, valid_from: Any = None, valid_to: Any = None,
         scope: dict[str, str] | None = None, kind: str = "semantic", statement: str | None = None,
         confidence: float | None = None, sensitivity: str | None = None, depends_on: Sequence[str] | None = None,
-        object_is_entity: bool | None = None,
+        object_is_entity: bool | None = None, operational: bool = False,
     ) -> Fact:
         """Record a claim; a conflicting one is kept as `conflicted`, an earlier open-ended one is bounded.
 
-        `depends_on` lists premise fact ids: one justification (ANDed), drawn in the same transaction."""
+        `depends_on` lists premise fact ids: one justification (ANDed), drawn in the same transaction. An
+        `operational` rule (it can change production) stays a hypothesis until a direct source is cited under it."""
         cmd = build(c.AddFact, subject=subject, predicate=predicate, object=object, valid_from=valid_from,
                     valid_to=valid_to, scope=scope, kind=kind, statement=statement, confidence=confidence,
-                    sensitivity=sensitivity, depends_on=depends_on, object_is_entity=object_is_entity)
+                    sensitivity=sensitivity, depends_on=depends_on, object_is_entity=object_is_entity,
+                    operational=operational)
         return record_fact.add_fact(self._ctx, cmd)
 
     def add_facts(self, rows: Sequence[dict[str, Any] | FactCreate]) -> list[Fact]:

@@ -4,4 +4,4 @@
 Other capabilities import from here only the modules in PUBLIC (tests/test_architecture.py); `core` and the adapters
 are open to all."""
 
-PUBLIC = ('read', 'record', 'revise', 'predicates', 'rules')
+PUBLIC = ('read', 'record', 'revise', 'predicates', 'rules', 'evidence_rules', 'evidence')

@@ -24,6 +24,7 @@ from credo.schema.lifecycle import SERVED_VALUES, State
 from credo.schema.entities import Entity
 from credo.schema.names import clean_name, visible
 from credo.services.facts import dedup
+from credo.services.facts import evidence_rules
 from credo.services.facts import predicates as predicate_service
 from credo.services.core.clearance import bound_by, labelled, uncarved
 from credo.services.core.context import Context
@@ -111,14 +112,17 @@ def record(
         vf, vfp, vt, vtp = data.bounds()
         subject_id, subject_name = resolved[data.subject].entity_id, resolved[data.subject].name
         statement = data.statement or f"{subject_name} {data.predicate} {entity_name}"
+        # an operational rule is written with no direct source (a row's source is a message): held as a hypothesis
+        epistemic, hold = evidence_rules.held(data.epistemic, operational=data.operational)
         # every field comes from a validated FactCreate, a resolved entity or the store itself: no second validation
         fact = Fact.trusted(
             tenant=ctx.tenant, fact_id=new_id("f"), version_id=new_id("v"), subject=subject_name,
             subject_id=subject_id, predicate=data.predicate, object=value, object_name=entity_name,
             statement=statement, quote=data.quote, scope=data.scope, kind=data.kind, evidence=data.evidence,
-            epistemic=data.epistemic, confidence=data.confidence, sensitivity=data.sensitivity, state=state_value,
+            epistemic=epistemic, confidence=data.confidence, sensitivity=data.sensitivity, state=state_value,
             valid_from=vf, valid_from_precision=vfp, valid_to=vt, valid_to_precision=vtp, known_from=known,
             verified_at=known, independent_sources=1 if dedup.source_at(sources, i) else 0,
+            operational=data.operational, evidence_hold=hold,
         )
         key = (subject_id, data.predicate)
         if not apply_rules:

@@ -14,6 +14,7 @@ from credo.schema.facts import AsOf, Fact, PathStep, Relation, literal
 from credo.schema.lifecycle import SERVED_VALUES
 from credo.schema.names import clean_name, normalise_predicate
 from credo.services.core.context import Context
+from credo.services.facts.evidence import weak_versions
 from credo.services.facts.read import points
 from credo.services.core.support import served_at
 
@@ -45,8 +46,13 @@ def relations(ctx: Context, cmd: c.WhoQuery) -> AsOf[Relation]:
         ]
         # a relation resting on premises not valid at the point is not served there (DESIGN §5); only those
         # resting on some are checked (none: no second round trip)
-        return served_at(tx, ctx.tenant, AsOf(result, out.unreadable + inc.unreadable), valid_at=valid,
-                         known_at=known, fact=lambda r: r.fact, premised=premised)
+        served = served_at(tx, ctx.tenant, AsOf(result, out.unreadable + inc.unreadable), valid_at=valid,
+                           known_at=known, fact=lambda r: r.fact, premised=premised)
+        weak = weak_versions(tx, [r.fact for r in served], known)  # no query when none could be weak
+        if not weak:
+            return served
+        return AsOf([r.model_copy(update={"weak": True}) if r.fact.version_id in weak else r for r in served],
+                    served.unreadable)
 
     return ctx.read(work)
 

@@ -14,19 +14,21 @@ from credo.graph.core.ledger import new_id
 from credo.schema import commands as c
 from credo.schema.command_base import refusal
 from credo.schema.errors import EvidenceRefused, InvalidInput, NotFound
+from credo.schema.facts import EndKind, Epistemic
 from credo.schema.sources import MessageIn, MessageRef, Source
 from credo.schema.time import parse_instant
 from credo.services.core.clearance import label
 from credo.services.core.context import Context
-from credo.services.core.versions import the_current
+from credo.services.core.versions import next_version, replace, retire, the_current
+from credo.services.facts import evidence_rules
 from credo.services.core.unit_of_work import Write
 from credo.services.gate.rules import locate
 
-STANDALONE_KINDS = ("document", "tool_result", "observation")
+STANDALONE_KINDS = ("document", "tool_result", "observation", "code", "test", "log")
 
 
 def add_source(ctx: Context, cmd: c.AddSource) -> Source:
-    """Record a document, tool result or observation; its text is never edited afterwards."""
+    """Record a document, tool result, observation, code, test or log; its text is never edited afterwards."""
     kind, text, at = cmd.kind, cmd.text, cmd.at
     if kind not in STANDALONE_KINDS:
         hint = " (messages go through ingest_messages)" if kind == "message" else ""
@@ -141,7 +143,9 @@ def find_message(tx: Tx, tenant: str, ref: MessageRef, field: str = "message") -
 
 
 def cite(ctx: Context, cmd: c.Cite) -> None:
-    """Link a fact's current version to a document, tool result or observation (evidence kind unchanged)."""
+    """Link a fact's current version to a source (evidence kind unchanged). An operational rule held as a hypothesis
+    for want of direct evidence is re-checked: a tool result, code, test or log cited under it confirms it, in a new
+    version carrying its sources (versions are immutable); a hedged one stays a hypothesis."""
     fact_id, source_id, quote = cmd.fact_id, cmd.source_id, cmd.quote
 
     def work(w: Write) -> None:
@@ -155,8 +159,15 @@ def cite(ctx: Context, cmd: c.Cite) -> None:
             span = locate(found.text or "", quote)
             if span is None:
                 raise EvidenceRefused("quote", f"does not occur verbatim in source {source_id}")
+        detail = {"version_id": fact.version_id, "source_id": source_id}
+        if evidence_rules.confirms(fact, {"kind": found.kind, "origin": found.origin}):
+            # the hold was all that kept it a hypothesis: a new version, confirmed, carries its sources and premises
+            newer = next_version(fact, known, epistemic=Epistemic.CONFIRMED, evidence_hold=False, verified_at=known)
+            retire(w, [(fact, EndKind.STATE_CHANGE.value, f"confirmed by direct evidence ({found.kind} {source_id})")])
+            replace(w, [(fact, newer)])
+            detail.update(version_id=newer.version_id, confirmed=True, previous=fact.version_id)
+            fact = newer
         source_repo.link_sourced_from(tx, known, [(fact.version_id, source_id, quote, span)])
-        ledger.audit(tx, ctx.tenant, known, [("cite", fact.fact_id, {"version_id": fact.version_id,
-                                                                     "source_id": source_id})])
+        ledger.audit(tx, ctx.tenant, known, [("cite", fact.fact_id, detail)])
 
     ctx.write(work)

@@ -26,6 +26,7 @@ from credo.schema.lifecycle import State, check_transition
 from credo.schema.names import LITERAL_MAX, TEXT_MAX, clean_text, normalise_predicate
 from credo.schema.sources import HUMAN_ORIGINS, Source
 from credo.schema.time import optional_point
+from credo.services.facts import evidence_rules
 from credo.services.facts import predicates as predicate_service
 from credo.services.facts import record as record_fact
 from credo.services.gate import sources as source_service
@@ -70,13 +71,13 @@ class Turn:
         self, quote: str, content: str, *, category: str | None = None, replaces: str | None = None,
         project: str | None = None, subject: str | None = None, predicate: str | None = None, object: Any = None,
         valid_from: Any = None, valid_to: Any = None, scope: dict[str, str] | None = None,
-        depends_on: Sequence[str] | None = None,
+        depends_on: Sequence[str] | None = None, operational: bool = False,
     ) -> Fact:
         """Record `content` on the word of `quote`, which must occur in one human message of this turn."""
         return remember_in_turn(self.ctx, turn=self, quote=quote, content=content, category=category,
                                 replaces=replaces, project=project, subject=subject, predicate=predicate,
                                 object=object, valid_from=valid_from, valid_to=valid_to, scope=scope,
-                                depends_on=depends_on)
+                                depends_on=depends_on, operational=operational)
 
 
 def turn_messages(messages: Sequence[Source], generation: int, since: int | None = None) -> tuple[list[Source], int]:
@@ -119,9 +120,10 @@ def remember_in_turn(
     ctx: Context, *, turn: Turn, quote: str, content: str, category: str | None = None, replaces: str | None = None,
     project: str | None = None, subject: str | None = None, predicate: str | None = None, object: Any = None,
     valid_from: Any = None, valid_to: Any = None, scope: dict[str, str] | None = None,
-    depends_on: Sequence[str] | None = None,
+    depends_on: Sequence[str] | None = None, operational: bool = False,
 ) -> Fact:
-    """The write gate of DESIGN §3; the result has evidence `stated` (a hypothesis when the quote hedges)."""
+    """The write gate of DESIGN §3; the result has evidence `stated` (a hypothesis when the quote hedges, or when it
+    is an `operational` rule: a person's word alone is not direct evidence, DESIGN §11)."""
     if not isinstance(quote, str) or not quote.strip():
         raise EvidenceRefused("quote", "must not be empty (an empty quote proves nothing)")
     if not isinstance(content, str) or not content.strip():
@@ -151,7 +153,7 @@ def remember_in_turn(
         subject=subject or project or message.author or "user", predicate=predicate,
         object=content.strip() if object is None else object, object_is_entity=False if object is None else None,
         valid_from=valid_from, valid_to=valid_to, scope=scope, statement=content.strip(), quote=quote,
-        evidence=Evidence.STATED, epistemic=epistemic,
+        evidence=Evidence.STATED, epistemic=epistemic, operational=operational,
     )
     data.bounds()
     gap = claim_gap(quote, content, data, subject=subject, object=object, speaker=message.author) if gated else None
@@ -227,8 +229,13 @@ def _replace(w: Write, ctx: Context, ref: str, data: Any, subject: str | None, p
     else:
         value, name = resolve_object(tx, ctx, known, object)
     changes: dict[str, Any] = {"object": value, "object_name": name, "statement": data.statement, "quote": data.quote,
-                               "evidence": Evidence.STATED, "epistemic": data.epistemic, "verified_at": known,
+                               "evidence": Evidence.STATED, "verified_at": known,
                                "state": "active", "stale_cause": None}
+    # the replacement rests on the new quote alone (its sources are not carried): an operational rule (marked now or
+    # before: a rule that can change production stays one) is held again until a direct source is cited
+    changes["operational"] = data.operational or old.operational
+    changes["epistemic"], changes["evidence_hold"] = evidence_rules.held(data.epistemic,
+                                                                         operational=changes["operational"])
     if valid_from is not None:
         changes["valid_from"], changes["valid_from_precision"] = optional_point(valid_from, "valid_from")
     if valid_to is not None:

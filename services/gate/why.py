@@ -15,6 +15,7 @@ from credo.schema.facts import Fact
 from credo.schema.provenance import WhyJustification, WhyLink, WhyPremise, WhySource, WhyTree
 from credo.schema.names import check_ref
 from credo.schema.time import contains
+from credo.services.facts import evidence_rules
 from credo.services.truth.rules import believed_now
 from credo.services.core.context import Context
 
@@ -95,9 +96,12 @@ def why(ctx: Context, cmd: c.WhyQuery) -> WhyTree:
                 state=held.state if held else "not believed",
                 believed_now=served))
         chain = provenance_repo.supersession(tx, fact.version_id, point)
+        sources = [_source(e) for e in edges.sources]
+        seen = [s.model_dump() for s in sources]
         return WhyTree(
             fact=fact, evidence=fact.evidence.value, epistemic=fact.epistemic.value,
-            sources=[_source(e) for e in edges.sources],
+            missing_evidence=evidence_rules.missing_evidence(fact, seen), weak=evidence_rules.weak(fact, seen),
+            sources=sources,
             accepted_in=_source(edges.accepted[-1]) if edges.accepted else None,
             justifications=[WhyJustification(
                 justification_id=j, premises=ps, withheld=len(withheld.get(j, [])),

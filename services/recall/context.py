@@ -31,6 +31,7 @@ from credo.services.recall import context_rules as rules
 from credo.services.recall import receipts
 from credo.services.recall import search as search_service
 from credo.services.core.context import Context
+from credo.services.facts import evidence_rules
 from credo.services.facts.read import points
 from credo.services.core.support import served_at
 
@@ -169,9 +170,12 @@ def _may_have_ended(f: Fact, valid: datetime) -> bool:
 
 
 def _item(f: Fact, where: rules.Placement, sources: list) -> ContextItem:
+    seen = [s.model_dump() for s in sources]  # what the reader may see of its sources decides both marks
     return ContextItem(
         part=where.part, statement=f.statement, fact=f, evidence=f.evidence.value, epistemic=f.epistemic.value,
-        verified_at=f.verified_at, sources=sources, disputed=f.disputed, end_kind=where.end_kind,
+        verified_at=f.verified_at, sources=sources, disputed=f.disputed,
+        missing_evidence=evidence_rules.missing_evidence(f, seen), weak=evidence_rules.weak(f, seen),
+        end_kind=where.end_kind,
         ended_at=where.ended_at, superseded_by=where.superseded_by, reason=where.reason, open_kind=where.open_kind,
         cause=where.cause, unknown=where.unknown)
 

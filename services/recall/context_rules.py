@@ -18,6 +18,7 @@ from credo.schema.context_package import ContextItem, ContextPackage
 from credo.schema.facts import Epistemic, Fact
 from credo.schema.lifecycle import State, is_served
 from credo.schema.time import render as render_time
+from credo.services.facts.evidence_rules import WEAK_TEXT
 
 CHARS_PER_TOKEN = 4
 EXCLUDED = frozenset({State.REJECTED, State.FORGOTTEN, State.DELETED})
@@ -101,6 +102,10 @@ def place(fact: Fact, *, valid_at: datetime, supported: bool = True, successor: 
                          unknown="since when it holds: it may hold at the point, nobody knows since when")
     if fact.valid_from > valid_at:
         return None  # not yet valid at the point
+    if fact.epistemic == Epistemic.HYPOTHESIS and fact.evidence_hold:
+        return Placement("open", open_kind="hypothesis", cause="an operational rule with no direct evidence yet "
+                         "(a conversation or a reflection alone cannot confirm it)",
+                         unknown="whether it holds: it awaits a tool_result, code, test or log source")
     if fact.epistemic == Epistemic.HYPOTHESIS:
         return Placement("open", open_kind="hypothesis", cause="the source hedged",
                          unknown="whether it is true: it is a hypothesis, never confirmed")
@@ -137,6 +142,10 @@ def item_line(item: ContextItem) -> str:
     bits.append(f"verified {render_time(item.verified_at)}" if item.verified_at else "never re-verified")
     if item.disputed:
         bits.append("disputed")
+    if item.weak:
+        bits.append(WEAK_TEXT)
+    if item.missing_evidence:
+        bits.append(f"missing {item.missing_evidence}")
     head = f"- {item.statement}"
     if item.part == "historical":
         when = f" ({render_time(item.ended_at)})" if item.ended_at else ""

@@ -34,6 +34,8 @@ from credo.schema.search import SEARCH_PATHS, FoundVersion, PathScore, SearchHit
 from credo.services.recall import receipts
 from credo.services.recall import search_rules as rules
 from credo.services.core.context import Context
+from credo.services.facts.evidence import weak_versions
+from credo.services.facts.evidence_rules import may_be_weak
 from credo.services.facts.read import points, states_filter
 from credo.services.core.support import served_at
 
@@ -168,11 +170,24 @@ def search(ctx: Context, cmd: cs.SearchQuery, *, paths: frozenset[str] | None = 
         premised |= premised_now
         found = decide()
     assert found is not None  # every candidate of the re-read path is a whole version
+    found = _marked_weak(ctx, found, known)
     if task is None:
         return found
     receipt_id = receipts.served(ctx, task=task, version_ids=[h.version_id for h in found.hits if h.kind == "fact"],
                                  operation="search", query=text, valid_at=valid, known_at=known)
     return found.model_copy(update={"receipt_id": receipt_id})
+
+
+def _marked_weak(ctx: Context, found: SearchResult, known: Any) -> SearchResult:
+    """The hits with the relations asserted once by one tool call marked weak (a read only when a hit could be)."""
+    maybe = [h.fact for h in found.hits if h.fact is not None and may_be_weak(h.fact)]
+    if not maybe:
+        return found
+    weak = ctx.read(lambda tx: weak_versions(tx, maybe, known))
+    if not weak:
+        return found
+    return found.model_copy(update={"hits": [h.model_copy(update={"weak": True}) if h.version_id in weak else h
+                                             for h in found.hits]})
 
 
 def _supported(tx: Tx | None, tenant: str, by_path: dict[str, list[tuple[Fact | FoundVersion, float]]], valid: Any,
