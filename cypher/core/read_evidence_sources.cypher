@@ -9,8 +9,9 @@
 UNWIND $version_ids AS version_id
 MATCH (f:Fact {version_id: version_id})
 WHERE @visible(f, $levels)
+WITH f, version_id, datetime($known_at) AS known_at
 OPTIONAL MATCH (f)-[r:SOURCED_FROM]->(s:Source)
-WHERE @believed_at(r, datetime($known_at)) AND @visible_source(s, $levels)
+WHERE @believed_at(r, known_at) AND @visible_source(s, $levels)
 RETURN version_id, collect(CASE WHEN s IS NULL THEN null ELSE
                            {source_id: s.source_id, kind: s.kind, origin: s.origin, author: s.author, uri: s.uri,
                             title: s.title} END) AS sources
