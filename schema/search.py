@@ -205,7 +205,7 @@ class SearchHit(BaseModel):
     @property
     def flags(self) -> list[str]:
         """The marks set on this hit, in a fixed order."""
-        return [f for f in ("hypothesis", "candidate", "undated", "disputed") if getattr(self, f)]
+        return [f for f in ("hypothesis", "candidate", "undated", "disputed", "weak") if getattr(self, f)]
 
     @property
     def found_by(self) -> list[str]:

@@ -191,7 +191,7 @@ def cmd_who(args: argparse.Namespace) -> int:
 def _relation_line(r: Any) -> str:
     return (f"{'→' if r.direction == 'out' else '←'} {r.predicate}: {r.other}  valid {r.fact.valid_text()}"
             f"{'  [disputed]' if r.fact.disputed else ''}{'  [hypothesis]' if r.fact.epistemic == 'hypothesis' else ''}"
-            f"  ({r.fact.fact_id})")
+            f"{'  [weak: asserted once by one tool call]' if r.weak else ''}  ({r.fact.fact_id})")
 
 
 def cmd_conflicts(args: argparse.Namespace) -> int:
