@@ -17,6 +17,7 @@ from credo.schema.pages import After, checked_key, keyed_page
 from credo.schema.lifecycle import SERVED, State, check_transition
 from credo.services.core.context import Context
 from credo.services.core.flags import flag_states
+from credo.services.facts import evidence_rules
 from credo.services.truth.premises import link
 from credo.services.core.versions import current_versions, next_version, replace, retire, the_current
 from credo.services.core.unit_of_work import Write
@@ -63,8 +64,9 @@ def reverify(ctx: Context, cmd: c.Reverify) -> Fact:
         tx, known = w.tx, w.known
         old = the_current(tx, ctx.tenant, fact_id)
         _check_reverifiable(old)
+        cited = source_repo.by_ids(tx, ctx.tenant, sources) if sources else {}
         if sources:
-            missing = set(sources) - set(source_repo.by_ids(tx, ctx.tenant, sources))
+            missing = set(sources) - set(cited)
             if missing:
                 raise InvalidInput("evidence", f"source {sorted(missing)[0]} names nothing in this tenant")
         detail = {"outcome": outcome, "note": note, "evidence": text, "premises": premises, "sources": sources}
@@ -76,9 +78,12 @@ def reverify(ctx: Context, cmd: c.Reverify) -> Fact:
             return old.model_copy(update={"known_to": known, "ended_by": EndKind.RETRACTION, "end_reason": reason})
         if outcome == "holds":
             confirm = (premises or sources or text) and old.epistemic != Epistemic.CONFIRMED
+            if old.evidence_hold and not evidence_rules.has_direct(
+                    {"kind": s.kind, "origin": s.origin} for s in cited.values()):
+                confirm = False  # an operational rule is confirmed by direct evidence only (DESIGN §11)
             if confirm:
                 # the claim becomes confirmed: what it says changes, so a new version (then flagged active below)
-                new = next_version(old, known, epistemic=Epistemic.CONFIRMED, stale_cause=None)
+                new = next_version(old, known, epistemic=Epistemic.CONFIRMED, stale_cause=None, evidence_hold=False)
                 retire(w, [(old, EndKind.STATE_CHANGE.value, "re-verified: holds (confirmed)")])
                 replace(w, [(old, new)])
             else:

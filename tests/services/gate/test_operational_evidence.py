@@ -161,3 +161,19 @@ def test_add_source_takes_the_new_kinds_and_still_refuses_unknown_ones(store):
 def test_the_hold_rule(epistemic, operational, direct, expected):
     status, hold = evidence_rules.held(epistemic, operational=operational, direct=direct)
     assert (status.value, hold) == expected
+
+
+def test_reverifying_a_held_rule_confirms_it_only_with_a_direct_source(store, clock):
+    # given the held rule, re-verified as holding on a note, then on a document: still a hypothesis
+    fact = remembered_rule(store, clock)
+    clock.at(T0 + timedelta(hours=1))
+    store.reverify(fact.fact_id, outcome="holds", evidence="the team lead says so")
+    doc = store.add_source("document", "Runbook: no Friday deploys")
+    store.reverify(fact.fact_id, outcome="holds", evidence=[doc.source_id])
+    assert store.why(fact.fact_id).fact.epistemic.value == "hypothesis"
+    # when it is re-verified on a log
+    log = store.add_source("log", "2025-02-28 deploy blocked: friday freeze")
+    store.reverify(fact.fact_id, outcome="holds", evidence=[log.source_id])
+    # then it is confirmed and nothing is missing
+    tree = store.why(fact.fact_id)
+    assert tree.fact.epistemic.value == "confirmed" and not tree.fact.evidence_hold and tree.missing_evidence is None
