@@ -19,6 +19,7 @@ from credo.schema.lifecycle import SERVED_VALUES, State, check_transition
 from credo.schema.search import readers_see
 from credo.schema.sources import Source
 from credo.services.facts.dedup_rules import Candidate, corroborated, dedupable, independence_key, near_duplicate, restated
+from credo.services.facts.evidence_rules import held
 from credo.services.core.flags import flag_states
 from credo.services.gate.rules import quote_hedges
 from credo.services.core.unit_of_work import Write
@@ -70,8 +71,10 @@ def fold_in(fact: Fact, data: FactCreate, alias: str | None, *, vouched: bool, o
         aliases = (*fact.aliases, alias)
     standing = restated(fact.evidence, fact.epistemic, offered=data.evidence, offered_epistemic=data.epistemic,
                         vouched=vouched, own_voice=own_voice)
+    # a person restating an operational rule is still no direct evidence: the hold stays (evidence_rules.held)
+    epistemic, _held = held(standing.epistemic, operational=fact.evidence_hold)
     return fact.model_copy(update={"aliases": aliases, "evidence": standing.evidence,
-                                   "epistemic": standing.epistemic}), standing.opens
+                                   "epistemic": epistemic}), standing.opens
 
 
 def vouched(data: FactCreate, source: SourceRef | None) -> bool:

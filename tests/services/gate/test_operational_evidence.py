@@ -177,3 +177,16 @@ def test_reverifying_a_held_rule_confirms_it_only_with_a_direct_source(store, cl
     # then it is confirmed and nothing is missing
     tree = store.why(fact.fact_id)
     assert tree.fact.epistemic.value == "confirmed" and not tree.fact.evidence_hold and tree.missing_evidence is None
+
+
+def test_a_person_restating_a_held_rule_does_not_confirm_it(store, clock):
+    # given the held rule, and the same person restating it plainly in a later turn (a restatement joins the fact)
+    fact = remembered_rule(store, clock)
+    clock.at(T0 + timedelta(hours=1))
+    store.ingest_messages("s", [msg(1, "ok", origin="agent", author="bot"), msg(2, f"{RULE}, really.")])
+    again = store.remember("s", RULE, RULE, subject="production", predicate="deploy_rule", valid_from="2025-01-01")
+    # then it is the same fact, both quotes kept, and still a held hypothesis
+    assert again.fact_id == fact.fact_id
+    tree = store.why(fact.fact_id)
+    assert len([s for s in tree.sources if s.kind == "message"]) == 2
+    assert tree.fact.epistemic.value == "hypothesis" and tree.missing_evidence == MISSING_DIRECT
