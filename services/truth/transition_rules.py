@@ -122,7 +122,9 @@ def _met(want: Asked, at: datetime, changes: list[BeliefChange], known_from: dic
     if want.what == "conflict":
         return any(c.kind is ChangeKind.CONFLICT_RESOLVED and (c.conflict_id == want.id or c.fact_id == want.fact_id)
                    for c in here)
-    return any(c.fact_id == want.id and (not want.how or c.kind in want.how) for c in here)
+    # a fact changed: the change's own, or the fact that took over (a succession's successor, a merge's new fact)
+    return any(want.id in {c.fact_id, *(x.fact_id for x in (c.successor, *c.after) if x is not None)}
+               and (not want.how or c.kind in want.how) for c in here)
 
 
 def coverage(events: list[WindowEvent], changes: list[BeliefChange],

@@ -17,6 +17,7 @@ from credo.schema.provenance import Proposal
 from credo.schema.time import parse_instant
 from credo.services.adapters.extractors import ScriptedExtractor
 from tests.services.gate.test_extraction import ACCEPTED, CONVERSATION, FINAL, msg
+from tests.services.truth.test_diff import timeline  # noqa: F401 - the belief diff's mixed timeline, as a fixture
 
 
 def _raw(db, query: str, **params) -> None:
@@ -194,3 +195,21 @@ def test_an_empty_window_holds(store, clock):
     report = store.check_transition(start, start + timedelta(days=1))
     _all_ok(report)
     assert (report.events, report.changes, report.withheld) == (0, 0, 0)
+
+
+def test_a_mixed_timeline_of_writes_is_covered_and_preserved_end_to_end(store, timeline):
+    # given the belief diff's mixed timeline: a correction, a succession, an end, two retractions (one making a rule
+    # stale through the cascade), a secret fact added, a forget, direct additions - one write a day
+    report = store.check_transition("2025-01-31", "2025-02-10")
+    # then each write's asked change shows and every change is explained by a write or its cascade
+    assert report.coverage.ok and report.preservation.ok, report.model_dump_json(indent=1)
+    assert report.coverage.checked >= 9 and report.changes == len(store.diff("2025-01-31", "2025-02-10").changes)
+    # and the operator's direct writes are listed ungrounded (none of them cites a source), yet do not fail
+    ungrounded = {f.fact_id for f in report.faithfulness.findings}
+    assert timeline.facts["role"] in ungrounded and timeline.secret in ungrounded and report.faithfulness.ok
+    assert timeline.facts["salary"] not in ungrounded  # a forgotten fact has nothing left to ground
+    # a caller below secret sees nothing of the secret write: it is counted, not named
+    low = store.for_principal(Principal(tenant=store.tenant, clearance="internal"))
+    seen = low.check_transition("2025-01-31", "2025-02-10")
+    assert timeline.secret not in seen.model_dump_json() and seen.withheld >= 1 and not seen.complete
+    assert seen.coverage.ok and seen.preservation.ok

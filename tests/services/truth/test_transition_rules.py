@@ -69,6 +69,11 @@ def test_what_each_write_asks(event, wanted):
     (ev("resolve_conflict", {"conflict_id": "c_1"}), [ch(ChangeKind.CONFLICT_RESOLVED, conflict="c_1")], {}, True),
     (ev("resolve_conflict", {"conflict_id": "c_1"}), [ch(ChangeKind.CONFLICT_RESOLVED, fact="f_1")], {}, True),
     (ev("resolve_conflict", {"conflict_id": "c_1"}), [ch(ChangeKind.CORRECTED, before="v_1")], {}, False),
+    # a succession's successor fact is named by the change of the fact it took over
+    (ev("succeed_fact", {"ended": "v_2", "successor": "f_9"}),
+     [ch(ChangeKind.SUPERSEDED, before="v_1", after=["v_2"], successor=v("v_9", "f_9"))], {}, True),
+    (ev("succeed_fact", {"ended": "v_2", "successor": "f_9"}),
+     [ch(ChangeKind.SUPERSEDED, before="v_1", after=["v_2"])], {}, False),
     # an empty window of writes asks nothing
     (ev("cite", {}), [], {}, True),
 ])
