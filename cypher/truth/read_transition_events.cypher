@@ -11,10 +11,14 @@
 // returns: event_id, seq, at, action, subject_id, ids, detail (JSON text), hidden
 MATCH (a:AuditEvent {tenant: $tenant})
 WHERE a.at > $known_before AND a.at <= $known_after
-  AND ($scope_key IS NULL OR EXISTS { MATCH (s:Fact) WHERE s.tenant = $tenant AND s.scope_key = $scope_key
-                                                          AND (s.fact_id IN a.ids OR s.version_id IN a.ids) })
-WITH a, EXISTS { MATCH (f:Fact) WHERE f.tenant = $tenant AND (f.fact_id IN a.ids OR f.version_id IN a.ids)
-                                  AND NOT @visible(f, $levels) } AS hidden
+  AND ($scope_key IS NULL
+       OR EXISTS { MATCH (s:Fact) WHERE s.fact_id IN a.ids AND s.tenant = $tenant AND s.scope_key = $scope_key }
+       OR EXISTS { MATCH (s:Fact) WHERE s.version_id IN a.ids AND s.tenant = $tenant AND s.scope_key = $scope_key })
+// each look-up seeks one index (fact ids, version ids); a caller cleared for all skips them
+WITH a, NOT ('*' IN $levels)
+        AND (EXISTS { MATCH (f:Fact) WHERE f.fact_id IN a.ids AND f.tenant = $tenant AND NOT @visible(f, $levels) }
+             OR EXISTS { MATCH (f:Fact) WHERE f.version_id IN a.ids AND f.tenant = $tenant
+                                              AND NOT @visible(f, $levels) }) AS hidden
 RETURN CASE WHEN hidden THEN null ELSE a.event_id END AS event_id, a.seq AS seq, a.at AS at,
        CASE WHEN hidden THEN null ELSE a.action END AS action,
        CASE WHEN hidden THEN null ELSE a.subject_id END AS subject_id,

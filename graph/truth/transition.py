@@ -36,9 +36,11 @@ def _detail(text: str | None) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def groundings(tx: Tx, tenant: str, version_ids: list[str]) -> dict[str, tuple[str, datetime, Grounding]]:
-    """version id -> (fact id, known_from, what grounds it), for the versions the caller may see."""
-    rows = tx.rows(READ_TRANSITION_VERSIONS, tenant=tenant, version_ids=sorted(set(version_ids)))
+def groundings(tx: Tx, tenant: str, version_ids: list[str],
+               known_after: datetime) -> dict[str, tuple[str, datetime, Grounding]]:
+    """version id -> (fact id, known_from, what grounds it by `known_after`), for the versions the caller may see."""
+    rows = tx.rows(READ_TRANSITION_VERSIONS, tenant=tenant, version_ids=sorted(set(version_ids)),
+                   known_after=known_after)
     return {r["version_id"]: (r["fact_id"], native(r["known_from"]),
                               Grounding(version_id=r["version_id"], quotes=r["quotes"], sources=r["sources"],
                                         accepted=r["accepted"])) for r in rows}

@@ -47,7 +47,7 @@ def check_transition(ctx: Context, cmd: TransitionQuery) -> TransitionReport:
                                  known_a=before, known_b=after)
         named = [a.id for e in events for a in asked(e) if a.what == "shown"]
         named += [v.version_id for _, v in brought(changes)]
-        found = transition_repo.groundings(tx, ctx.tenant, named)
+        found = transition_repo.groundings(tx, ctx.tenant, named, after)
         return judge(events, changes, grounding={v: g for v, (_, _, g) in found.items()},
                      known_from={v: at for v, (_, at, _) in found.items()}, hidden_at=hidden_at,
                      hidden_versions=transition_repo.hidden(tx, ctx.tenant, before, after, scope_key=key),

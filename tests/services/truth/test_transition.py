@@ -77,6 +77,13 @@ def test_a_merge_is_covered_preserved_and_grounded(store, clock):
     # (the merged fact is recorded by an add_facts event of the same write: its version is asked twice)
     assert report.coverage.checked == 4 and report.faithfulness.checked == 1 and report.faithfulness.findings == []
     assert report.events == 2 and merged.fact_id not in {remembered.fact_id, direct.fact_id}
+    # and the whole story - remembered from a quote, written directly, cited, merged - holds too; the direct write
+    # is ungrounded until the citation: a window ending before it says so, one ending after it does not
+    whole = store.check_transition("2025-05-31", "2025-06-04")
+    _all_ok(whole)
+    assert whole.faithfulness.findings == []
+    early = store.check_transition("2025-05-31", direct.known_from)
+    assert [f.fact_id for f in early.faithfulness.findings] == [direct.fact_id]
 
 
 def test_a_conflict_resolution_is_covered_and_preserved(store, clock):
@@ -213,3 +220,20 @@ def test_a_mixed_timeline_of_writes_is_covered_and_preserved_end_to_end(store, t
     seen = low.check_transition("2025-01-31", "2025-02-10")
     assert timeline.secret not in seen.model_dump_json() and seen.withheld >= 1 and not seen.complete
     assert seen.coverage.ok and seen.preservation.ok
+
+
+def test_a_scope_narrows_the_check_to_the_writes_and_changes_of_that_scope(store, clock, neo4j_db):
+    clock.at("2025-01-01")
+    before = clock.at("2025-01-02")
+    clock.at("2025-01-03")
+    prod = store.add_fact("api", "timeout", "30s", valid_from="2024-01-01", scope={"env": "prod"})
+    staging = store.add_fact("api", "timeout", "90s", valid_from="2024-01-01", scope={"env": "staging"})
+    # a staging version closed behind the service's back
+    _raw(neo4j_db, "MATCH (f:Fact {version_id: $v}) SET f.known_to = $at, f.ended_by = 'retraction'",
+         v=staging.version_id, at=parse_instant("2025-01-03T06:00:00Z", "at"))
+    after = clock.at("2025-01-04")
+    narrowed = store.check_transition(before, after, scope={"env": "prod"})
+    assert narrowed.ok and narrowed.events == 1
+    assert {f.fact_id for f in narrowed.faithfulness.findings} == {prod.fact_id}
+    whole = store.check_transition(before, after)
+    assert [f.fact_id for f in whole.preservation.findings] == [staging.fact_id]
