@@ -11,8 +11,10 @@ from mcp.client import Client as McpClient
 
 from credo.api.cli import main
 from credo.api.mcp.server import build_server
+from credo.client import Client
 from credo.schema.time import parse_instant
 from credo.schema.transition import TransitionReport
+from tests.api.conftest import new_tenant
 
 WINDOW = {"known_before": "2000-01-01", "known_after": "2100-01-01"}
 
@@ -98,3 +100,14 @@ def test_credo_transition_prints_each_dimension_and_exits_1_on_a_break(store, te
     assert main(["--tenant", tenant, "transition", "--before", "2025-01-02", "--after", "2025-01-04", "--json"]) == 1
     report = TransitionReport.model_validate(json.loads(capsys.readouterr().out))
     assert [f.fact_id for f in report.preservation.findings] == [other.fact_id]
+
+
+def test_check_transition_through_credo_client_is_the_stores_answer(live_server, neo4j_db):
+    tenant = new_tenant(neo4j_db)
+    with Client(live_server.url, tenant.key) as client:
+        fact = client.add_fact("Office lease", "held_by", "Acme", valid_from="2024-01-01")
+        client.end_fact(fact.fact_id, at="2024-09-01")
+        found = client.check_transition("2000-01-01", "2100-01-01", strict=True)
+    assert isinstance(found, TransitionReport)
+    assert found.coverage.ok and found.preservation.ok and not found.faithfulness.ok and not found.ok
+    assert [f.fact_id for f in found.faithfulness.findings] == [fact.fact_id]
