@@ -20,6 +20,7 @@ from credo.schema import commands_lifecycle as lc
 from credo.schema import commands_procedural as proc
 from credo.schema import commands_recall as recall
 from credo.schema import commands_search as cs
+from credo.schema import commands_transition as ctr
 from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summary
 from credo.schema.context_package import ContextPackage
 from credo.schema.diff import BeliefDiff
@@ -33,6 +34,7 @@ from credo.schema.receipts import ReadReceipt
 from credo.schema.recipes import Recipe
 from credo.schema.search import SearchResult
 from credo.schema.sources import Source
+from credo.schema.transition import TransitionReport
 from credo.schema.utility import MaintainReport, MemoryUsage
 
 
@@ -222,6 +224,9 @@ OPERATIONS: list[Operation] = [
     # import: the pipelined bulk import (issue 9 item 5)
     Operation("import_facts", "admin", cimp.ImportFacts, "import_facts", "POST", "/v1/facts/import", ImportReport, write=True,
               mcp_reason="bulk import is an operator's job, not an agent's tool", cli="import"),
+    # verification: the transition check (issue 27 item 2)
+    Operation("check_transition", "read", ctr.TransitionQuery, "check_transition", "GET", "/v1/transition",
+              TransitionReport, mcp="check_transition", cli="transition"),
 ]
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}

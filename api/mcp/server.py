@@ -28,6 +28,7 @@ from credo.schema.cascade import StaleItem
 from credo.schema.commands import Command, invalid_input
 from credo.schema.context_package import ContextPackage
 from credo.schema.diff import BeliefDiff
+from credo.schema.transition import TransitionReport
 from credo.schema.errors import CredoError, InvalidInput, Unauthenticated
 from credo.schema.facts import AsOf, AsOfAnswer, Conflict, Fact, Relation
 from credo.schema.operations import BY_NAME, Operation
@@ -216,6 +217,13 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Before a task, ask how tasks of its shape were done here: the live recipes of `task_shape`, best first "
         "(by success rate, then uses), each with its steps, uses, successes, rate and the source it was earned "
         "by. Retired, declined and not yet consented recipes are never served. No evidence needed."),
+    ToolSpec(
+        "check_transition", TransitionReport, lambda found: found,
+        "Check your own writes as changes: give `known_before` (just before you wrote) and `known_after` (now). It "
+        "answers coverage (did each write change what it asked: its ledger event, the fact and version it named), "
+        "preservation (did anything change that no write of the window explains) and faithfulness (is each added "
+        "or corrected version grounded in a quote, a source or an acceptance; `strict`: an ungrounded one fails), "
+        "each with `ok` and its findings; `withheld` counts what you are not cleared to see. No evidence needed."),
 )
 
 

@@ -14,7 +14,9 @@ from credo.schema import commands as c
 from credo.schema.commands import build
 from credo.schema.cascade import Justification, StaleItem, Summary
 from credo.schema.commands_diff import DiffQuery
+from credo.schema.commands_transition import TransitionQuery
 from credo.schema.diff import BeliefDiff
+from credo.schema.transition import TransitionReport
 from credo.schema.facts import Fact
 from credo.schema.pages import After
 from credo.schema.utility import MaintainReport
@@ -23,6 +25,7 @@ from credo.services.recall import maintain as maintain_service
 from credo.services.truth import diff as diff_service
 from credo.services.truth import reverify as reverify_service
 from credo.services.truth import summaries as summary_service
+from credo.services.truth import transition as transition_service
 from credo.services.core.context import Context
 from credo.services.adapters.summarizers import Summarizer
 
@@ -82,6 +85,14 @@ class CascadeMixin:
         cmd = build(DiffQuery, known_a=known_a, known_b=known_b, scope=scope, subject=subject)
         return diff_service.diff(self._ctx, cmd)
 
+    def check_transition(self, known_before: Any, known_after: Any, *, scope: dict[str, str] | None = None,
+                         strict: bool = False) -> TransitionReport:
+        """Judge the writes made in (known_before, known_after]: coverage (what each asked did change), preservation
+        (nothing outside their reach changed) and faithfulness (what was added is grounded), with the findings of
+        each and what the caller's clearance withheld; `strict`: an ungrounded write fails faithfulness."""
+        cmd = build(TransitionQuery, known_before=known_before, known_after=known_after, scope=scope, strict=strict)
+        return transition_service.check_transition(self._ctx, cmd)
+
     def maintain(self, *, episodic_ttl_days: int | None = None) -> MaintainReport:
         """The scheduled sweep (idempotent): flag stale what rests on ended premises, move memories between tiers
         (`.tier_moves`), list episodic memories past the TTL (`.ttl_due`); `episodic_ttl_days` sets the TTL first."""
@@ -94,5 +105,6 @@ HANDLERS: dict[str, Callable[..., Any]] = {
     "add_summary": summary_service.add_summary, "rebuild": summary_service.rebuild,
     "summaries": summary_service.summaries, "summary": summary_service.summary, "reverify": reverify_service.reverify,
     "stale": reverify_service.stale, "maintain": maintain_service.maintain, "diff": diff_service.diff,
+    "check_transition": transition_service.check_transition,
 }
 """This mixin's operations whose service entry point takes its command, `(ctx, cmd)` (see `Store.handle`)."""

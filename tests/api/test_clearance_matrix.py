@@ -117,6 +117,7 @@ def _calls(w: World) -> dict[str, list[tuple[dict[str, str], dict[str, Any]]]]:
         "verify_forgotten": [({"target_id": i}, {}) for i in w.ids()[:2]],
         "audit": [({}, {})], "verify_ledger": [({}, {})],
         "recipes": [({}, {"task_shape": f"deploy Project {m}"}) for m in MARKERS.values()],
+        "check_transition": [({}, {"known_before": "2000-01-01", "known_after": "2100-01-01"})],
     }
 
 
@@ -193,6 +194,7 @@ def _tool_args(w: World) -> dict[str, list[dict[str, Any]]]:
         "context": [{"query": p} for p in projects],
         "verify_forgotten": [{"target_id": i} for i in w.ids()[:2]],
         "recipes": [{"task_shape": f"deploy Project {m}"} for m in MARKERS.values()],
+        "check_transition": [{"known_before": "2000-01-01", "known_after": "2100-01-01"}],
     }
 
 
