@@ -25,6 +25,7 @@ in `tests/services/facts/paraphrase_pairs.json` (figures in bench/RESULTS.md).
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -174,6 +175,7 @@ def _named(text: str) -> frozenset[str]:
                      if w not in ("I", "I'm", "I'd"))
 
 
+@functools.lru_cache(maxsize=4096)  # a candidate's statement is compared with every row of its (subject, predicate)
 def words(text: str) -> Words:
     """The comparison form of a statement (English words and Chinese characters alike)."""
     folded = _folded(text)
