@@ -1,100 +1,31 @@
-"""Dedup threshold: cosine similarity of true paraphrases vs different values of the same (subject, predicate).
+"""Dedup at write: the join decision on pairs of statements of one (subject, predicate, scope), before and after.
 
-`.venv/bin/python bench/bench_dedup.py` (offline all-MiniLM-L6-v2, no Neo4j). Each pair is two statements a
-person could make about the same subject and predicate: a paraphrase states the same value in other words, a
-contrast states a different value (the conflict rule must see it). Prints both distributions and the error rates
-of candidate thresholds; the chosen one is `credo.services.facts.dedup_rules.SIMILARITY_THRESHOLD`.
+`.venv/bin/python bench/bench_dedup.py` (offline all-MiniLM-L6-v2, no Neo4j). The pairs are in
+`tests/services/facts/paraphrase_pairs.json`: the hand-written 40 paraphrases and 40 different values, and the
+pairs from real text (each with its source). Prints the similarity distributions and the threshold table of the
+rule before issue 27 (similarity >= 0.80 and the substitution guard), then for each set the joins and wrong merges
+of the old rule and of the current one (services/facts/paraphrase_rules.py, through dedup_rules.near_duplicate),
+the pairs the current rule still misses, and what the decision costs per write (the rule alone, and the frames'
+embedding a both-sided pair needs).
 """
 
 from __future__ import annotations
 
+import json
 import statistics
+import time
+from pathlib import Path
 
-PARAPHRASES: list[tuple[str, str]] = [
-    ("I drink my coffee as an Americano with no sugar", "Americano, no sugar, is how I take my coffee"),
-    ("Maria prefers an Americano without sugar", "Maria likes her Americano unsweetened"),
-    ("The team prefers PostgreSQL for new services", "For new services the team would rather use Postgres"),
-    ("I prefer meetings in the morning", "Mornings are my preferred time for meetings"),
-    ("Please send me the weekly report on Mondays", "I want the weekly report every Monday"),
-    ("I am vegetarian", "I don't eat meat, I'm a vegetarian"),
-    ("I like window seats on flights", "On flights I prefer a seat by the window"),
-    ("Use British spelling in all documents", "All documents should use British English spelling"),
-    ("I prefer dark mode in every editor", "Dark mode is what I like in my editors"),
-    ("Call me Kate, not Katherine", "I go by Kate rather than Katherine"),
-    ("I want code reviews within one working day", "Code reviews should be done within a working day"),
-    ("Tabs, not spaces, for indentation in our Go code", "Our Go code is indented with tabs rather than spaces"),
-    ("Deploys to production only happen on Tuesdays", "We only deploy to production on Tuesdays"),
-    ("I'm allergic to peanuts", "I have a peanut allergy"),
-    ("I prefer email over phone calls", "Email rather than a phone call, please"),
-    ("The on-call rotation changes every Friday at noon", "Every Friday at 12:00 the on-call rotation hands over"),
-    ("My working hours are 9 to 5 Central European Time", "I work from nine to five CET"),
-    ("I'd like summaries as bullet points", "Give me summaries in bullet-point form"),
-    ("Keep answers short, two or three sentences", "I prefer brief answers of two to three sentences"),
-    ("I use Vim as my editor", "My editor of choice is Vim"),
-    ("Bob prefers tea with milk", "Bob likes his tea with a splash of milk"),
-    ("The payments service must be written in Java", "Java is required for the payments service"),
-    ("I take the train to work", "I commute to the office by train"),
-    ("I prefer aisle seats on long flights", "On long-haul flights I like an aisle seat"),
-    ("Our standup is at 9:30 every weekday", "Every weekday the standup starts at half past nine"),
-    ("I don't want notifications after 6 pm", "No notifications after six in the evening, please"),
-    ("The customer wants invoices in PDF", "Invoices should be sent to the customer as PDF files"),
-    ("I prefer metric units", "Use metric units for me"),
-    ("Schedule my one-on-ones on Thursdays", "I want my one-on-one meetings on Thursday"),
-    ("I like my steak medium rare", "Medium rare is how I want my steak"),
-    ("Alice wants to be contacted on Slack, not by email", "Reach Alice through Slack rather than email"),
-    ("The staging database is refreshed every night", "Every night the staging database gets refreshed"),
-    ("I prefer Python for scripting", "For scripts I would rather use Python"),
-    ("I always pay with my company card for travel", "Travel expenses go on my company credit card"),
-    ("Something to keep me awake: an Americano, no sugar", "My go-to pick-me-up is an unsweetened Americano"),
-    ("I want the dashboard in German", "Show the dashboard in the German language"),
-    ("I prefer quiet restaurants", "I like restaurants that are not noisy"),
-    ("I run every morning before work", "Each morning I go for a run before work"),
-    ("The release notes go out on the first of each month", "Release notes are published on the 1st of every month"),
-    ("I prefer hotels close to the office", "I like to stay in a hotel near the office"),
-]
+PAIRS = Path(__file__).resolve().parent.parent / "tests" / "services" / "facts" / "paraphrase_pairs.json"
 
-CONTRASTS: list[tuple[str, str]] = [
-    ("I drink my coffee as an Americano with no sugar", "I drink my coffee as a latte with two sugars"),
-    ("Maria prefers an Americano without sugar", "Maria prefers a flat white with sugar"),
-    ("The team prefers PostgreSQL for new services", "The team prefers MySQL for new services"),
-    ("I prefer meetings in the morning", "I prefer meetings in the afternoon"),
-    ("Please send me the weekly report on Mondays", "Please send me the weekly report on Fridays"),
-    ("I am vegetarian", "I am vegan"),
-    ("I like window seats on flights", "I like aisle seats on flights"),
-    ("Use British spelling in all documents", "Use American spelling in all documents"),
-    ("I prefer dark mode in every editor", "I prefer light mode in every editor"),
-    ("Call me Kate, not Katherine", "Call me Katherine, not Kate"),
-    ("I want code reviews within one working day", "I want code reviews within one working week"),
-    ("Tabs, not spaces, for indentation in our Go code", "Spaces, not tabs, for indentation in our Go code"),
-    ("Deploys to production only happen on Tuesdays", "Deploys to production only happen on Thursdays"),
-    ("I'm allergic to peanuts", "I'm allergic to shellfish"),
-    ("I prefer email over phone calls", "I prefer phone calls over email"),
-    ("The on-call rotation changes every Friday at noon", "The on-call rotation changes every Monday at 9 am"),
-    ("My working hours are 9 to 5 Central European Time", "My working hours are 9 to 5 Pacific Time"),
-    ("I'd like summaries as bullet points", "I'd like summaries as flowing paragraphs"),
-    ("Keep answers short, two or three sentences", "Give long, detailed answers with full explanations"),
-    ("I use Vim as my editor", "I use Emacs as my editor"),
-    ("Bob prefers tea with milk", "Bob prefers black coffee"),
-    ("The payments service must be written in Java", "The payments service must be written in Go"),
-    ("I take the train to work", "I drive to work"),
-    ("I prefer aisle seats on long flights", "I prefer window seats on long flights"),
-    ("Our standup is at 9:30 every weekday", "Our standup is at 11:00 every weekday"),
-    ("I don't want notifications after 6 pm", "I want notifications at any time of day"),
-    ("The customer wants invoices in PDF", "The customer wants invoices as Excel spreadsheets"),
-    ("I prefer metric units", "I prefer imperial units"),
-    ("Schedule my one-on-ones on Thursdays", "Schedule my one-on-ones on Mondays"),
-    ("I like my steak medium rare", "I like my steak well done"),
-    ("Alice wants to be contacted on Slack, not by email", "Alice wants to be contacted by email, not on Slack"),
-    ("The staging database is refreshed every night", "The staging database is refreshed once a week"),
-    ("I prefer Python for scripting", "I prefer Bash for scripting"),
-    ("I always pay with my company card for travel", "I always pay for travel myself and claim it back"),
-    ("Something to keep me awake: an Americano, no sugar", "Something to keep me awake: a green tea"),
-    ("I want the dashboard in German", "I want the dashboard in French"),
-    ("I prefer quiet restaurants", "I prefer lively, busy restaurants"),
-    ("I run every morning before work", "I swim every evening after work"),
-    ("The release notes go out on the first of each month", "The release notes go out every Friday"),
-    ("I prefer hotels close to the office", "I prefer hotels close to the airport"),
-]
+
+def load(name: str) -> list[dict]:
+    """One set of pairs from the data file (`handwritten` or `real`)."""
+    return json.loads(PAIRS.read_text(encoding="utf-8"))[name]
+
+
+PARAPHRASES: list[tuple[str, str]] = [(p["a"], p["b"]) for p in load("handwritten") if p["same"]]
+CONTRASTS: list[tuple[str, str]] = [(p["a"], p["b"]) for p in load("handwritten") if not p["same"]]
 
 
 def similarities(pairs: list[tuple[str, str]]) -> list[float]:
@@ -135,6 +66,55 @@ def main() -> None:
     print("most similar different values:")
     for score, (a, b) in worst:
         print(f"  {score:.3f}  {a!r} vs {b!r}")
+    for name in ("handwritten", "real"):
+        compare(name, load(name))
+
+
+def decide(a: str, b: str, va: list[float], vb: list[float], embedder) -> tuple[bool, int]:
+    """The current rule on one pair, as a write runs it (the frames embedded when the pair needs them); and how
+    many frames it embedded."""
+    from credo.services.facts.dedup_rules import Candidate, frames_needed, near_duplicate
+
+    pool = [Candidate("v", a, (), va)]
+    needed = frames_needed(b, vb, pool)
+    vectors = dict(zip(needed, embedder.embed(needed))) if needed else {}
+    return near_duplicate(b, vb, pool, vectors=vectors) is not None, len(needed)
+
+
+def compare(name: str, pairs: list[dict]) -> None:
+    """Joins and wrong merges of the old and the current rule on one set, the misses, and the cost per decision."""
+    from credo.services.adapters.embeddings import default_embedder
+    from credo.services.facts.dedup_rules import cosine, substitution
+
+    embedder = default_embedder()
+    left, right = embedder.embed([p["a"] for p in pairs]), embedder.embed([p["b"] for p in pairs])
+    same = [p["same"] for p in pairs]
+    old = [cosine(va, vb) >= 0.80 and not substitution(p["a"], p["b"]) for p, va, vb in zip(pairs, left, right)]
+    decide(pairs[0]["a"], pairs[0]["b"], left[0], right[0], embedder)  # warm: the first call compiles nothing twice
+    started = time.perf_counter()
+    decided = [decide(p["a"], p["b"], va, vb, embedder) for p, va, vb in zip(pairs, left, right)]
+    elapsed = time.perf_counter() - started
+    new = [d for d, _ in decided]
+    framed = sum(1 for _, n in decided if n)
+    from credo.services.facts.dedup_rules import Candidate, near_duplicate
+    from credo.services.facts.paraphrase_rules import words
+
+    words.cache_clear()  # each statement parsed once, as a write parses it
+    rule_only = time.perf_counter()
+    for p, va, vb in zip(pairs, left, right):
+        near_duplicate(p["b"], vb, [Candidate("v", p["a"], (), va)], vectors={})
+    rule_only = time.perf_counter() - rule_only
+    positives, negatives = sum(same), len(same) - sum(same)
+    for label, joined in (("before (0.80 + substitution)", old), ("now (paraphrase_rules)", new)):
+        hit = sum(j and s for j, s in zip(joined, same))
+        wrong = sum(j and not s for j, s in zip(joined, same))
+        print(f"{name} {label}: {hit}/{positives} paraphrases joined ({hit / positives:.1%}), "
+              f"{wrong}/{negatives} wrong merges")
+    print(f"{name} cost per decision: {elapsed / len(pairs) * 1e3:.2f} ms with the frames' embedding "
+          f"({framed}/{len(pairs)} pairs needed frames), the rule alone {rule_only / len(pairs) * 1e6:.0f} µs")
+    for p, j in zip(pairs, new):
+        if j != p["same"]:
+            print(f"  {'missed' if p['same'] else 'WRONG MERGE'}: {p['a']!r} / {p['b']!r}")
 
 
 if __name__ == "__main__":

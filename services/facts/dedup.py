@@ -18,28 +18,45 @@ from credo.schema.facts import EndKind, Epistemic, Evidence, Fact, FactCreate, O
 from credo.schema.lifecycle import SERVED_VALUES, State, check_transition
 from credo.schema.search import readers_see
 from credo.schema.sources import Source
-from credo.services.facts.dedup_rules import Candidate, corroborated, dedupable, independence_key, near_duplicate, restated
+from credo.services.facts.dedup_rules import (
+    Candidate, corroborated, dedupable, frames_needed, independence_key, near_duplicate, restated,
+)
 from credo.services.facts.evidence_rules import held
 from credo.services.core.flags import flag_states
 from credo.services.gate.rules import quote_hedges
-from credo.services.core.unit_of_work import Write
+from credo.services.core.unit_of_work import UnforeseenStatements, Vectors, Write
 from credo.services.core.versions import next_version, replace, retire, unbound
 
 SourceRef = tuple[str, str | None, list[int] | None]  # (source_id, quote, span) a row was stated in
 PoolKey = tuple[str, str, str]  # (subject id, predicate, scope key)
 
 
-def pool(tx: Tx, tenant: str, rows: list[tuple[FactCreate, ObjectValue, Any]], created: set[str]) -> dict[PoolKey, list[Candidate]]:
+def pool(tx: Tx, tenant: str, rows: list[tuple[FactCreate, ObjectValue, Any]], created: set[str],
+         vectors: Vectors | None = None) -> dict[PoolKey, list[Candidate]]:
     """The established claims the rows' semantic text statements may join, per (subject, predicate, scope); rows
-    of a subject created by this write have none."""
+    of a subject created by this write have none.
+
+    With `vectors`, the frames the join decision will ask for (paraphrase_rules) must be among them: the attempt
+    aborts with UnforeseenStatements naming the missing ones, which Context.write embeds outside the transaction
+    before it runs the write again (once: the candidates are the same)."""
     keys: dict[PoolKey, list[str]] = {}
     for data, value, subject in rows:
         if dedupable(data.kind, value.type) and subject.entity_id not in created:
             keys[(subject.entity_id, data.predicate, scope_key(data.scope))] = subject.ids
     order = list(keys)
     found = dedup_repo.candidates(tx, tenant, [(keys[k], k[1], k[2]) for k in order], sorted(SERVED_VALUES))
-    return {k: [Candidate(c["version_id"], c["statement"], tuple(c["aliases"]), c["embedding"]) for c in cs]
-            for k, cs in zip(order, found)}
+    result = {k: [Candidate(c["version_id"], c["statement"], tuple(c["aliases"]), c["embedding"]) for c in cs]
+              for k, cs in zip(order, found)}
+    if vectors is not None and vectors.enabled:
+        needed: list[str] = []
+        for data, value, subject in rows:
+            key = (subject.entity_id, data.predicate, scope_key(data.scope))
+            if data.statement and key in result and dedupable(data.kind, value.type):
+                needed += frames_needed(data.statement, vectors.by_text.get(data.statement), result[key])
+        missing = [t for t in dict.fromkeys(needed) if t.strip() and t not in vectors.by_text]
+        if missing:
+            raise UnforeseenStatements(missing)
+    return result
 
 
 def find(w: Write, candidates: dict[PoolKey, list[Candidate]], key: PoolKey, data: FactCreate, value: ObjectValue,
@@ -50,7 +67,7 @@ def find(w: Write, candidates: dict[PoolKey, list[Candidate]], key: PoolKey, dat
         return None
     plan = w.vectors
     vector = plan.by_text.get(statement) if plan.enabled else None
-    found = near_duplicate(statement, vector, candidates.get(key, []))
+    found = near_duplicate(statement, vector, candidates.get(key, []), vectors=plan.by_text if plan.enabled else None)
     return found.candidate if found else None
 
 

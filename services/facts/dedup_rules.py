@@ -17,23 +17,21 @@ import difflib
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from credo.schema.facts import EVIDENCE_ORDER, Epistemic, Evidence
+from credo.services.facts.paraphrase_rules import LOOSE_THRESHOLD, frames, same_claim
 
-SIMILARITY_THRESHOLD = 0.80
-"""Cosine similarity (all-MiniLM-L6-v2) at or above which two statements of the same subject, predicate and scope
-may be one claim — and only when `substitution` does not see a value swapped in the same wording.
+SIMILARITY_THRESHOLD = LOOSE_THRESHOLD
+"""Cosine similarity (all-MiniLM-L6-v2) below which two statements of the same subject, predicate and scope are
+never one claim; at or above it services/facts/paraphrase_rules.py decides (blockers, what differs, the frames).
 
-Measured by `bench/bench_dedup.py` (figures in bench/RESULTS.md) on 40 hand-written paraphrase pairs of realistic
-preferences and 40 pairs stating a different value of the same preference: similarity alone cannot separate them
-(paraphrases: median 0.871, p10 0.654; different values: median 0.809, p90 0.980 — "Call me Kate, not Katherine"
-vs "Call me Katherine, not Kate" scores 0.995). With the substitution guard, 0.80 merges 23 of 40 paraphrases and
-0 of 40 different values; 0.75 merges 26 but also 1 different value, 0.70 28 and 4, 0.85 only 21 (and 0). A missed
-paraphrase costs little (two facts, or a kept conflict that a person settles); a wrong merge hides a different
-value, so the threshold sits where the measured wrong merges are zero.
+Before issue 27 the rule was this threshold at 0.80 with the `substitution` guard below: 23 of the 40 hand-written
+paraphrases joined, 17 of the 46 pairs from real text, with 0 and 5 wrong merges (bench/bench_dedup.py prints both
+rules; figures in bench/RESULTS.md). A missed paraphrase costs little (two facts, or a kept conflict a person
+settles); a wrong merge hides a different value, so every rule is held to zero measured wrong merges.
 """
 
 DEFAULT_SOURCE_CONFIDENCE = 0.6
@@ -62,7 +60,8 @@ def content_words(text: str) -> list[str]:
 def substitution(a: str, b: str) -> bool:
     """Whether `b` reads as `a` with a value swapped in the same wording ("tea with milk" → "tea with lemon",
     "Kate, not Katherine" → "Katherine, not Kate"): the pattern embeddings rate as near-identical although the
-    claims differ. A paraphrase restructures the sentence; a different value keeps it and replaces a few words."""
+    claims differ. A paraphrase restructures the sentence; a different value keeps it and replaces a few words.
+    The join decision before issue 27 (bench/bench_dedup.py measures it against paraphrase_rules.same_claim)."""
     wa, wb = content_words(a), content_words(b)
     if wa == wb:
         return False
@@ -104,11 +103,12 @@ class Match:
 
 def near_duplicate(
     statement: str, vector: Sequence[float] | None, candidates: Iterable[Candidate], *,
-    threshold: float = SIMILARITY_THRESHOLD,
+    threshold: float = SIMILARITY_THRESHOLD, vectors: Mapping[str, Sequence[float]] | None = None,
 ) -> Match | None:
     """The candidate `statement` restates, or None. An exact normalised match (statement or alias) always counts;
-    without a vector (no embedder) nothing else does; with one, the most similar candidate at or above
-    `threshold` whose canonical statement is not a value substitution of it."""
+    without a vector (no embedder) nothing else does; with one, the most similar candidate at or above `threshold`
+    that paraphrase_rules.same_claim judges one claim with it (`vectors`: the embedded frames it may ask for, see
+    `frames_needed`; a pair whose frames are missing does not join)."""
     pool = list(candidates)
     norm = normalised(statement)
     for c in pool:
@@ -121,9 +121,28 @@ def near_duplicate(
     for score, c in scored:
         if score < threshold - 1e-9:  # float noise must not decide a boundary case
             break
-        if not substitution(c.statement, statement):
+        pair = frames(c.statement, statement, score)
+        frame_score = None
+        if pair is not None and vectors is not None and pair[0] in vectors and pair[1] in vectors:
+            frame_score = cosine(vectors[pair[0]], vectors[pair[1]])
+        if same_claim(c.statement, statement, score, frame_score):
             return Match(c, "similar", score)
     return None
+
+
+def frames_needed(statement: str, vector: Sequence[float] | None, candidates: Iterable[Candidate], *,
+                  threshold: float = SIMILARITY_THRESHOLD) -> list[str]:
+    """The frames `near_duplicate` will ask for to decide `statement` against `candidates` (to embed before the
+    write's transaction opens)."""
+    if vector is None:
+        return []
+    needed: list[str] = []
+    for c in candidates:
+        if c.embedding:
+            score = cosine(vector, c.embedding)
+            pair = frames(c.statement, statement, score) if score >= threshold - 1e-9 else None
+            needed += list(pair or ())
+    return needed
 
 
 def dedupable(kind: str, object_type: str) -> bool:

@@ -104,7 +104,7 @@ def record(
     made_values: dict[str, tuple[ObjectValue, str]] = {}  # an entity named by many rows gets one (frozen) value
     values = [_value(obj, resolved, made_values) for obj in objects]
     pool = dedup.pool(tx, ctx.tenant, [(d, v, resolved[d.subject]) for d, (v, _n) in zip(batch, values)],
-                      created) if apply_rules else {}
+                      created, w.vectors) if apply_rules else {}
     planned_facts: dict[str, Fact] = {}  # versions planned by this batch that later rows may meet as established
 
     planned: list[_Planned] = []
