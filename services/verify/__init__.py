@@ -5,4 +5,4 @@ person decides. The verdict is recorded as its own evidence (`verified_by`), nev
 Other capabilities import from here only the modules in PUBLIC (tests/test_architecture.py); `core` and the adapters
 are open to all."""
 
-PUBLIC = ()
+PUBLIC = ('verify',)  # extraction (gate) runs the configured verifier on its candidates

@@ -9,6 +9,7 @@ version's evidence, epistemic status or state.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from credo.graph.core import ledger
@@ -22,7 +23,7 @@ from credo.graph.verify import reviews as review_repo
 from credo.graph.verify import verifications as verification_repo
 from credo.schema import commands as c
 from credo.schema import commands_verify as cv
-from credo.schema.errors import InvalidInput, NotFound
+from credo.schema.errors import InvalidInput, NotFound, UpstreamFailed
 from credo.schema.facts import Fact, Listing
 from credo.schema.pages import After, checked_key, instant_key, keyed_page
 from credo.schema.verify import Excerpt, ReviewItem, Verdict, VerifiedBy, VerifyOutcome
@@ -30,6 +31,7 @@ from credo.services.core.context import Context
 from credo.services.core.unit_of_work import Write
 from credo.services.facts import revise
 
+log = logging.getLogger("credo.verify")
 NO_VERIFIER = "no verifier is configured (CREDO_VERIFIER=none): the fact reads 'not verified'"
 DECIDED = {"approve": ("approved", "supported"), "reject": ("rejected", "unsupported"), "edit": ("edited", "supported")}
 
@@ -51,6 +53,22 @@ def verify(ctx: Context, cmd: cv.Verify) -> VerifyOutcome:
     verdict = verifier.verify(fact.statement, excerpt)  # outside any transaction: it may wait on a network
     recorded = ctx.write(lambda w: _record(w, fact, verdict, verifier=verifier.name, actor=None))
     return VerifyOutcome(fact_id=fact.fact_id, version_id=fact.version_id, status="verified", verified_by=recorded)
+
+
+def verify_candidates(ctx: Context, fact_ids: list[str]) -> list[VerifyOutcome]:
+    """After extraction committed its candidates: the configured verifier's verdict on each (recorded, or queued for
+    a person), so it is visible beside the candidate before anyone admits it. Nothing without a verifier; an
+    endpoint that fails leaves that candidate "not verified" (logged; `verify` can be run again) and never undoes
+    the extraction."""
+    if ctx.verifier is None:
+        return []
+    done: list[VerifyOutcome] = []
+    for fact_id in fact_ids:
+        try:
+            done.append(verify(ctx, cv.Verify(fact_id=fact_id)))
+        except UpstreamFailed as failed:
+            log.warning("verifier failed on candidate %s: %s", fact_id, failed)
+    return done
 
 
 def review_queue(ctx: Context, cmd: cv.ReviewQueueQuery, *, page: After | None = None) -> list[ReviewItem]:
