@@ -43,6 +43,8 @@ def verify(ctx: Context, cmd: cv.Verify) -> VerifyOutcome:
 
     def look(tx: Tx) -> tuple[Fact, Excerpt]:
         found = _version(tx, ctx.tenant, cmd.fact_id)
+        if found.tombstone is not None:
+            raise InvalidInput("fact_id", f"{cmd.fact_id} was forgotten: there is nothing left to verify")
         return found, _excerpt(tx, ctx.tenant, found)
 
     fact, excerpt = ctx.read(look)

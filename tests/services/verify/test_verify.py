@@ -168,3 +168,14 @@ def test_an_unknown_fact_is_not_found(store):
         with_verifier(store, RuleVerifier()).verify("f_missing")
     with pytest.raises(NotFound):
         store.review("rq_missing", "approve")
+
+
+def test_a_forgotten_fact_leaves_the_review_queue_and_the_queue_held_no_copy_of_it(store, overreach):
+    reviewed = with_verifier(store, ReviewQueue())
+    item = reviewed.verify(overreach.fact_id).review_item
+    store.forget(overreach.fact_id, reason="asked", actor="alice")
+    assert reviewed.review_queue() == []
+    with pytest.raises(NotFound):
+        reviewed.review(item.item_id, "approve")
+    with pytest.raises(InvalidInput, match="forgotten"):
+        with_verifier(store, RuleVerifier()).verify(overreach.fact_id)
