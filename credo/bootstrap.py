@@ -72,4 +72,29 @@ def open_store(
     from credo.store import Store
 
     return Store(db, principal=principal or Principal.local(settings.tenant), embedder=embedder_for(embedder),
-                 crypto=settings.crypto, keys=FileKeyStore(settings.keys_dir()), _owns_db=owns_db, _clock=clock)
+                 crypto=settings.crypto, keys=FileKeyStore(settings.keys_dir()), _owns_db=owns_db, _clock=clock,
+                 verifier=verifier_for(settings))
+
+
+def verifier_for(settings: Settings) -> Any:
+    """The semantic verifier CREDO_VERIFIER names (DESIGN §11): none (None: every fact reads "not verified"), rules
+    (the deterministic cue lists), llm (the OpenAI-compatible endpoint of CREDO_LLM_*), review (a person decides from
+    the review queue). Composed here once, so every surface runs the same one."""
+    choice = settings.verifier
+    if choice == "none":
+        return None
+    if choice == "rules":
+        from credo.services.verify.rules import RuleVerifier
+
+        return RuleVerifier()
+    if choice == "llm":
+        from credo.services.verify.llm import LLMVerifier
+
+        return LLMVerifier(settings)
+    if choice == "review":
+        from credo.services.verify.review import ReviewQueue
+
+        return ReviewQueue()
+    from credo.schema.errors import ConfigError
+
+    raise ConfigError(f"CREDO_VERIFIER must be one of none, rules, llm, review (got {choice!r})")

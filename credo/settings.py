@@ -46,6 +46,8 @@ class Settings(BaseSettings):
     llm_model: str | None = Field(default=None, validation_alias=AliasChoices("CREDO_LLM_MODEL", "llm_model"))
     llm_api_key: str | None = Field(default=None, validation_alias=AliasChoices("CREDO_LLM_API_KEY", "llm_api_key"))
 
+    verifier: str = Field(  # none | rules | llm | review (credo/bootstrap.py `verifier_for`)
+        default="none", validation_alias=AliasChoices("CREDO_VERIFIER", "verifier"))
     crypto: str = Field(default="off", validation_alias=AliasChoices("CREDO_CRYPTO", "crypto"))  # off | on | read-only
     key_dir: Path | None = Field(default=None, validation_alias=AliasChoices("CREDO_KEY_DIR", "key_dir"))
 

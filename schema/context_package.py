@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from credo.schema.facts import Fact
 from credo.schema.provenance import WhySource
+from credo.schema.verify import NOT_VERIFIED, VerifiedBy
 
 Part = Literal["current", "historical", "open"]
 OpenKind = Literal["conflict", "stale", "unsupported", "hypothesis", "candidate", "quarantined", "undated"]
@@ -42,6 +43,10 @@ class ContextItem(BaseModel):
     missing_evidence: str | None = None
     # a relation asserted once by one tool call, with no other source (DESIGN §9): retrieval says so
     weak: bool = False
+    # a verifier's latest verdict on the version (DESIGN §11): "not verified", or the verdict and who gave it; never a
+    # guarantee (evidence and epistemic are unchanged by it)
+    verification: str = NOT_VERIFIED
+    verified_by: VerifiedBy | None = None
     # historical: when and why it stopped applying
     end_kind: str | None = None  # succession, correction, retraction, end, lapsed, deprecated, bounded, range_write
     ended_at: datetime | None = None

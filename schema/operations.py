@@ -21,6 +21,7 @@ from credo.schema import commands_procedural as proc
 from credo.schema import commands_recall as recall
 from credo.schema import commands_search as cs
 from credo.schema import commands_transition as ctr
+from credo.schema import commands_verify as cver
 from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summary
 from credo.schema.context_package import ContextPackage
 from credo.schema.diff import BeliefDiff
@@ -36,6 +37,7 @@ from credo.schema.search import SearchResult
 from credo.schema.sources import Source
 from credo.schema.transition import TransitionReport
 from credo.schema.utility import MaintainReport, MemoryUsage
+from credo.schema.verify import ReviewItem, VerifyOutcome
 
 
 @dataclass(frozen=True)
@@ -227,6 +229,14 @@ OPERATIONS: list[Operation] = [
     # verification: the transition check (issue 27 item 2)
     Operation("check_transition", "read", ctr.TransitionQuery, "check_transition", "GET", "/v1/transition",
               TransitionReport, mcp="check_transition", cli="transition"),
+    # verification beyond the quote gate: the verifier and the human review queue (issue 27 item 2)
+    Operation("verify", "write", cver.Verify, "verify", "POST", "/v1/facts/{fact_id}/verify", VerifyOutcome,
+              write=True, mcp_reason="the operator's configured verifier runs it; a verdict is not an agent's to seek",
+              cli="verify"),
+    Operation("review_queue", "curate", cver.ReviewQueueQuery, "review_queue", "GET", "/v1/reviews",
+              list[ReviewItem], mcp_reason=_CURATE, cli="reviews"),
+    Operation("review", "curate", cver.Review, "review", "POST", "/v1/reviews/{item_id}", ReviewItem, write=True,
+              mcp_reason=_CURATE, cli="review"),
 ]
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from credo.schema.facts import Fact
 from credo.schema.time import render
+from credo.schema.verify import NOT_VERIFIED, VerifiedBy
 
 
 class WhySource(BaseModel):
@@ -91,6 +92,10 @@ class WhyTree(BaseModel):
     # sources (and accepting messages) the caller may not see (a source's own label, or evidence for a version above
     # its clearance): counted, never named
     sources_withheld: int = 0
+    # the latest verdict of a verifier on this version (DESIGN §11): "not verified", or the verdict and who gave it;
+    # a judgement recorded as its own evidence, never a guarantee (the evidence and epistemic fields are unchanged)
+    verification: str = NOT_VERIFIED
+    verified_by: VerifiedBy | None = None
 
     def json_dict(self) -> dict[str, Any]:
         """The tree as JSON-ready data."""
@@ -105,6 +110,7 @@ class WhyTree(BaseModel):
             f"  fact {f.fact_id} version {f.version_id} · state {f.state} · {known}",
             f"  valid {f.valid_text()} · known {f.known_text()}",
             f"  evidence: {self.evidence} · epistemic: {self.epistemic}",
+            f"  verification: {self.verification}",
         ]
         if f.operational:
             lines.append(f"  operational: missing {self.missing_evidence}" if self.missing_evidence

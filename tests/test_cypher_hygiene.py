@@ -129,6 +129,8 @@ WRITERS = {
     "SOURCED_FROM": {"gate/link_sourced_from": "the write gate draws it",
                      "core/carry_version_edges": "carries it to a version that replaces its claim"},
     "SUPERSEDES": {"core/link_supersedes": "a correction or a state change"},
+    "VERIFIED_BY": {"verify/create_verification": "a verifier's verdict on a version"},
+    "REVIEWS": {"verify/create_review_item": "a version queued for a person's review"},
 }
 # a relationship type computed in the statement (never from input) copies edges as they are
 DYNAMIC_WRITERS = {"ops/merge_state_successors"}

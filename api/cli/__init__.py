@@ -27,6 +27,7 @@ def _build_parser() -> argparse.ArgumentParser:
     from credo.api.cli import serve as cli_serve
     from credo.api.cli import system as cli_system
     from credo.api.cli import transition as cli_transition
+    from credo.api.cli import verify as cli_verify
 
     parser = argparse.ArgumentParser(prog="credo", description="Credo: a temporal knowledge store on Neo4j.")
     parser.add_argument("--verbose", "-v", action="store_true", help="show error details")
@@ -48,6 +49,7 @@ def _build_parser() -> argparse.ArgumentParser:
     cli_import.register(sub)
     cli_procedural.register(sub)
     cli_transition.register(sub)
+    cli_verify.register(sub)
     return parser
 
 

@@ -22,12 +22,14 @@ def install(app: FastAPI) -> None:
     from credo.api.inspector import diff_pages
     from credo.api.inspector import forget_pages
     from credo.api.inspector import read_pages
+    from credo.api.inspector import review_pages
     from credo.api.inspector import write_pages
 
     app.include_router(read_pages.router)
     app.include_router(write_pages.router)
     app.include_router(forget_pages.router)
     app.include_router(diff_pages.router)
+    app.include_router(review_pages.router)
     app.mount(STATIC, StaticFiles(directory=Path(__file__).with_name("static")), name="ui-static")
 
 

@@ -32,6 +32,9 @@ FLASH: dict[str, str] = {
     "rejected": "The candidate was rejected.",
     "forgotten": "Forgotten. The report below checks every place that held it.",
     "logged_out": "You are logged out.",
+    "review_approved": "Approved: recorded as a person's verdict.",
+    "review_rejected": "Rejected: recorded as a person's verdict.",
+    "review_edited": "Corrected and approved: recorded as a person's verdict.",
 }
 
 

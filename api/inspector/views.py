@@ -13,6 +13,7 @@ from credo.schema.forget import ForgetPreview  # noqa: F401 - the forget confirm
 from credo.schema.ledger import AuditEvent
 from credo.schema.provenance import WhyTree
 from credo.schema.receipts import ReadReceipt
+from credo.schema.verify import ReviewItem
 
 
 class EntityRow(BaseModel):
@@ -94,3 +95,10 @@ class DiffView(BaseModel):
     until: str | None = None
     subject: str | None = None
     diff: BeliefDiff
+
+
+class ReviewView(BaseModel):
+    """The review page: the oldest pending items (each candidate beside its excerpt) and whether more wait."""
+
+    items: list[ReviewItem]
+    more: bool = False

@@ -37,6 +37,7 @@ from credo.store import procedural as procedural_store
 from credo.store import recall as recall_store
 from credo.store import search as search_store
 from credo.store import truth as truth_store
+from credo.store import verify as verify_store
 from credo.store.truth import CascadeMixin
 from credo.store.forget import ForgetMixin
 from credo.store.imports import ImportMixin
@@ -47,10 +48,11 @@ from credo.store.gate import ProvenanceMixin
 from credo.store.procedural import ProceduralMixin
 from credo.store.recall import RecallMixin
 from credo.store.search import SearchMixin
+from credo.store.verify import VerifyMixin
 
 
 class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMixin, ForgetMixin, LedgerMixin,
-            InspectorMixin, ImportMixin, ProceduralMixin):
+            InspectorMixin, ImportMixin, ProceduralMixin, VerifyMixin):
     """A tenant-bound handle on a Credo graph. Build it with `credo.connect()`; close it when done."""
 
     def __init__(
@@ -58,6 +60,7 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         embedder: Embedder | None = None, _clock: Callable[[], datetime] | None = None, _owns_db: bool = True,
         clearance: str | None = None, actor: str | None = None, cipher: Cipher | None = None,
         keys: KeyStore | None = None, crypto: str | None = None, _sealed: SealedTenants | None = None,
+        verifier: Any = None,
     ) -> None:
         if principal is None:
             if not tenant:
@@ -81,7 +84,8 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         self._owns_db = _owns_db
         self._ctx = Context(db=db, tenant=principal.tenant, clock=_clock or system_clock, embedder=embedder,
                             clearance=principal.clearance, actor=principal.actor, scopes=principal.scopes,
-                            cipher=cipher, keys=keys if keys is not None else (cipher.keys if cipher is not None else None))
+                            cipher=cipher, keys=keys if keys is not None else (cipher.keys if cipher is not None else None),
+                            verifier=verifier)
 
     def __enter__(self) -> "Store":
         return self
@@ -102,7 +106,8 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         if shared is None and mode is None:
             mode = "off"  # a handle built without a mode: still refuses a tenant sealed in this key store
         return Store(self._db, principal=principal, embedder=self._ctx.embedder, _clock=self._ctx.clock,
-                     _owns_db=False, keys=self._keys, cipher=shared, crypto=mode, _sealed=self._sealed)
+                     _owns_db=False, keys=self._keys, cipher=shared, crypto=mode, _sealed=self._sealed,
+                     verifier=self._ctx.verifier)
 
     def authorize(self, operation: str, fields: dict[str, Any] | None = None) -> None:
         """Refuse (Forbidden, 403) an operation of the registry this handle's principal has no scope for — the check
@@ -286,7 +291,8 @@ def _handlers(*tables: dict[str, Callable[..., Any]]) -> dict[str, Callable[...,
 
 HANDLERS = _handlers(FACTS_HANDLERS, gate_store.HANDLERS, truth_store.HANDLERS, lifecycle_store.HANDLERS,
                      search_store.HANDLERS, recall_store.HANDLERS, forget_store.HANDLERS, ledger_store.HANDLERS,
-                     inspector_store.HANDLERS, imports_store.HANDLERS, procedural_store.HANDLERS)
+                     inspector_store.HANDLERS, imports_store.HANDLERS, procedural_store.HANDLERS,
+                     verify_store.HANDLERS)
 """Every operation whose service entry point takes its command, `(ctx, cmd)`: `Store.handle` passes a command a
 surface validated straight to it. Each mixin's module declares its own (`HANDLERS` there)."""
 

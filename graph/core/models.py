@@ -166,6 +166,35 @@ class Recipe(StructuredNode):
     forgotten_at = DateTimeProperty()
 
 
+class Verification(StructuredNode):
+    """A verifier's recorded verdict on one fact version (VERIFIED_BY from the version); never changes the version."""
+
+    tenant = StringProperty(required=True)
+    verification_id = StringProperty(unique_index=True, required=True)
+    fact_id = StringProperty(required=True)
+    version_id = StringProperty(index=True, required=True)
+    verifier = StringProperty(required=True)
+    verdict = StringProperty(required=True)
+    overreach_kind = StringProperty()
+    reason = StringProperty()
+    actor = StringProperty()
+    known_from = DateTimeProperty(required=True)
+
+
+class ReviewItem(StructuredNode):
+    """A request in the human review queue (REVIEWS the fact version); holds no copy of the statement or excerpt."""
+
+    tenant = StringProperty(required=True)
+    item_id = StringProperty(unique_index=True, required=True)
+    fact_id = StringProperty(required=True)
+    version_id = StringProperty(index=True, required=True)
+    state = StringProperty(index=True, required=True)
+    requested_at = DateTimeProperty(required=True)
+    requested_by = StringProperty()
+    decided_at = DateTimeProperty()
+    decided_by = StringProperty()
+
+
 class AuditEvent(StructuredNode):
     tenant = StringProperty(required=True)
     event_id = StringProperty(unique_index=True, required=True)
@@ -187,6 +216,6 @@ class SchemaMigration(StructuredNode):
     applied_at = DateTimeProperty()
 
 
-DECLARED = [Entity, Source, Fact, Summary, Recipe, AuditEvent, Clock, SchemaMigration]
+DECLARED = [Entity, Source, Fact, Summary, Recipe, Verification, ReviewItem, AuditEvent, Clock, SchemaMigration]
 """Node classes whose unique and indexed properties the migrations must back."""
 

@@ -3,4 +3,4 @@
 Other capabilities import from here only the modules in PUBLIC (tests/test_architecture.py); `core` and the adapters
 are open to all."""
 
-PUBLIC = ('sources',)
+PUBLIC = ('sources', 'provenance')

@@ -59,6 +59,7 @@ class Context:
     cipher: "Cipher | None" = None  # crypto-erasure mode (services/core/crypto.py); None = content stored as given
     scopes: frozenset[str] = ALL_SCOPES  # what the caller's key may do (schema/api_keys.py); checked per operation
     keys: "KeyStore | None" = None  # the key store outside the graph (crypto keys; forget probes' keys), if any
+    verifier: Any = None  # the configured semantic verifier (credo/bootstrap.py `verifier_for`); None: not verified
 
     def bind(self, tx: Tx) -> Tx:
         """Give a transaction this store's clearance (the `$levels` of every query declaring it: what the caller may

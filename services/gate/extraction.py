@@ -29,6 +29,7 @@ from credo.services.core.unit_of_work import Write
 from credo.services.adapters.extractors import Extractor, as_proposal
 from credo.services.gate.rules import asked, locate, quote_hedges
 from credo.services.gate.turns import eligible
+from credo.services.verify.verify import verify_candidates
 
 CLAIM_TTL = timedelta(minutes=15)
 
@@ -148,7 +149,11 @@ def extract(ctx: Context, cmd: commands.Extract, *, extractor: Extractor) -> Ext
         for segment in segments:
             proposal = as_proposal(extractor(segment, list(candidates)))
             candidates, episode = list(proposal.candidates), proposal.episode or episode
-        return _commit(ctx, session_id, claim_id, generation, pending, seen, candidates, episode, len(segments))
+        result = _commit(ctx, session_id, claim_id, generation, pending, seen, candidates, episode, len(segments))
     except BaseException:
         ctx.write(lambda w: source_repo.release(w.tx, ctx.tenant, claim_id))
         raise
+    # the second layer after the quote gate (DESIGN §11): each committed candidate's verdict (or its place in the
+    # review queue) is recorded beside it, so a person sees an over-reach before admitting it
+    verify_candidates(ctx, [f.fact_id for f in result.facts])
+    return result

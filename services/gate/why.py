@@ -8,6 +8,7 @@ from credo.graph.core import versions as fact_repo
 from credo.graph.gate import provenance as provenance_repo
 from credo.graph.core.db import Tx
 from credo.graph.gate.provenance import SourceEdge
+from credo.graph.verify import verifications as verification_repo
 from credo.graph.core.records import FAR_FUTURE
 from credo.schema import commands as c
 from credo.schema.errors import InvalidInput, NotFound
@@ -98,6 +99,7 @@ def why(ctx: Context, cmd: c.WhyQuery) -> WhyTree:
         chain = provenance_repo.supersession(tx, fact.version_id, point)
         sources = [_source(e) for e in edges.sources]
         seen = [s.model_dump() for s in sources]
+        verified = verification_repo.latest(tx, ctx.tenant, [fact.version_id], known).get(fact.version_id)
         return WhyTree(
             fact=fact, evidence=fact.evidence.value, epistemic=fact.epistemic.value,
             missing_evidence=evidence_rules.missing_evidence(fact, seen), weak=evidence_rules.weak(fact, seen),
@@ -111,6 +113,7 @@ def why(ctx: Context, cmd: c.WhyQuery) -> WhyTree:
             supersedes_withheld=sum(1 for d, *_r, f in chain if d == "supersedes" and f is None),
             superseded_by_withheld=sum(1 for d, *_r, f in chain if d == "superseded_by" and f is None),
             sources_withheld=edges.withheld,
+            **({"verification": verified.text(), "verified_by": verified} if verified else {}),
         )
 
     return ctx.read(work)

@@ -19,6 +19,7 @@ from credo.graph.facts import entities as entity_repo
 from credo.graph.core import versions as fact_repo
 from credo.graph.facts import conflicts as conflict_repo
 from credo.graph.core.db import Tx
+from credo.graph.verify import verifications as verification_repo
 from credo.schema import commands_recall as cr
 from credo.schema import commands_search as cs
 from credo.schema.context_package import OPEN_KINDS, ContextItem, ContextPackage
@@ -27,6 +28,7 @@ from credo.schema.errors import InvalidInput
 from credo.schema.facts import Fact, scope_key
 from credo.schema.lifecycle import State, is_served
 from credo.schema.names import check_scope, clean_name
+from credo.schema.verify import VerifiedBy
 from credo.services.recall import context_rules as rules
 from credo.services.recall import receipts
 from credo.services.recall import search as search_service
@@ -118,7 +120,8 @@ def _package(tx: Tx, tenant: str, query: str, valid: datetime, known: datetime |
         if where is not None:
             placed.append((f, where))
     sources = context_reads.sources(tx, [f.version_id for f, _ in placed], known)
-    items = [_item(f, where, sources.get(f.version_id, [])) for f, where in placed]
+    verified = verification_repo.latest(tx, tenant, [f.version_id for f, _ in placed], known)
+    items = [_item(f, where, sources.get(f.version_id, []), verified.get(f.version_id)) for f, where in placed]
     return ContextPackage(
         query=query, entities=[e.name for e in entities], valid_at=valid, known_at=known,
         current=sorted((i for i in items if i.part == "current"), key=_current_order),
@@ -169,9 +172,10 @@ def _may_have_ended(f: Fact, valid: datetime) -> bool:
     return f.known_to is not None or (f.valid_to is not None and f.valid_to <= valid)
 
 
-def _item(f: Fact, where: rules.Placement, sources: list) -> ContextItem:
+def _item(f: Fact, where: rules.Placement, sources: list, verified: VerifiedBy | None = None) -> ContextItem:
     seen = [s.model_dump() for s in sources]  # what the reader may see of its sources decides both marks
     return ContextItem(
+        **({"verification": verified.text(), "verified_by": verified} if verified else {}),
         part=where.part, statement=f.statement, fact=f, evidence=f.evidence.value, epistemic=f.epistemic.value,
         verified_at=f.verified_at, sources=sources, disputed=f.disputed,
         missing_evidence=evidence_rules.missing_evidence(f, seen), weak=evidence_rules.weak(f, seen),

@@ -140,6 +140,8 @@ def item_line(item: ContextItem) -> str:
         bits.append("hypothesis")
     bits.append(f"valid {f.valid_text()}")
     bits.append(f"verified {render_time(item.verified_at)}" if item.verified_at else "never re-verified")
+    if item.verified_by is not None:  # a verifier's judgement, said as one ("not verified" is the default, unsaid)
+        bits.append(f"verifier: {item.verification}")
     if item.disputed:
         bits.append("disputed")
     if item.weak:

@@ -19,6 +19,7 @@ from credo.schema.api_keys import Principal
 from credo.schema.operations import OPERATIONS, Operation
 from credo.schema.search import SENSITIVITY_ORDER
 from credo.services.access import api_keys
+from credo.services.verify.review import ReviewQueue
 from credo.store import Store
 
 # one marker word per sensitivity: every text written at that level carries it, nothing else does
@@ -76,6 +77,9 @@ def world(neo4j_db) -> World:
         writer = store.for_principal(Principal(tenant=tenant, clearance=level))
         shown = writer.add_source("observation", f"the deploy of Project {MARKERS[level]} worked")
         writer.record_recipe(f"deploy Project {MARKERS[level]}", [f"ship {MARKERS[level]}fox"], because=shown.source_id)
+    reviewed = Store(neo4j_db, tenant=tenant, embedder=None, _owns_db=False, verifier=ReviewQueue())
+    for fact_id in made.facts.values():  # each level's fact waits in the review queue, its statement beside it
+        reviewed.verify(fact_id)
     return made
 
 
@@ -118,6 +122,7 @@ def _calls(w: World) -> dict[str, list[tuple[dict[str, str], dict[str, Any]]]]:
         "audit": [({}, {})], "verify_ledger": [({}, {})],
         "recipes": [({}, {"task_shape": f"deploy Project {m}"}) for m in MARKERS.values()],
         "check_transition": [({}, {"known_before": "2000-01-01", "known_after": "2100-01-01"})],
+        "review_queue": [({}, {})],
     }
 
 

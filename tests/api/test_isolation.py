@@ -9,6 +9,7 @@ import pytest
 from credo.schema.operations import OPERATIONS
 from credo.services.access import api_keys
 from credo.services.recall import utility
+from credo.services.verify.review import ReviewQueue
 from credo.store import Store
 
 # a valid body per route that takes an id, so the answer is about the id, never about the body ("{name}": the id)
@@ -22,6 +23,7 @@ BODIES = {
     "feedback": {"fact_id": "{fact_id}", "outcome": "useful"},
     "forget": {"reason": "asked", "actor": "dpo"}, "forget_subject": {"reason": "asked", "actor": "dpo"},
     "recipe_outcome": {"outcome": "failure"}, "consent_recipe": {"accept": False},
+    "review": {"decision": "approve"},
 }
 ID_ROUTES = [op for op in OPERATIONS if op.path_params and op.name != "ingest_messages"]
 
@@ -41,7 +43,9 @@ def tenant_b_data(neo4j_db, tenant_b):
     utility.record_recalls(b._ctx, receipt_id="r_b", fact_ids=[alice.fact_id])  # a recall B's feedback could name
     shown = b.add_source("tool_result", "Acme's register was updated")
     recipe = b.record_recipe("update the register", ["open it", "write"], because=shown.source_id, user_facing=True)
-    return {"receipt_id": "r_b", "fact_id": alice.fact_id, "version_id": alice.version_id, "conflict_id": conflict.conflict_id,
+    queued = Store(neo4j_db, tenant=tenant_b.name, embedder=None, _owns_db=False, verifier=ReviewQueue())
+    item = queued.verify(alice.fact_id).review_item
+    return {"item_id": item.item_id, "receipt_id": "r_b", "fact_id": alice.fact_id, "version_id": alice.version_id, "conflict_id": conflict.conflict_id,
             "summary_id": summary.summary_id, "source_id": source.source_id, "session_id": "d", "entity": "Acme",
             "task": "b-task", "target_id": alice.fact_id, "recipe_id": recipe.recipe_id}
 
@@ -61,7 +65,7 @@ def call(api, op, ids: dict[str, str], headers):
 UNKNOWN = {"receipt_id": "r_unknown", "fact_id": "f_00000000000000000000", "conflict_id": "c_00000000000000000000",
            "summary_id": "m_00000000000000000000", "session_id": "no-such-session", "entity": "No Such Entity",
            "task": "no-such-task", "target_id": "f_00000000000000000000",
-           "recipe_id": "r_00000000000000000000"}
+           "recipe_id": "r_00000000000000000000", "item_id": "rq_00000000000000000000"}
 
 
 @pytest.mark.parametrize("op", ID_ROUTES, ids=[op.name for op in ID_ROUTES])
@@ -70,7 +74,7 @@ def test_another_tenants_id_answers_exactly_like_an_unknown_id(api, tenant_a, te
     unknown = call(api, op, UNKNOWN, tenant_a.headers)
     assert (theirs.status_code, theirs.json().get("code")) == (unknown.status_code, unknown.json().get("code"))
     if set(op.path_params) & {"fact_id", "conflict_id", "summary_id", "entity", "task", "target_id",
-                                "recipe_id"}:
+                                "recipe_id", "item_id"}:
         assert theirs.status_code == 404, theirs.json()
     assert "Alice" not in theirs.text and "register" not in theirs.text  # the id echoed back is the caller's own
 

@@ -15,6 +15,7 @@ from credo.client import Client
 from credo.schema.api_keys import SCOPES
 from credo.schema.errors import InvalidInput
 from credo.services.access import api_keys
+from credo.services.verify.review import ReviewQueue
 from credo.store import Store
 from tests.api.conftest import new_tenant
 from tests.api.inspector.test_inspector_headers import flat
@@ -167,8 +168,10 @@ def seeded(db, tenant: str) -> dict[str, str]:
     candidate = store.add_fact("Initech", "plan", "bronze", valid_from="2024-01-01", object_is_entity=False)
     store.quarantine(fact_id=candidate.fact_id, reason="unverified", actor="security")
     store.release(fact_id=candidate.fact_id, reason="checked", actor="security")  # back to candidate: awaits admission
+    review = Store(db, tenant=tenant, embedder=None, _owns_db=False, verifier=ReviewQueue())
+    item = review.verify(plain.fact_id).review_item  # waits in the review queue
     return {"conflict": store.conflicts()[0].conflict_id, "rule": rule.fact_id, "plain": plain.fact_id,
-            "candidate": candidate.fact_id}
+            "candidate": candidate.fact_id, "review": item.item_id}
 
 
 FORMS = {  # every inspector form that writes: the scope its operation needs, and what it posts
@@ -181,6 +184,7 @@ FORMS = {  # every inspector form that writes: the scope its operation needs, an
     "/ui/facts/{fact_id}/reject": ("curate", lambda ids: (f"/ui/facts/{ids['candidate']}/reject",
                                                          {"reason": "wrong"})),
     "/ui/forget": ("forget", lambda ids: ("/ui/forget", {"target": ids["plain"], "reason": "asked"})),
+    "/ui/reviews/{item_id}": ("curate", lambda ids: (f"/ui/reviews/{ids['review']}", {"decision": "approve"})),
 }
 
 
