@@ -166,6 +166,17 @@ class Recipe(StructuredNode):
     forgotten_at = DateTimeProperty()
 
 
+class WritePolicy(StructuredNode):
+    """One version of a tenant's write policy (DESIGN §9): the document as JSON text, known from / to."""
+
+    tenant = StringProperty(index=True, required=True)
+    policy_id = StringProperty(unique_index=True, required=True)
+    document = StringProperty(required=True)
+    set_by = StringProperty()
+    known_from = DateTimeProperty(required=True)
+    known_to = DateTimeProperty()
+
+
 class AuditEvent(StructuredNode):
     tenant = StringProperty(required=True)
     event_id = StringProperty(unique_index=True, required=True)
@@ -187,6 +198,6 @@ class SchemaMigration(StructuredNode):
     applied_at = DateTimeProperty()
 
 
-DECLARED = [Entity, Source, Fact, Summary, Recipe, AuditEvent, Clock, SchemaMigration]
+DECLARED = [Entity, Source, Fact, Summary, Recipe, WritePolicy, AuditEvent, Clock, SchemaMigration]
 """Node classes whose unique and indexed properties the migrations must back."""
 
