@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from credo.schema.facts import Fact
+from credo.schema.policy import WritePlan
 from credo.schema.time import render
 
 
@@ -87,6 +88,9 @@ class WhyTree(BaseModel):
     # sources (and accepting messages) the caller may not see (a source's own label, or evidence for a version above
     # its clearance): counted, never named
     sources_withheld: int = 0
+    # the write plan that admitted this version (DESIGN §9): which policy, who earns a slot, when, what invalidates
+    # it, who sees it; None for a version written before plans were recorded
+    write_plan: WritePlan | None = None
 
     def json_dict(self) -> dict[str, Any]:
         """The tree as JSON-ready data."""
@@ -102,6 +106,10 @@ class WhyTree(BaseModel):
             f"  valid {f.valid_text()} · known {f.known_text()}",
             f"  evidence: {self.evidence} · epistemic: {self.epistemic}",
         ]
+        if self.write_plan is not None:
+            p = self.write_plan
+            lines.append(f"  admitted by write policy {p.policy}: {p.kind}, earns: {p.earns}; written {p.when}; "
+                         f"invalidated by {p.invalidate}; {p.visible}" + (f"; TTL {p.ttl}" if p.ttl else ""))
         if f.stale_cause:
             lines.append(f"  stale: {f.stale_cause}")
         if f.lapse_reason:

@@ -119,6 +119,7 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
         end_reason=data.get("end_reason"), bounded_by=data.get("bounded_by"), stale_cause=data.get("stale_cause"),
         lapse_reason=data.get("lapse_reason"), disputed=bool(data.get("disputed")), tombstone=tomb,
         aliases=tuple(data.get("aliases") or ()), independent_sources=data.get("independent_sources") or 0,
+        write_plan=data.get("write_plan"),
     )
     if not problems:
         try:
@@ -183,6 +184,7 @@ def fact_props(fact: Fact, *, embedding: list[float] | None = None, norm_subject
         "lapse_reason": fact.lapse_reason,
         "aliases": list(fact.aliases) or None,
         "independent_sources": fact.independent_sources or None,
+        "write_plan": fact.write_plan,
         "embedding": vector(embedding),
     }
     return {k: v for k, v in props.items() if v is not None}
