@@ -117,6 +117,7 @@ def _calls(w: World) -> dict[str, list[tuple[dict[str, str], dict[str, Any]]]]:
         "verify_forgotten": [({"target_id": i}, {}) for i in w.ids()[:2]],
         "audit": [({}, {})], "verify_ledger": [({}, {})],
         "recipes": [({}, {"task_shape": f"deploy Project {m}"}) for m in MARKERS.values()],
+        "write_policy": [({}, {}), ({}, {"known_at": "2000-01-01"})],
     }
 
 
