@@ -40,7 +40,7 @@ def should_write(candidate: Any, kind: str, ctx: Write) -> WritePlan | None:
     """The plan for writing `candidate` as `kind` in the write `ctx`, under the tenant's policy in force; None when
     that kind earns no slot."""
     force = in_force(ctx)
-    key = (kind, rules.workflow_of(candidate), bool(rules._field(candidate, "user_facing")))
+    key = (kind, rules.workflow_of(candidate), bool(rules.field_of(candidate, "user_facing")))
     if key not in force.plans:
         force.plans[key] = rules.plan(candidate, kind, force.version)
     return force.plans[key]

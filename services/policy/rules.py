@@ -22,7 +22,7 @@ DEFAULTS: dict[str, dict[str, str]] = {
 """DESIGN §9's table: who earns a slot, when it is written, what invalidates it, who sees it, per kind."""
 
 
-def _field(candidate: Any, name: str) -> Any:
+def field_of(candidate: Any, name: str) -> Any:
     """A candidate's field, whether it is a model, a mapping or absent."""
     if isinstance(candidate, dict):
         return candidate.get(name)
@@ -32,7 +32,7 @@ def _field(candidate: Any, name: str) -> Any:
 def workflow_of(candidate: Any) -> str:
     """The kind of workflow a candidate belongs to: its own `workflow`, else its scope's "workflow" key, else
     "default"."""
-    named = _field(candidate, "workflow") or (_field(candidate, "scope") or {}).get("workflow")
+    named = field_of(candidate, "workflow") or (field_of(candidate, "scope") or {}).get("workflow")
     return named if isinstance(named, str) and named else DEFAULT_POLICY_ID
 
 
@@ -50,7 +50,7 @@ def ttl(version: WritePolicyVersion, workflow: str) -> timedelta:
 def _visible(kind: str, rule: KindRule, candidate: Any) -> str:
     if rule.visible is not None:
         return rule.visible
-    if kind == "procedural" and _field(candidate, "user_facing"):
+    if kind == "procedural" and field_of(candidate, "user_facing"):
         return "surfaced"
     return DEFAULTS[kind]["visible"]
 
