@@ -250,6 +250,8 @@ class Fact(BaseModel):
     cascade: CascadeReport | None = Field(default=None, exclude=True)
     # set only on a version whose stored row failed validation: reads skip it and name it, writes may repair it
     unreadable: Unreadable | None = Field(default=None, exclude=True)
+    # the write plan that admitted this version (schema/policy.py WritePlan, as compact JSON): shown by `why`
+    write_plan: str | None = Field(default=None, exclude=True)
 
     @classmethod
     def trusted(cls, **values: Any) -> "Fact":

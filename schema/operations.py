@@ -18,6 +18,7 @@ from credo.schema import commands_inspector as ci
 from credo.schema import commands_ledger as cl
 from credo.schema import commands_lifecycle as lc
 from credo.schema import commands_procedural as proc
+from credo.schema import commands_policy as pol
 from credo.schema import commands_recall as recall
 from credo.schema import commands_search as cs
 from credo.schema import commands_transition as ctr
@@ -33,6 +34,7 @@ from credo.schema.ledger import AuditPage, LedgerReport
 from credo.schema.provenance import ExtractionResult, WhyTree
 from credo.schema.receipts import ReadReceipt
 from credo.schema.recipes import Recipe
+from credo.schema.policy import WritePolicyVersion
 from credo.schema.search import SearchResult
 from credo.schema.sources import Source
 from credo.schema.transition import TransitionReport
@@ -237,6 +239,14 @@ OPERATIONS: list[Operation] = [
               list[ReviewItem], mcp_reason=_CURATE, cli="reviews"),
     Operation("review", "curate", cver.Review, "review", "POST", "/v1/reviews/{item_id}", ReviewItem, write=True,
               mcp_reason=_CURATE, cli="review"),
+    # the write policy, explicit and per kind (issue 27 item 1)
+    Operation("set_write_policy", "admin", pol.SetWritePolicy, "set_write_policy", "POST", "/v1/policy",
+              WritePolicyVersion, write=True,
+              mcp_reason="what each kind of memory earns and who sees it is an operator's decision, not an agent's",
+              cli="policy set"),
+    Operation("write_policy", "read", pol.WritePolicyQuery, "write_policy", "GET", "/v1/policy", WritePolicyVersion,
+              mcp_reason="an operator's view of the tenant's configuration; an agent's writes are planned by it",
+              cli="policy show"),
 ]
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from credo.schema.facts import Fact
+from credo.schema.policy import WritePlan
 from credo.schema.time import render
 from credo.schema.verify import NOT_VERIFIED, VerifiedBy
 
@@ -96,6 +97,9 @@ class WhyTree(BaseModel):
     # a judgement recorded as its own evidence, never a guarantee (the evidence and epistemic fields are unchanged)
     verification: str = NOT_VERIFIED
     verified_by: VerifiedBy | None = None
+    # the write plan that admitted this version (DESIGN §9): which policy, who earns a slot, when, what invalidates
+    # it, who sees it; None for a version written before plans were recorded
+    write_plan: WritePlan | None = None
 
     def json_dict(self) -> dict[str, Any]:
         """The tree as JSON-ready data."""
@@ -117,6 +121,10 @@ class WhyTree(BaseModel):
                          else "  operational: direct evidence present")
         if self.weak:
             lines.append("  weak: asserted once by one tool call")
+        if self.write_plan is not None:
+            p = self.write_plan
+            lines.append(f"  admitted by write policy {p.policy}: {p.kind}, earns: {p.earns}; written {p.when}; "
+                         f"invalidated by {p.invalidate}; {p.visible}" + (f"; TTL {p.ttl}" if p.ttl else ""))
         if f.stale_cause:
             lines.append(f"  stale: {f.stale_cause}")
         if f.lapse_reason:

@@ -40,3 +40,5 @@ class Recipe(BaseModel):
     known_from: datetime
     known_to: datetime | None = None  # set once an outcome or a consent made a newer version
     sensitivity: str | None = None
+    # the write plan that admitted it (schema/policy.py WritePlan as compact JSON): the policy's id among it
+    write_plan: str | None = None

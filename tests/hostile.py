@@ -21,6 +21,7 @@ MESSAGE = {"index": 0, "role": "user", "origin": "human_input", "author": "alice
            "at": "2024-05-01T09:00:00+00:00"}
 ROW = {"subject": "Acme", "predicate": "owned_by", "object": "Alice"}
 POINTER = {"session_id": "s1", "index": 0}
+POLICY = {"semantic": {"visible": "logged"}}  # a write policy (schema/policy.py WritePolicy)
 
 
 def deep(levels: int, leaf: Any = "x") -> Any:
@@ -63,6 +64,8 @@ def shape(name: str, info: Any) -> str:
         return "rows"
     if name == "message":
         return "pointer"
+    if name == "policy":
+        return "policy"
     if dict in origins:
         return "scope"
     if members == [typing.Any]:
@@ -91,7 +94,7 @@ def valid(name: str, info: Any) -> Any:
         return next(get_args(m)[0] for m in _members(info.annotation) if get_origin(m) is Literal)
     return {"time": "2024-01-01", "text": "x", "texts": ["x"], "text_or_texts": "x", "int": 1, "float": 0.5,
             "bool": True, "scope": {"env": "prod"}, "object": "x", "messages": [MESSAGE], "rows": [ROW],
-            "pointer": POINTER}[kind]
+            "pointer": POINTER, "policy": POLICY}[kind]
 
 
 def required(model: type[BaseModel], *, but: str | None = None) -> dict[str, Any]:
@@ -127,6 +130,8 @@ def _surrogate_of(name: str, kind: str) -> list[tuple[Any, str]]:
         "messages": [([{**MESSAGE, field: SURROGATE}], f"messages[0].{field}")
                      for field in ("role", "origin", "author", "text", "at")],
         "rows": [([{**ROW, "subject": SURROGATE}], "rows.0.subject")],
+        "policy": [({"episodic": {"ttl": {"default": SURROGATE}}}, f"{name}.episodic.ttl.default"),
+                   ({"episodic": {"ttl": {"default": "P1D", SURROGATE: "P1D"}}}, f"{name}.episodic.ttl")],
     }.get(kind, [])
 
 
@@ -142,6 +147,7 @@ def _control_of(name: str, kind: str) -> list[tuple[Any, str]]:
         "messages": [([{**MESSAGE, field: CONTROL}], f"messages[0].{field}")
                      for field in ("role", "origin", "author", "text")],
         "rows": [([{**ROW, "subject": CONTROL}], "rows.0.subject")],
+        "policy": [({"episodic": {"ttl": {"default": "P1D", CONTROL: "P1D"}}}, f"{name}.episodic.ttl")],
     }.get(kind, [])
 
 

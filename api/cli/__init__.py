@@ -21,6 +21,7 @@ def _build_parser() -> argparse.ArgumentParser:
     from credo.api.cli import mcp as cli_mcp
     from credo.api.cli import neo4j as cli_neo4j
     from credo.api.cli import procedural as cli_procedural
+    from credo.api.cli import policy as cli_policy
     from credo.api.cli import gate as cli_provenance
     from credo.api.cli import recall as cli_recall
     from credo.api.cli import search as cli_search
@@ -50,6 +51,7 @@ def _build_parser() -> argparse.ArgumentParser:
     cli_procedural.register(sub)
     cli_transition.register(sub)
     cli_verify.register(sub)
+    cli_policy.register(sub)
     return parser
 
 

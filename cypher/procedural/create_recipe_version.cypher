@@ -3,7 +3,8 @@
 // $tenant    tenant id
 // $known     known time of the write
 // $previous  version id of the current version it replaces (null for a new recipe)
-// $row       the new version's properties (recipe_id, version_id, task_shape, shape_key, steps, because, user_facing, state, uses, successes, rate, sensitivity)
+// $row       the new version's properties (recipe_id, version_id, task_shape, shape_key, steps, because, user_facing, state, uses, successes, rate, sensitivity,
+//            write_plan)
 // returns: version_id
 OPTIONAL MATCH (old:Recipe {tenant: $tenant, version_id: $previous})
 WHERE old.known_to IS NULL

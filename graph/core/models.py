@@ -193,6 +193,15 @@ class ReviewItem(StructuredNode):
     requested_by = StringProperty()
     decided_at = DateTimeProperty()
     decided_by = StringProperty()
+class WritePolicy(StructuredNode):
+    """One version of a tenant's write policy (DESIGN §9): the document as JSON text, known from / to."""
+
+    tenant = StringProperty(index=True, required=True)
+    policy_id = StringProperty(unique_index=True, required=True)
+    document = StringProperty(required=True)
+    set_by = StringProperty()
+    known_from = DateTimeProperty(required=True)
+    known_to = DateTimeProperty()
 
 
 class AuditEvent(StructuredNode):
@@ -216,6 +225,7 @@ class SchemaMigration(StructuredNode):
     applied_at = DateTimeProperty()
 
 
-DECLARED = [Entity, Source, Fact, Summary, Recipe, Verification, ReviewItem, AuditEvent, Clock, SchemaMigration]
+DECLARED = [Entity, Source, Fact, Summary, Recipe, Verification, ReviewItem, WritePolicy, AuditEvent, Clock,
+            SchemaMigration]
 """Node classes whose unique and indexed properties the migrations must back."""
 

@@ -120,6 +120,7 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
         lapse_reason=data.get("lapse_reason"), disputed=bool(data.get("disputed")), tombstone=tomb,
         aliases=tuple(data.get("aliases") or ()), independent_sources=data.get("independent_sources") or 0,
         operational=bool(data.get("operational")), evidence_hold=bool(data.get("evidence_hold")),
+        write_plan=data.get("write_plan"),
     )
     if not problems:
         try:
@@ -186,6 +187,7 @@ def fact_props(fact: Fact, *, embedding: list[float] | None = None, norm_subject
         "independent_sources": fact.independent_sources or None,
         "operational": fact.operational or None,
         "evidence_hold": fact.evidence_hold or None,
+        "write_plan": fact.write_plan,
         "embedding": vector(embedding),
     }
     return {k: v for k, v in props.items() if v is not None}

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from credo.graph.core import ledger
 from credo.graph.core.db import SEES_ALL, Tx
@@ -93,6 +93,7 @@ class Write:
     # statement returns their statements: the deferred flags' measurement, graph/core/tx_state.py)
     cascade_pending: Pending | None = None
     report: CascadeReport | None = None  # the cascade's report, as the pre-commit steps left it
+    policy: Any = None  # the tenant's write policy and the plans drawn from it, read once per write (services/policy)
 
     @classmethod
     def open(cls, tx: Tx, tenant: str, now: Callable[[], datetime], *, actor: str, vectors: Vectors,

@@ -34,6 +34,7 @@ from credo.services.facts.rules import Held, decide_write, established
 from credo.services.core.versions import create as create_versions
 from credo.services.core.versions import carve
 from credo.services.core.unit_of_work import Write
+from credo.services.policy import plan as write_policy
 
 
 def validate(**fields: Any) -> FactCreate:
@@ -123,6 +124,7 @@ def record(
             valid_from=vf, valid_from_precision=vfp, valid_to=vt, valid_to_precision=vtp, known_from=known,
             verified_at=known, independent_sources=1 if dedup.source_at(sources, i) else 0,
             operational=data.operational, evidence_hold=hold,
+            write_plan=write_policy.stamp(w, data, data.kind),  # DESIGN §9: refused when its kind earns no slot
         )
         key = (subject_id, data.predicate)
         if not apply_rules:

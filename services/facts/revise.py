@@ -25,6 +25,7 @@ from credo.services.core.versions import create as create_versions
 from credo.services.core.versions import (believed_ids, current_versions, lost_race, next_version, replace, retire,
                                      retire_current, seen, the_current)
 from credo.services.core.unit_of_work import Write
+from credo.services.policy import plan as write_policy
 
 CORRECTABLE = {"object", "valid_from", "valid_to", "statement", "scope", "confidence", "sensitivity", "kind", "quote"}
 
@@ -102,6 +103,7 @@ def correct_fact(ctx: Context, cmd: c.CorrectFact) -> Fact:
             old = the_current(tx, ctx.tenant, ref)
             newer = check_version(next_version(old, known, verified_at=known,
                                                **_changed(tx, ctx, known, old, changes)))
+        newer = newer.model_copy(update={"write_plan": write_policy.stamp(w, newer, newer.kind)})
         if CLAIM_FIELDS & set(changes):
             _check_no_second_value(tx, ctx, newer)
         retire(w, [(old, EndKind.CORRECTION.value, None)])
@@ -148,6 +150,7 @@ def succeed_fact(ctx: Context, cmd: c.SucceedFact) -> Fact:
             **{k: v for k, v in fields.items() if k != "statement"},
         )
         successor = check_version(successor)
+        successor = successor.model_copy(update={"write_plan": write_policy.stamp(w, successor, successor.kind)})
         retire(w, [(old, EndKind.SUCCESSION.value, f"succeeded at {at_point.isoformat()}")])
         replace(w, [(old, ended)])
         successor, disputes = _in_slot(tx, ctx, successor)

@@ -14,6 +14,7 @@ from credo.services.facts import predicates as predicate_service
 from credo.services.core.context import Context
 from credo.services.core.versions import next_version, replace, retire, the_current
 from credo.services.core.unit_of_work import Write
+from credo.services.policy import plan as write_policy
 
 
 def admit(ctx: Context, cmd: c.Admit) -> Fact:
@@ -28,7 +29,8 @@ def admit(ctx: Context, cmd: c.Admit) -> Fact:
         check_transition(fact.fact_id, fact.state, State.ACTIVE)
         decision = predicate_service.decide_in_slot(tx, ctx.tenant, fact)
         state = State.CONFLICTED if decision.outcome == "conflict" else State.ACTIVE
-        newer = next_version(fact, known, state=state.value, verified_at=known)
+        newer = next_version(fact, known, state=state.value, verified_at=known,
+                             write_plan=write_policy.stamp(w, fact, fact.kind))  # admitted under today's policy
         retire(w, [(fact, EndKind.STATE_CHANGE.value, f"admitted by {by.strip()}")])
         replace(w, [(fact, newer)])
         if state == State.CONFLICTED:

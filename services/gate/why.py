@@ -13,6 +13,7 @@ from credo.graph.core.records import FAR_FUTURE
 from credo.schema import commands as c
 from credo.schema.errors import InvalidInput, NotFound
 from credo.schema.facts import Fact
+from credo.schema.policy import WritePlan
 from credo.schema.provenance import WhyJustification, WhyLink, WhyPremise, WhySource, WhyTree
 from credo.schema.names import check_ref
 from credo.schema.time import contains
@@ -114,6 +115,7 @@ def why(ctx: Context, cmd: c.WhyQuery) -> WhyTree:
             superseded_by_withheld=sum(1 for d, *_r, f in chain if d == "superseded_by" and f is None),
             sources_withheld=edges.withheld,
             **({"verification": verified.text(), "verified_by": verified} if verified else {}),
+            write_plan=WritePlan.from_compact(fact.write_plan),
         )
 
     return ctx.read(work)

@@ -19,6 +19,7 @@ from credo.schema.search import most_sensitive
 from credo.services.core.clearance import label
 from credo.services.core.context import Context
 from credo.services.core.unit_of_work import Write
+from credo.services.policy import plan as write_policy
 from credo.services.procedural import rules
 
 def record_recipe(ctx: Context, cmd: c.RecordRecipe) -> Recipe:
@@ -44,7 +45,9 @@ def record_recipe(ctx: Context, cmd: c.RecordRecipe) -> Recipe:
                "state": "pending_consent" if cmd.user_facing else "live", "uses": 0, "successes": 0,
                "rate": rules.success_rate(0, 0),
                # as sensitive as the outcome it names: a reader who may not see the source does not see the recipe
-               "sensitivity": most_sensitive([written, source.sensitivity])}
+               "sensitivity": most_sensitive([written, source.sensitivity]),
+               # DESIGN §9: refused when the tenant's policy gives procedural memory no slot
+               "write_plan": write_policy.stamp(w, cmd, "procedural")}
         recipe_repo.write_version(w.tx, ctx.tenant, w.known, row, previous=None)
         ledger.audit(w.tx, ctx.tenant, w.known, [("record_recipe", row["recipe_id"], {
             "version_id": row["version_id"], "because": cmd.because, "shape_key": key, "state": row["state"]})])

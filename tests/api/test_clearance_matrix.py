@@ -123,6 +123,7 @@ def _calls(w: World) -> dict[str, list[tuple[dict[str, str], dict[str, Any]]]]:
         "recipes": [({}, {"task_shape": f"deploy Project {m}"}) for m in MARKERS.values()],
         "check_transition": [({}, {"known_before": "2000-01-01", "known_after": "2100-01-01"})],
         "review_queue": [({}, {})],
+        "write_policy": [({}, {}), ({}, {"known_at": "2000-01-01"})],
     }
 
 

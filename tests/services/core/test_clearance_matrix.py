@@ -154,6 +154,7 @@ CALLS: dict[str, Callable[[World], list[dict[str, Any]]]] = {
     "verify_ledger": lambda w: [{}],
     "utility": lambda w: [{"fact_id": f} for f in w.fact_ids],
     "recipes": lambda w: [{"task_shape": f"deploy {m}"} for m in MARKERS.values()],
+    "write_policy": lambda w: [{}, {"known_at": "2000-01-01"}],
     "diff": lambda w: [{"known_a": "2000-01-01", "known_b": "2099-01-01"},
                        {"known_a": "2000-01-01", "known_b": "2099-01-01", "subject": "Acme"},
                        {"known_a": "2024-02-01", "known_b": "2024-02-04"}],  # the correction and the stale rule

@@ -1,0 +1,70 @@
+"""The write policy's pure rule (DESIGN §9): a candidate, its kind and the policy in force give a `WritePlan`, or
+None when the kind earns no slot. No driver argument: tested in microseconds (tests/services/policy/)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from credo.schema.facts import MEMORY_KINDS
+from credo.schema.policy import (
+    DEFAULT_POLICY_ID, DEFAULT_TTL, KindRule, WritePlan, WritePolicyVersion, duration,
+)
+
+DEFAULTS: dict[str, dict[str, str]] = {
+    "episodic": {"earns": "always", "when": "inline", "invalidate": "ttl", "visible": "silent"},
+    "semantic": {"earns": "a source backs it", "when": "reflection", "invalidate": "source", "visible": "surfaced"},
+    "procedural": {"earns": "it explained a success", "when": "task_end", "invalidate": "reward",
+                   "visible": "logged"},  # surfaced when user-facing (`_visible`)
+    "relational": {"earns": "an observed entity or asserted relation", "when": "inline", "invalidate": "edge",
+                   "visible": "logged"},
+}
+"""DESIGN §9's table: who earns a slot, when it is written, what invalidates it, who sees it, per kind."""
+
+
+def field_of(candidate: Any, name: str) -> Any:
+    """A candidate's field, whether it is a model, a mapping or absent."""
+    if isinstance(candidate, dict):
+        return candidate.get(name)
+    return getattr(candidate, name, None)
+
+
+def workflow_of(candidate: Any) -> str:
+    """The kind of workflow a candidate belongs to: its own `workflow`, else its scope's "workflow" key, else
+    "default"."""
+    named = field_of(candidate, "workflow") or (field_of(candidate, "scope") or {}).get("workflow")
+    return named if isinstance(named, str) and named else DEFAULT_POLICY_ID
+
+
+def ttl_text(version: WritePolicyVersion, workflow: str) -> str:
+    """The episodic TTL of `workflow` under a policy, falling back to its "default" entry, then to DEFAULT_TTL."""
+    table = version.policy.rule("episodic").ttl or {}
+    return table.get(workflow) or table.get(DEFAULT_POLICY_ID) or DEFAULT_TTL
+
+
+def ttl(version: WritePolicyVersion, workflow: str) -> timedelta:
+    """The episodic TTL of `workflow` under a policy, as a timedelta."""
+    return duration(ttl_text(version, workflow))
+
+
+def _visible(kind: str, rule: KindRule, candidate: Any) -> str:
+    if rule.visible is not None:
+        return rule.visible
+    if kind == "procedural" and field_of(candidate, "user_facing"):
+        return "surfaced"
+    return DEFAULTS[kind]["visible"]
+
+
+def plan(candidate: Any, kind: str, version: WritePolicyVersion) -> WritePlan | None:
+    """The plan for writing `candidate` as `kind` under the policy `version`; None when the kind earns no slot."""
+    if kind not in MEMORY_KINDS:
+        raise ValueError(f"unknown kind of memory {kind!r} (one of {', '.join(MEMORY_KINDS)})")
+    rule = version.policy.rule(kind)
+    if rule.earns == "never":
+        return None
+    default = DEFAULTS[kind]
+    return WritePlan(
+        kind=kind, earns=default["earns"], when=rule.when or default["when"],
+        invalidate=rule.invalidate or default["invalidate"], visible=_visible(kind, rule, candidate),
+        ttl=ttl_text(version, workflow_of(candidate)) if kind == "episodic" else None, policy=version.policy_id,
+    )
