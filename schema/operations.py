@@ -225,7 +225,7 @@ OPERATIONS: list[Operation] = [
     Operation("import_facts", "admin", cimp.ImportFacts, "import_facts", "POST", "/v1/facts/import", ImportReport, write=True,
               mcp_reason="bulk import is an operator's job, not an agent's tool", cli="import"),
     # preference validation, off by default behind a tenant flag (issue 27 item 3)
-    Operation("set_tenant_flag", "admin", pref.SetTenantFlag, "set_tenant_flag", "POST", "/v1/tenant/flags/{flag}",
+    Operation("set_tenant_flag", "admin", pref.SetTenantFlag, "set_tenant_flag", "POST", "/v1/tenant/flags",
               FlagSetting, write=True, mcp_reason="a tenant's configuration is an operator's act", cli="tenant-flag"),
     Operation("preference_outcome", "write", pref.PreferenceOutcomeReport, "preference_outcome", "POST",
               "/v1/facts/{fact_id}/preference/outcome", Preference, write=True, mcp="preference_outcome",

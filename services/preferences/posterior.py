@@ -46,8 +46,8 @@ def preference_outcome(ctx: Context, cmd: c.PreferenceOutcomeReport) -> Preferen
     for drift; answers the posterior as it now stands."""
 
     def work(w: Write) -> Preference:
+        fact = _preference_fact(w.tx, ctx.tenant, cmd.fact_id)  # an unknown id answers 404 whatever the flag
         _require_flag(w.tx, ctx.tenant, w.known)
-        fact = _preference_fact(w.tx, ctx.tenant, cmd.fact_id)
         found, open_drift = posterior_repo.posterior(w.tx, ctx.tenant, fact.fact_id, None)
         alpha, beta = (found["alpha"], found["beta"]) if found else rules.PRIOR
         outcomes, recent = (found["outcomes"], list(found.get("recent") or [])) if found else (0, [])
@@ -76,8 +76,8 @@ def preference(ctx: Context, cmd: c.PreferenceQuery) -> Preference:
     known = None if cmd.known_at is None else cmd.known_at.at
 
     def read(tx: Tx) -> Preference:
-        _require_flag(tx, ctx.tenant, ctx.now())
         fact = _preference_fact(tx, ctx.tenant, cmd.fact_id)
+        _require_flag(tx, ctx.tenant, ctx.now())
         found, open_drift = posterior_repo.posterior(tx, ctx.tenant, fact.fact_id, known)
         return _answer(ctx.tenant, fact.fact_id, found, open_drift)
 
