@@ -43,6 +43,7 @@ class World:
     dependents: dict[str, str] = field(default_factory=dict)  # level of the premise -> a public dependent's id
     summaries: dict[str, str] = field(default_factory=dict)
     conflicts: list[str] = field(default_factory=list)
+    preferences: dict[str, str] = field(default_factory=dict)  # level -> a preference fact's id (with outcomes)
 
     def ids(self) -> list[str]:
         return [*self.facts.values(), *self.dependents.values()]
@@ -76,6 +77,13 @@ def world(neo4j_db) -> World:
         writer = store.for_principal(Principal(tenant=tenant, clearance=level))
         shown = writer.add_source("observation", f"the deploy of Project {MARKERS[level]} worked")
         writer.record_recipe(f"deploy Project {MARKERS[level]}", [f"ship {MARKERS[level]}fox"], because=shown.source_id)
+    store.set_tenant_flag("preference_validation", enabled=True)  # preferences with posteriors, the secret one drifted
+    for level, m in MARKERS.items():
+        liked = store.add_fact(f"Reader {m}", "prefers", f"short answers {m}", valid_from="2024-01-01",
+                               sensitivity=level, object_is_entity=False, statement=f"Reader {m} prefers short answers")
+        made.preferences[level] = liked.fact_id
+        for outcome in ["accepted"] * (10 if level == "secret" else 1) + ["rejected"] * (5 if level == "secret" else 0):
+            store.preference_outcome(liked.fact_id, outcome)
     return made
 
 
@@ -117,6 +125,7 @@ def _calls(w: World) -> dict[str, list[tuple[dict[str, str], dict[str, Any]]]]:
         "verify_forgotten": [({"target_id": i}, {}) for i in w.ids()[:2]],
         "audit": [({}, {})], "verify_ledger": [({}, {})],
         "recipes": [({}, {"task_shape": f"deploy Project {m}"}) for m in MARKERS.values()],
+        "preference": [({"fact_id": i}, {}) for i in w.preferences.values()],
     }
 
 
@@ -193,6 +202,7 @@ def _tool_args(w: World) -> dict[str, list[dict[str, Any]]]:
         "context": [{"query": p} for p in projects],
         "verify_forgotten": [{"target_id": i} for i in w.ids()[:2]],
         "recipes": [{"task_shape": f"deploy Project {m}"} for m in MARKERS.values()],
+        "preference": [{"fact_id": i} for i in w.preferences.values()],
     }
 
 
