@@ -16,6 +16,7 @@ from credo.schema.cascade import CascadeReport
 from credo.schema.errors import InvalidInput
 from credo.schema.forget import Tombstone
 from credo.schema.lifecycle import State
+from credo.schema.preferences import PreferenceDrift
 from credo.schema.literals import (  # noqa: F401 - re-exported: callers import the object shapes from here too
     LITERAL_TYPES,
     ObjectType,
@@ -351,6 +352,9 @@ class Conflict(BaseModel):
     established: Fact
     opened_at: datetime
     decision: str | None = None
+    # a preference drift item (services/preferences/drift.py) instead of a dispute: both sides are the preference's
+    # version; left out of a dispute's serialized answer, so the disputes' shape is what it was
+    drift: PreferenceDrift | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class PredicateDef(BaseModel):

@@ -17,6 +17,7 @@ from credo.schema import commands_import as cimp
 from credo.schema import commands_inspector as ci
 from credo.schema import commands_ledger as cl
 from credo.schema import commands_lifecycle as lc
+from credo.schema import commands_preferences as pref
 from credo.schema import commands_procedural as proc
 from credo.schema import commands_policy as pol
 from credo.schema import commands_recall as recall
@@ -31,6 +32,7 @@ from credo.schema.forget import ForgetJob, ForgetResult, ResidueReport
 from credo.schema.facts import AsOf, AsOfAnswer, Conflict, Fact, PathStep, PredicateDef, Relation
 from credo.schema.imports import ImportReport
 from credo.schema.ledger import AuditPage, LedgerReport
+from credo.schema.preferences import FlagSetting, Preference
 from credo.schema.provenance import ExtractionResult, WhyTree
 from credo.schema.receipts import ReadReceipt
 from credo.schema.recipes import Recipe
@@ -247,6 +249,14 @@ OPERATIONS: list[Operation] = [
     Operation("write_policy", "read", pol.WritePolicyQuery, "write_policy", "GET", "/v1/policy", WritePolicyVersion,
               mcp_reason="an operator's view of the tenant's configuration; an agent's writes are planned by it",
               cli="policy show"),
+    # preference validation, off by default behind a tenant flag (issue 27 item 3)
+    Operation("set_tenant_flag", "admin", pref.SetTenantFlag, "set_tenant_flag", "POST", "/v1/tenant/flags",
+              FlagSetting, write=True, mcp_reason="a tenant's configuration is an operator's act", cli="tenant-flag"),
+    Operation("preference_outcome", "write", pref.PreferenceOutcomeReport, "preference_outcome", "POST",
+              "/v1/facts/{fact_id}/preference/outcome", Preference, write=True, mcp="preference_outcome",
+              cli="preference outcome"),
+    Operation("preference", "read", pref.PreferenceQuery, "preference", "GET", "/v1/facts/{fact_id}/preference",
+              Preference, mcp="preference", cli="preference show"),
 ]
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}

@@ -20,6 +20,7 @@ def _build_parser() -> argparse.ArgumentParser:
     from credo.api.cli import lifecycle as cli_lifecycle
     from credo.api.cli import mcp as cli_mcp
     from credo.api.cli import neo4j as cli_neo4j
+    from credo.api.cli import preferences as cli_preferences
     from credo.api.cli import procedural as cli_procedural
     from credo.api.cli import policy as cli_policy
     from credo.api.cli import gate as cli_provenance
@@ -52,6 +53,7 @@ def _build_parser() -> argparse.ArgumentParser:
     cli_transition.register(sub)
     cli_verify.register(sub)
     cli_policy.register(sub)
+    cli_preferences.register(sub)
     return parser
 
 

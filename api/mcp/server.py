@@ -32,6 +32,7 @@ from credo.schema.transition import TransitionReport
 from credo.schema.errors import CredoError, InvalidInput, Unauthenticated
 from credo.schema.facts import AsOf, AsOfAnswer, Conflict, Fact, Relation
 from credo.schema.operations import BY_NAME, Operation
+from credo.schema.preferences import Preference
 from credo.schema.provenance import WhyTree
 from credo.schema.recipes import Recipe
 from credo.schema.search import SearchResult
@@ -224,6 +225,19 @@ TOOLS: tuple[ToolSpec, ...] = (
         "preservation (did anything change that no write of the window explains) and faithfulness (is each added "
         "or corrected version grounded in a quote, a source or an acceptance; `strict`: an ungrounded one fails), "
         "each with `ok` and its findings; `withheld` counts what you are not cleared to see. No evidence needed."),
+    ToolSpec(
+        "preference_outcome", Written[Preference], lambda found: Written[Preference](result=found),
+        "After acting on a remembered preference (a fact with predicate preference, prefers, likes or dislikes), "
+        "say how it went: accepted (the person went along: alpha + 1), rejected (not this time: beta + 1), revoked "
+        "(the person took the preference back: beta + 5, a heavy penalty). Say unknown when you cannot tell: it is "
+        "logged and changes nothing. Answers the preference's Beta posterior (alpha, beta, strength). Refused as "
+        "not_configured while the tenant has not turned preference validation on."),
+    ToolSpec(
+        "preference", Preference, lambda found: found,
+        "How well a remembered preference has held up when acted on: its Beta posterior (alpha, beta, strength = "
+        "alpha / (alpha + beta), a lower bound), the outcomes counted, the last few, and the drift item open for a "
+        "person when recent outcomes left the long-term view. Refused as not_configured while the tenant has not "
+        "turned preference validation on. No evidence needed."),
 )
 
 

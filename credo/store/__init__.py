@@ -33,6 +33,7 @@ from credo.store import imports as imports_store
 from credo.store import inspector as inspector_store
 from credo.store import ledger as ledger_store
 from credo.store import lifecycle as lifecycle_store
+from credo.store import preferences as preferences_store
 from credo.store import procedural as procedural_store
 from credo.store import policy as policy_store
 from credo.store import recall as recall_store
@@ -46,6 +47,7 @@ from credo.store.inspector import InspectorMixin
 from credo.store.ledger import LedgerMixin
 from credo.store.lifecycle import LifecycleMixin
 from credo.store.gate import ProvenanceMixin
+from credo.store.preferences import PreferencesMixin
 from credo.store.procedural import ProceduralMixin
 from credo.store.policy import PolicyMixin
 from credo.store.recall import RecallMixin
@@ -54,7 +56,8 @@ from credo.store.verify import VerifyMixin
 
 
 class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMixin, ForgetMixin, LedgerMixin,
-            InspectorMixin, ImportMixin, ProceduralMixin, VerifyMixin, PolicyMixin):
+            InspectorMixin, ImportMixin, ProceduralMixin, VerifyMixin, PolicyMixin,
+            PreferencesMixin):
     """A tenant-bound handle on a Credo graph. Build it with `credo.connect()`; close it when done."""
 
     def __init__(
@@ -294,7 +297,8 @@ def _handlers(*tables: dict[str, Callable[..., Any]]) -> dict[str, Callable[...,
 HANDLERS = _handlers(FACTS_HANDLERS, gate_store.HANDLERS, truth_store.HANDLERS, lifecycle_store.HANDLERS,
                      search_store.HANDLERS, recall_store.HANDLERS, forget_store.HANDLERS, ledger_store.HANDLERS,
                      inspector_store.HANDLERS, imports_store.HANDLERS, procedural_store.HANDLERS,
-                     verify_store.HANDLERS, policy_store.HANDLERS)
+                     verify_store.HANDLERS, policy_store.HANDLERS,
+                     preferences_store.HANDLERS)
 """Every operation whose service entry point takes its command, `(ctx, cmd)`: `Store.handle` passes a command a
 surface validated straight to it. Each mixin's module declares its own (`HANDLERS` there)."""
 

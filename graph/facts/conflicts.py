@@ -44,7 +44,8 @@ def disputes(tx: Tx, tenant: str, *, conflict_id: str | None = None, open_only: 
         readable([f for _r, *two in pairs for f in two], "conflicts")  # names them; a pair with one is left out
         found.append(([instant_key(native(row["opened_at"])), row["conflict_id"]], [
             Conflict(conflict_id=row["conflict_id"], status=r["status"], decision=r["decision"],
-                     opened_at=native(r["opened_at"]), challenger=challenger, established=established)
+                     opened_at=native(r["opened_at"]), challenger=challenger, established=established,
+                     drift=row.get("drift"))
             for r, challenger, established in pairs
             if challenger.unreadable is None and established.unreadable is None
         ]))

@@ -17,6 +17,7 @@ from credo.schema.names import check_scope
 from credo.schema.pages import After, key_parts, keyed_page
 from credo.schema.time import overlaps
 from credo.services.facts import predicates as predicate_service
+from credo.services.preferences import drift as drift_service
 from credo.services.core.clearance import bound_by, named
 from credo.services.core.context import Context
 from credo.services.core.versions import believed_ids, carve, lost_race, next_version, replace, retire
@@ -86,6 +87,8 @@ def resolve_conflict(ctx: Context, cmd: c.ResolveConflict) -> Fact:
         found = conflict_repo.conflicts(tx, ctx.tenant, conflict_id=conflict_id, open_only=False)
         if not found:
             raise NotFound("conflict", conflict_id)
+        if found[0].drift is not None:  # a preference drift item: a person's decision closes it, the fact is untouched
+            return drift_service.settle(w, found[0], decision, reason)
         if any(c.status != "open" for c in found):
             raise NotCurrent(conflict_id, "this conflict was already resolved")
         ids = [found[0].challenger.fact_id, *(c.established.fact_id for c in found)]

@@ -44,6 +44,7 @@ class World:
     dependents: dict[str, str] = field(default_factory=dict)  # level of the premise -> a public dependent's id
     summaries: dict[str, str] = field(default_factory=dict)
     conflicts: list[str] = field(default_factory=list)
+    preferences: dict[str, str] = field(default_factory=dict)  # level -> a preference fact's id (with outcomes)
 
     def ids(self) -> list[str]:
         return [*self.facts.values(), *self.dependents.values()]
@@ -80,6 +81,13 @@ def world(neo4j_db) -> World:
     reviewed = Store(neo4j_db, tenant=tenant, embedder=None, _owns_db=False, verifier=ReviewQueue())
     for fact_id in made.facts.values():  # each level's fact waits in the review queue, its statement beside it
         reviewed.verify(fact_id)
+    store.set_tenant_flag("preference_validation", enabled=True)  # preferences with posteriors, the secret one drifted
+    for level, m in MARKERS.items():
+        liked = store.add_fact(f"Reader {m}", "prefers", f"short answers {m}", valid_from="2024-01-01",
+                               sensitivity=level, object_is_entity=False, statement=f"Reader {m} prefers short answers")
+        made.preferences[level] = liked.fact_id
+        for outcome in ["accepted"] * (10 if level == "secret" else 1) + ["rejected"] * (5 if level == "secret" else 0):
+            store.preference_outcome(liked.fact_id, outcome)
     return made
 
 
@@ -124,6 +132,7 @@ def _calls(w: World) -> dict[str, list[tuple[dict[str, str], dict[str, Any]]]]:
         "check_transition": [({}, {"known_before": "2000-01-01", "known_after": "2100-01-01"})],
         "review_queue": [({}, {})],
         "write_policy": [({}, {}), ({}, {"known_at": "2000-01-01"})],
+        "preference": [({"fact_id": i}, {}) for i in w.preferences.values()],
     }
 
 
@@ -201,6 +210,7 @@ def _tool_args(w: World) -> dict[str, list[dict[str, Any]]]:
         "verify_forgotten": [{"target_id": i} for i in w.ids()[:2]],
         "recipes": [{"task_shape": f"deploy Project {m}"} for m in MARKERS.values()],
         "check_transition": [{"known_before": "2000-01-01", "known_after": "2100-01-01"}],
+        "preference": [{"fact_id": i} for i in w.preferences.values()],
     }
 
 

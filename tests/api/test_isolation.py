@@ -24,6 +24,7 @@ BODIES = {
     "forget": {"reason": "asked", "actor": "dpo"}, "forget_subject": {"reason": "asked", "actor": "dpo"},
     "recipe_outcome": {"outcome": "failure"}, "consent_recipe": {"accept": False},
     "review": {"decision": "approve"},
+    "preference_outcome": {"outcome": "rejected"},
 }
 ID_ROUTES = [op for op in OPERATIONS if op.path_params and op.name != "ingest_messages"]
 

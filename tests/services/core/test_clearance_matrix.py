@@ -42,6 +42,7 @@ class World:
         self.predicates = ["uses_public", "uses_internal", "uses_confidential", "uses_secret", "owned_by", "treats",
                            "rule", "deploys_on", "motto", "hq_in", "ceo"]
         self.task = "audit-task"
+        self.preference_ids: list[str] = []  # one preference fact per label, with outcomes (the secret one drifted)
 
 
 def _build(store: Store, clock) -> World:
@@ -105,6 +106,15 @@ def _build(store: Store, clock) -> World:
         writer = store.for_principal(Principal(tenant=store.tenant, clearance=label or "internal"))
         shown = writer.add_source("observation", f"the {MARKERS[label]} deploy worked")
         writer.record_recipe(f"deploy {MARKERS[label]}", [f"ship {MARKERS[label]}"], because=shown.source_id)
+    store.set_tenant_flag("preference_validation", enabled=True)
+    for label, marker in MARKERS.items():
+        liked = add(f"Reader {marker}", "prefers", f"short answers {marker}", valid_from="2024-01-01",
+                    sensitivity=label, object_is_entity=False, statement=f"Reader {marker} prefers short answers")
+        world.preference_ids.append(liked.fact_id)
+        world.version_ids.append(liked.version_id)
+        world.label_of[liked.version_id] = liked.sensitivity
+        for outcome in ["accepted"] * 10 + ["rejected"] * 5 if label == "secret" else ["accepted"]:
+            store.preference_outcome(liked.fact_id, outcome)
     return world
 
 
@@ -155,6 +165,7 @@ CALLS: dict[str, Callable[[World], list[dict[str, Any]]]] = {
     "utility": lambda w: [{"fact_id": f} for f in w.fact_ids],
     "recipes": lambda w: [{"task_shape": f"deploy {m}"} for m in MARKERS.values()],
     "write_policy": lambda w: [{}, {"known_at": "2000-01-01"}],
+    "preference": lambda w: [{"fact_id": f} for f in w.preference_ids],
     "diff": lambda w: [{"known_a": "2000-01-01", "known_b": "2099-01-01"},
                        {"known_a": "2000-01-01", "known_b": "2099-01-01", "subject": "Acme"},
                        {"known_a": "2024-02-01", "known_b": "2024-02-04"}],  # the correction and the stale rule

@@ -1,0 +1,43 @@
+"""Preference posteriors and tenant flags in the graph: one :PreferencePosterior node per version (known_from,
+known_to), so a read at a past known time is a window over versions; one :TenantFlag node per setting, likewise."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from credo.cypher import load
+from credo.graph.core.db import Tx
+from credo.graph.core.records import native
+
+READ_TENANT_FLAG = load("read_tenant_flag")
+SET_TENANT_FLAG = load("set_tenant_flag")
+READ_PREFERENCE = load("read_preference")
+CREATE_PREFERENCE_VERSION = load("create_preference_version")
+
+
+def flag(tx: Tx, tenant: str, name: str, known: datetime) -> tuple[bool, datetime | None]:
+    """Whether a tenant flag is on at `known`, and since when it was set (off and None when never set)."""
+    row = tx.one(READ_TENANT_FLAG, tenant=tenant, flag=name, known=known)
+    return (bool(row["enabled"]), native(row["known_from"])) if row else (False, None)
+
+
+def set_flag(tx: Tx, tenant: str, name: str, enabled: bool, known: datetime) -> None:
+    """Set a tenant flag from `known` on (the earlier setting closed, never changed)."""
+    tx.one(SET_TENANT_FLAG, tenant=tenant, flag=name, enabled=enabled, known=known)
+
+
+def posterior(tx: Tx, tenant: str, fact_id: str, known: datetime | None) -> tuple[dict[str, Any] | None, str | None]:
+    """The posterior version of a preference at `known` (None: now) the caller may see, as plain properties (None:
+    no outcome counted by then), and the id of the drift item open for it then."""
+    row = tx.one(READ_PREFERENCE, tenant=tenant, fact_id=fact_id, known=known)
+    if row is None:
+        return None, None
+    found = row["posterior"]
+    return ({k: native(v) for k, v in found.items()} if found else None), row["drift"]
+
+
+def write_version(tx: Tx, tenant: str, known: datetime, row: dict[str, Any], *, previous: str | None) -> None:
+    """Create a posterior version from its properties (None values left out), closing `previous` (a version id)."""
+    tx.one(CREATE_PREFERENCE_VERSION, tenant=tenant, known=known, previous=previous,
+           row={k: v for k, v in row.items() if v is not None})
