@@ -21,6 +21,7 @@ def _build_parser() -> argparse.ArgumentParser:
     from credo.api.cli import mcp as cli_mcp
     from credo.api.cli import neo4j as cli_neo4j
     from credo.api.cli import procedural as cli_procedural
+    from credo.api.cli import episodic as cli_episodic
     from credo.api.cli import gate as cli_provenance
     from credo.api.cli import recall as cli_recall
     from credo.api.cli import search as cli_search
@@ -46,6 +47,7 @@ def _build_parser() -> argparse.ArgumentParser:
     cli_inspector.register(sub)
     cli_import.register(sub)
     cli_procedural.register(sub)
+    cli_episodic.register(sub)
     return parser
 
 

@@ -33,6 +33,7 @@ from credo.schema.facts import AsOf, AsOfAnswer, Conflict, Fact, Relation
 from credo.schema.operations import BY_NAME, Operation
 from credo.schema.provenance import WhyTree
 from credo.schema.recipes import Recipe
+from credo.schema.episodic import Reflection
 from credo.schema.search import SearchResult
 from credo.schema.forget import ForgetResult, ResidueReport
 from credo.schema.sources import Source
@@ -68,6 +69,12 @@ class Recipes(BaseModel):
     """The live recipes of a task shape, best first."""
 
     items: list[Recipe]
+
+
+class Episodes(BaseModel):
+    """The episodes of a session or an entity, in time order."""
+
+    items: list[Fact]
 
 
 def _written(fact: Fact) -> Written[Fact]:
@@ -216,6 +223,17 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Before a task, ask how tasks of its shape were done here: the live recipes of `task_shape`, best first "
         "(by success rate, then uses), each with its steps, uses, successes, rate and the source it was earned "
         "by. Retired, declined and not yet consented recipes are never served. No evidence needed."),
+    ToolSpec(
+        "timeline", Episodes, lambda found: Episodes(items=found),
+        "What happened, in time order: the episodes (facts of kind episodic) of one `session` (stated in its "
+        "messages) or of one `entity` (about it), within [from_, to): each placed at its valid_from (an undated one "
+        "at its known time), then by known time. A scan by time, not a search by relevance. No evidence needed."),
+    ToolSpec(
+        "reflect", Reflection, lambda found: found,
+        "Reflect on the episodes of a `session` or an `entity` within [from_, to): returns semantic candidates "
+        "(statement, subject, predicate, object, the episodes and their quotes) and writes nothing but a note that "
+        "it ran. A candidate becomes a fact only through the gate: remember it with the verbatim quote of the "
+        "human message it rests on."),
 )
 
 

@@ -34,6 +34,7 @@ from credo.store import inspector as inspector_store
 from credo.store import ledger as ledger_store
 from credo.store import lifecycle as lifecycle_store
 from credo.store import procedural as procedural_store
+from credo.store import episodic as episodic_store
 from credo.store import recall as recall_store
 from credo.store import search as search_store
 from credo.store import truth as truth_store
@@ -45,12 +46,13 @@ from credo.store.ledger import LedgerMixin
 from credo.store.lifecycle import LifecycleMixin
 from credo.store.gate import ProvenanceMixin
 from credo.store.procedural import ProceduralMixin
+from credo.store.episodic import EpisodicMixin
 from credo.store.recall import RecallMixin
 from credo.store.search import SearchMixin
 
 
 class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMixin, ForgetMixin, LedgerMixin,
-            InspectorMixin, ImportMixin, ProceduralMixin):
+            InspectorMixin, ImportMixin, ProceduralMixin, EpisodicMixin):
     """A tenant-bound handle on a Credo graph. Build it with `credo.connect()`; close it when done."""
 
     def __init__(
@@ -284,7 +286,8 @@ def _handlers(*tables: dict[str, Callable[..., Any]]) -> dict[str, Callable[...,
 
 HANDLERS = _handlers(FACTS_HANDLERS, gate_store.HANDLERS, truth_store.HANDLERS, lifecycle_store.HANDLERS,
                      search_store.HANDLERS, recall_store.HANDLERS, forget_store.HANDLERS, ledger_store.HANDLERS,
-                     inspector_store.HANDLERS, imports_store.HANDLERS, procedural_store.HANDLERS)
+                     inspector_store.HANDLERS, imports_store.HANDLERS, procedural_store.HANDLERS,
+                     episodic_store.HANDLERS)
 """Every operation whose service entry point takes its command, `(ctx, cmd)`: `Store.handle` passes a command a
 surface validated straight to it. Each mixin's module declares its own (`HANDLERS` there)."""
 
