@@ -22,6 +22,7 @@ from credo.schema.lifecycle import State
 from credo.services.core.context import Context
 from credo.services.episodic.rules import due, ttl_for, workflow_of
 from credo.services.forget import forget as forget_service
+from credo.services.forget import verify as verify_service
 
 ROLLING = sorted(STATE_VALUES - {State.FORGOTTEN.value, State.DELETED.value})
 ACTOR = "episodic roll-off"
@@ -35,6 +36,7 @@ def roll_off(ctx: Context, cmd: ce.RollOffEpisodes, *, probes: dict[str, Any] | 
 
 def expire(ctx: Context, *, now: datetime, probes: dict[str, Any] | None = None) -> RollOff:
     """The roll-off at `now` (also run by `maintain`)."""
+    probes = probes if probes is not None else {}  # the content each forget captured, to verify with
     aging = ctx.read(lambda tx: episode_repo.aging(tx, ctx.tenant, ROLLING))
     ttls = {}
     results = []
@@ -48,4 +50,8 @@ def expire(ctx: Context, *, now: datetime, probes: dict[str, Any] | None = None)
             results.append(forget_service.forget(ctx, cmd, probes=probes))
         except (NotFound, TransitionRefused):  # forgotten meanwhile (with its entity, or by another forget)
             continue
+    # episodes are append-only, so two may say the same words: one forgotten while its twin was still held was
+    # reported with the twin as residue; once all are forgotten each is verified again (verify_forgotten)
+    results = [r if r.report.complete else r.model_copy(update={"report": verify_service.verify_forgotten(
+        ctx, cf.VerifyForgotten(target_id=r.target_id), probes=probes)}) for r in results]
     return RollOff(at=now, ttls={w: t.total_seconds() / 3600 for w, t in ttls.items()}, forgotten=results)

@@ -108,3 +108,18 @@ def test_an_episodes_ttl_is_its_workflows(scope, age, expected):
     assert due(NOW - age, NOW, ttl, NOW) is expected
     assert due(None, NOW - age, ttl, NOW) is expected  # undated: measured from its first known time
     assert DEFAULT_TTL["default"] == 30 * D
+
+
+def test_an_expired_episode_rolls_off_complete_while_its_kept_twin_in_the_same_words_stays(store, clock):
+    # given the same words said by two episodes, a day apart: the older past the chat TTL
+    clock.at(NOW)
+    older = _episode(store, "the daily standup", NOW - 30 * H, "chat")
+    newer = _episode(store, "the daily standup", NOW - 6 * H, "chat")
+    # when the roll-off runs, only the older goes, and its forget is complete: the twin is an event of its own,
+    # listed as left by design, and keeps its words
+    [done] = store.roll_off().forgotten
+    assert done.target_id == older.fact_id and done.report.complete
+    report = store.verify_forgotten(older.fact_id)
+    assert report.complete and newer.version_id in {k.ref for k in report.left_by_design}
+    [kept] = store.timeline(entity="support desk")
+    assert (kept.fact_id, kept.statement) == (newer.fact_id, "the support desk handled the daily standup")
