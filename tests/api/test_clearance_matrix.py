@@ -76,6 +76,10 @@ def world(neo4j_db) -> World:
         writer = store.for_principal(Principal(tenant=tenant, clearance=level))
         shown = writer.add_source("observation", f"the deploy of Project {MARKERS[level]} worked")
         writer.record_recipe(f"deploy Project {MARKERS[level]}", [f"ship {MARKERS[level]}fox"], because=shown.source_id)
+    for level, m in MARKERS.items():  # episodes of every level, each twice (a reflection proposes it)
+        for _ in range(2):
+            store.add_fact("Standup", "discussed", f"the {m}fox plan", kind="episodic", sensitivity=level,
+                           object_is_entity=False, valid_from="2024-02-01", statement=f"the standup discussed {m}fox")
     return made
 
 
@@ -117,6 +121,7 @@ def _calls(w: World) -> dict[str, list[tuple[dict[str, str], dict[str, Any]]]]:
         "verify_forgotten": [({"target_id": i}, {}) for i in w.ids()[:2]],
         "audit": [({}, {})], "verify_ledger": [({}, {})],
         "recipes": [({}, {"task_shape": f"deploy Project {m}"}) for m in MARKERS.values()],
+        "timeline": [({}, {"entity": "Standup"}), ({}, {"entity": "Standup", "from_": "2024-01-01"})],
     }
 
 
@@ -193,6 +198,8 @@ def _tool_args(w: World) -> dict[str, list[dict[str, Any]]]:
         "context": [{"query": p} for p in projects],
         "verify_forgotten": [{"target_id": i} for i in w.ids()[:2]],
         "recipes": [{"task_shape": f"deploy Project {m}"} for m in MARKERS.values()],
+        "timeline": [{"entity": "Standup"}],
+        "reflect": [{"entity": "Standup"}],
     }
 
 
