@@ -12,6 +12,7 @@ from typing import Any
 
 from credo.schema import commands as c
 from credo.schema import commands_diff as cd
+from credo.schema import commands_episodic as ce
 from credo.schema import commands_forget as cf
 from credo.schema import commands_import as cimp
 from credo.schema import commands_inspector as ci
@@ -28,6 +29,7 @@ from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summar
 from credo.schema.context_package import ContextPackage
 from credo.schema.diff import BeliefDiff
 from credo.schema.entities import Entity
+from credo.schema.episodic import Reflection, RollOff
 from credo.schema.forget import ForgetJob, ForgetResult, ResidueReport
 from credo.schema.facts import AsOf, AsOfAnswer, Conflict, Fact, PathStep, PredicateDef, Relation
 from credo.schema.imports import ImportReport
@@ -257,6 +259,14 @@ OPERATIONS: list[Operation] = [
               cli="preference outcome"),
     Operation("preference", "read", pref.PreferenceQuery, "preference", "GET", "/v1/facts/{fact_id}/preference",
               Preference, mcp="preference", cli="preference show"),
+    # episodic memory: the timeline, TTL roll-off and reflection (issue 27 item 1)
+    Operation("timeline", "read", ce.TimelineQuery, "timeline", "GET", "/v1/timeline", list[Fact], mcp="timeline",
+              cli="timeline"),
+    Operation("roll_off", "forget", ce.RollOffEpisodes, "roll_off", "POST", "/v1/episodes/roll-off", RollOff,
+              write=True, mcp_reason="roll-off forgets by the tenant's TTLs on a schedule (an operator's job, run by "
+              "`maintain` too); an agent forgets nothing by age", cli="roll-off"),
+    Operation("reflect", "read", ce.Reflect, "reflect", "POST", "/v1/reflect", Reflection, mcp="reflect",
+              cli="reflect"),
 ]
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}

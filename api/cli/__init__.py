@@ -23,6 +23,7 @@ def _build_parser() -> argparse.ArgumentParser:
     from credo.api.cli import preferences as cli_preferences
     from credo.api.cli import procedural as cli_procedural
     from credo.api.cli import policy as cli_policy
+    from credo.api.cli import episodic as cli_episodic
     from credo.api.cli import gate as cli_provenance
     from credo.api.cli import recall as cli_recall
     from credo.api.cli import search as cli_search
@@ -54,6 +55,7 @@ def _build_parser() -> argparse.ArgumentParser:
     cli_verify.register(sub)
     cli_policy.register(sub)
     cli_preferences.register(sub)
+    cli_episodic.register(sub)
     return parser
 
 

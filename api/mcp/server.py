@@ -35,6 +35,7 @@ from credo.schema.operations import BY_NAME, Operation
 from credo.schema.preferences import Preference
 from credo.schema.provenance import WhyTree
 from credo.schema.recipes import Recipe
+from credo.schema.episodic import Reflection
 from credo.schema.search import SearchResult
 from credo.schema.forget import ForgetResult, ResidueReport
 from credo.schema.sources import Source
@@ -70,6 +71,12 @@ class Recipes(BaseModel):
     """The live recipes of a task shape, best first."""
 
     items: list[Recipe]
+
+
+class Episodes(BaseModel):
+    """The episodes of a session or an entity, in time order."""
+
+    items: list[Fact]
 
 
 def _written(fact: Fact) -> Written[Fact]:
@@ -238,6 +245,17 @@ TOOLS: tuple[ToolSpec, ...] = (
         "alpha / (alpha + beta), a lower bound), the outcomes counted, the last few, and the drift item open for a "
         "person when recent outcomes left the long-term view. Refused as not_configured while the tenant has not "
         "turned preference validation on. No evidence needed."),
+    ToolSpec(
+        "timeline", Episodes, lambda found: Episodes(items=found),
+        "What happened, in time order: the episodes (facts of kind episodic) of one `session` (stated in its "
+        "messages) or of one `entity` (about it), within [from_, to): each placed at its valid_from (an undated one "
+        "at its known time), then by known time. A scan by time, not a search by relevance. No evidence needed."),
+    ToolSpec(
+        "reflect", Reflection, lambda found: found,
+        "Reflect on the episodes of a `session` or an `entity` within [from_, to): returns semantic candidates "
+        "(statement, subject, predicate, object, the episodes and their quotes) and writes nothing but a note that "
+        "it ran. A candidate becomes a fact only through the gate: remember it with the verbatim quote of the "
+        "human message it rests on."),
 )
 
 

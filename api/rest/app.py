@@ -111,6 +111,10 @@ class Runtime:
             return {"extractor": self.extractor or _configured_extractor(self.settings, self.closers)}
         if operation == "rebuild":
             return {"summarizer": self.summarizer}
+        if operation == "reflect":  # the configured extractor when one is composed; else reflection's own proposer
+            configured = self.settings.llm_base_url and self.settings.llm_model
+            return {"extractor": self.extractor or (_configured_extractor(self.settings, self.closers)
+                                                    if configured else None)}
         return {}
 
 

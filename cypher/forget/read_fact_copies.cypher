@@ -3,7 +3,8 @@
 // cause lines of the state changes that flagged them); summaries and extraction
 // episodes deriving from them or holding a text (in their text or their topic); full-text hits of each text probe
 // (the `fact_text` index) and vector hits of each embedding probe among the tenant's own vectors (the `fact_search`
-// index, filtered to the tenant inside its search: Cypher 25); ledger events about
+// index, filtered to the tenant inside its search: Cypher 25), a hit on another remembered episode (its own event
+// in the same words: episodes are append-only) left by design; ledger events about
 // the forgotten ids, and every free-text property of the tenant (@free_text_props: reasons, causes, claimed actors,
 // task labels, ledger details, through the `free_text` index), that holds a text; read receipts that served a version
 // of the facts or whose question
@@ -83,7 +84,11 @@ CALL () {
   }
   WITH node, $probe_texts[i] AS text
   WHERE node.fact_id IN $fact_ids OR text = node.statement OR text = node.quote
-  RETURN 'full-text' AS place, node.version_id AS ref, 'the fact_text index finds it' AS detail, false AS kept
+  // another episode saying the same words is an event of its own (episodes are append-only): left by design
+  WITH node, NOT node.fact_id IN $fact_ids AND node.kind = 'episodic' AS twin
+  RETURN 'full-text' AS place, node.version_id AS ref,
+         CASE WHEN twin THEN 'another episode says the same words' ELSE 'the fact_text index finds it' END AS detail,
+         twin AS kept
   UNION
   // the tenant's own vectors only: the one vector index filters to the tenant inside its search, so another
   // tenant's vectors never take a place of the $candidates nearest
@@ -95,8 +100,10 @@ CALL () {
     RETURN node, score
   }
   WITH node, score WHERE node.tenant = $tenant AND (node.fact_id IN $fact_ids OR score >= $same_vector)
+  WITH node, score, NOT node.fact_id IN $fact_ids AND node.kind = 'episodic' AS twin
   RETURN 'vector' AS place, node.version_id AS ref,
-         'the fact_search vector index finds it (score ' + toString(round(score, 4)) + ')' AS detail, false AS kept
+         CASE WHEN twin THEN 'another episode says the same words' ELSE
+         'the fact_search vector index finds it (score ' + toString(round(score, 4)) + ')' END AS detail, twin AS kept
   UNION
   CALL () {
     UNWIND range(0, size($free_queries) - 1) AS i

@@ -88,7 +88,8 @@ def record(
     among the claim's independent sources.
 
     A semantic text claim restating an established one in other words joins it as an alias (services/dedup), an
-    exact restatement reinforces it; neither is a new fact. `apply_rules=False` writes every row as a new version
+    exact restatement reinforces it; neither is a new fact. An episodic row (kind "episodic") is always a new fact:
+    no dedup, no conflict rule (services/episodic). `apply_rules=False` writes every row as a new version
     in `state`, skipping dedup, the conflict rule and reinforcement: for versions that serve nothing yet
     (extraction candidates; the rule runs at admission) and for merges (which must not be folded into, or borrow
     the evidence of, a third fact)."""
@@ -127,7 +128,8 @@ def record(
             write_plan=write_policy.stamp(w, data, data.kind),  # DESIGN §9: refused when its kind earns no slot
         )
         key = (subject_id, data.predicate)
-        if not apply_rules:
+        # an episode says what happened: append-only, it never joins, reinforces or conflicts with another (DESIGN §9)
+        if not apply_rules or data.kind == "episodic":
             planned.append(_Planned(data, fact, "unchecked", []))
             continue
         pool_key = (subject_id, data.predicate, scope_key(data.scope))

@@ -4,4 +4,4 @@ crypto-erasure of what was sealed.
 Other capabilities import from here only the modules in PUBLIC (tests/test_architecture.py); `core` and the adapters
 are open to all."""
 
-PUBLIC = ('forget',)
+PUBLIC = ('forget', 'verify')

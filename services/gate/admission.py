@@ -27,8 +27,9 @@ def admit(ctx: Context, cmd: c.Admit) -> Fact:
         tx, known = w.tx, w.known
         fact = the_current(tx, ctx.tenant, fact_id)
         check_transition(fact.fact_id, fact.state, State.ACTIVE)
-        decision = predicate_service.decide_in_slot(tx, ctx.tenant, fact)
-        state = State.CONFLICTED if decision.outcome == "conflict" else State.ACTIVE
+        # an episode conflicts with nothing (append-only, DESIGN §9): admitting one applies no conflict rule
+        decision = None if fact.kind == "episodic" else predicate_service.decide_in_slot(tx, ctx.tenant, fact)
+        state = State.CONFLICTED if decision is not None and decision.outcome == "conflict" else State.ACTIVE
         newer = next_version(fact, known, state=state.value, verified_at=known,
                              write_plan=write_policy.stamp(w, fact, fact.kind))  # admitted under today's policy
         retire(w, [(fact, EndKind.STATE_CHANGE.value, f"admitted by {by.strip()}")])

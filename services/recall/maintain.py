@@ -6,7 +6,8 @@
 2. Move episodic and semantic memories between tiers by the table in services/recall/tier_rules.py (at most one move
    each per sweep).
 3. Forget episodic memories older than the tenant's TTL (TTL roll-off is forgetting): the due ids are recorded on
-   their usage, in the ledger and in the report, then each is forgotten and its residue report returned.
+   their usage, in the ledger and in the report, then each is forgotten and its residue report returned; then every
+   episode past its workflow's TTL rolls off the same way (services/episodic/roll_off.py).
 
 Run it on a schedule (`credo maintain`); its now is the write's known time (the store's clock, injectable).
 """
@@ -27,6 +28,7 @@ from credo.schema.lifecycle import SERVED_VALUES
 from credo.schema.utility import MaintainReport, TierMove
 from credo.services.truth.cascade import cascade
 from credo.services.forget import forget as forget_service
+from credo.services.episodic import roll_off as episodic_roll_off
 from credo.services.core.context import Context
 from credo.services.recall.tier_rules import DEFAULT_POLICY, KINDS, TierPolicy, next_tier, ttl_due
 from credo.services.core.unit_of_work import Write
@@ -58,6 +60,10 @@ def maintain(ctx: Context, cmd: c.Maintain, *, policy: TierPolicy = DEFAULT_POLI
         rolled = [forget_service.forget(ctx, cf.Forget(target_id=fact_id, reason="episodic TTL roll-off",
                                                        actor="maintain")).report for fact_id in report.ttl_due]
         report = report.model_copy(update={"rolled_off": rolled})
+    # and every episode past its workflow's TTL (services/episodic/roll_off.py), each verified the same way
+    expired = [r.report for r in episodic_roll_off.expire(ctx, now=report.at).forgotten]
+    if expired:
+        report = report.model_copy(update={"rolled_off": [*report.rolled_off, *expired]})
     return report
 
 

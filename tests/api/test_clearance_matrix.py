@@ -88,6 +88,10 @@ def world(neo4j_db) -> World:
         made.preferences[level] = liked.fact_id
         for outcome in ["accepted"] * (10 if level == "secret" else 1) + ["rejected"] * (5 if level == "secret" else 0):
             store.preference_outcome(liked.fact_id, outcome)
+    for level, m in MARKERS.items():  # episodes of every level, each twice (a reflection proposes it)
+        for _ in range(2):
+            store.add_fact("Standup", "discussed", f"the {m}fox plan", kind="episodic", sensitivity=level,
+                           object_is_entity=False, valid_from="2024-02-01", statement=f"the standup discussed {m}fox")
     return made
 
 
@@ -133,6 +137,7 @@ def _calls(w: World) -> dict[str, list[tuple[dict[str, str], dict[str, Any]]]]:
         "review_queue": [({}, {})],
         "write_policy": [({}, {}), ({}, {"known_at": "2000-01-01"})],
         "preference": [({"fact_id": i}, {}) for i in w.preferences.values()],
+        "timeline": [({}, {"entity": "Standup"}), ({}, {"entity": "Standup", "from_": "2024-01-01"})],
     }
 
 
@@ -211,6 +216,8 @@ def _tool_args(w: World) -> dict[str, list[dict[str, Any]]]:
         "recipes": [{"task_shape": f"deploy Project {m}"} for m in MARKERS.values()],
         "check_transition": [{"known_before": "2000-01-01", "known_after": "2100-01-01"}],
         "preference": [{"fact_id": i} for i in w.preferences.values()],
+        "timeline": [{"entity": "Standup"}],
+        "reflect": [{"entity": "Standup"}],
     }
 
 

@@ -115,6 +115,11 @@ def _build(store: Store, clock) -> World:
         world.label_of[liked.version_id] = liked.sensitivity
         for outcome in ["accepted"] * 10 + ["rejected"] * 5 if label == "secret" else ["accepted"]:
             store.preference_outcome(liked.fact_id, outcome)
+    for label, marker in MARKERS.items():  # episodes of every label, each twice (a reflection proposes it)
+        for _ in range(2):
+            episode = add("Acme standup", "discussed", f"the {marker} plan", kind="episodic", sensitivity=label,
+                          object_is_entity=False, statement=f"the standup discussed the {marker} plan")
+            world.label_of[episode.version_id] = label
     return world
 
 
@@ -166,6 +171,7 @@ CALLS: dict[str, Callable[[World], list[dict[str, Any]]]] = {
     "recipes": lambda w: [{"task_shape": f"deploy {m}"} for m in MARKERS.values()],
     "write_policy": lambda w: [{}, {"known_at": "2000-01-01"}],
     "preference": lambda w: [{"fact_id": f} for f in w.preference_ids],
+    "timeline": lambda w: [{"entity": "Acme standup"}, {"entity": "Acme standup", "from_": "2024-01-01"}],
     "diff": lambda w: [{"known_a": "2000-01-01", "known_b": "2099-01-01"},
                        {"known_a": "2000-01-01", "known_b": "2099-01-01", "subject": "Acme"},
                        {"known_a": "2024-02-01", "known_b": "2024-02-04"}],  # the correction and the stale rule
@@ -178,7 +184,7 @@ CONTENT_FREE = {"audit", "verify_ledger"}
 CLEARED_FOR_ALL = {"audit"}
 # reads that answer every version the caller may see of what they select (no ranking, no route picked)
 COMPLETE = {"facts", "history", "chain", "relations", "holders", "stale", "entity_versions", "tasks_served",
-            "served_to", "summaries", "summary"}
+            "served_to", "summaries", "summary", "timeline"}
 READS = [op for op in OPERATIONS if op.http_method == "GET"]  # the reads: every GET route
 
 
