@@ -28,7 +28,10 @@ INVALIDATES: tuple[Invalidate, ...] = get_args(Invalidate)
 VISIBLES: tuple[Visible, ...] = get_args(Visible)
 
 DEFAULT_POLICY_ID = "default"
-DEFAULT_TTL = "P30D"  # an episode's TTL when the tenant set none (DESIGN §9: "e.g. 24 h, 30 d, 90 d")
+DEFAULT_TTLS = {"default": "P30D", "chat": "PT24H", "incident": "P90D"}
+"""An episode's TTL per kind of workflow when the tenant set none (DESIGN §9: "e.g. 24 h, 30 d, 90 d"); a workflow not
+named keeps the "default" entry's. A tenant's own table replaces this one whole."""
+DEFAULT_TTL = DEFAULT_TTLS["default"]
 TTL_MAX = timedelta(days=3_660)  # ten years: a longer TTL is a typo, not a retention decision
 WORKFLOWS_MAX = 64
 

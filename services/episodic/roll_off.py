@@ -20,7 +20,8 @@ from credo.schema.errors import NotFound, TransitionRefused
 from credo.schema.facts import STATE_VALUES
 from credo.schema.lifecycle import State
 from credo.services.core.context import Context
-from credo.services.episodic.rules import due, ttl_for, workflow_of
+from credo.services.episodic.rules import due, workflow_of
+from credo.services.policy.plan import ttl_for
 from credo.services.forget import forget as forget_service
 from credo.services.forget import verify as verify_service
 

@@ -10,13 +10,6 @@ from typing import Any
 from credo.schema.episodic import DEFAULT_WORKFLOW, EpisodeRef, SemanticProposal
 from credo.schema.facts import Fact
 
-DEFAULT_TTL: dict[str, timedelta] = {
-    "default": timedelta(days=30),
-    "chat": timedelta(hours=24),
-    "incident": timedelta(days=90),
-}
-"""How long an episode of each kind of workflow is kept; a workflow not named here keeps the default's."""
-
 RECURS = 2
 """An episode stated this many times in a reflection's window proposes its statement as a semantic candidate."""
 
@@ -24,12 +17,6 @@ RECURS = 2
 def workflow_of(scope: dict[str, str] | None) -> str:
     """An episode's kind of workflow: its `scope["workflow"]`, else "default"."""
     return (scope or {}).get("workflow") or DEFAULT_WORKFLOW
-
-
-def ttl_for(ctx: Any, workflow: str) -> timedelta:
-    """The TTL of a workflow's episodes. This table stands in for the tenant's stored write policy
-    (`services.policy.ttl_for(ctx, workflow)`), which replaces it once merged; `ctx` is taken for that."""
-    return DEFAULT_TTL.get(workflow, DEFAULT_TTL[DEFAULT_WORKFLOW])
 
 
 def aged_from(valid_from: datetime | None, known_from: datetime) -> datetime:

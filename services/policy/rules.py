@@ -8,7 +8,7 @@ from typing import Any
 
 from credo.schema.facts import MEMORY_KINDS
 from credo.schema.policy import (
-    DEFAULT_POLICY_ID, DEFAULT_TTL, KindRule, WritePlan, WritePolicyVersion, duration,
+    DEFAULT_POLICY_ID, DEFAULT_TTL, DEFAULT_TTLS, KindRule, WritePlan, WritePolicyVersion, duration,
 )
 
 DEFAULTS: dict[str, dict[str, str]] = {
@@ -37,8 +37,9 @@ def workflow_of(candidate: Any) -> str:
 
 
 def ttl_text(version: WritePolicyVersion, workflow: str) -> str:
-    """The episodic TTL of `workflow` under a policy, falling back to its "default" entry, then to DEFAULT_TTL."""
-    table = version.policy.rule("episodic").ttl or {}
+    """The episodic TTL of `workflow` under a policy, falling back to its "default" entry; a tenant that set no table
+    has DEFAULT_TTLS (24 h for chat, 90 days for an incident, 30 days for any other workflow)."""
+    table = version.policy.rule("episodic").ttl or DEFAULT_TTLS
     return table.get(workflow) or table.get(DEFAULT_POLICY_ID) or DEFAULT_TTL
 
 

@@ -11,7 +11,9 @@ import pytest
 from credo.cypher import Query
 from credo.schema.api_keys import Principal
 from credo.schema.errors import Forbidden
-from credo.services.episodic.rules import DEFAULT_TTL, due, ttl_for, workflow_of
+from credo.services.episodic.rules import due, workflow_of
+from credo.services.policy import rules as policy_rules
+from credo.services.policy.plan import DEFAULT_VERSION
 
 NOW = datetime.fromisoformat("2025-06-01T12:00:00+00:00")
 H, D = timedelta(hours=1), timedelta(days=1)
@@ -104,10 +106,9 @@ def test_roll_off_needs_the_forget_scope(store):
     ({"workflow": "unheard of"}, 29 * D, False),     # a workflow not in the table keeps the default's TTL
 ])
 def test_an_episodes_ttl_is_its_workflows(scope, age, expected):
-    ttl = ttl_for(None, workflow_of(scope))
+    ttl = policy_rules.ttl(DEFAULT_VERSION, workflow_of(scope))  # the defaults of a tenant that set no policy
     assert due(NOW - age, NOW, ttl, NOW) is expected
     assert due(None, NOW - age, ttl, NOW) is expected  # undated: measured from its first known time
-    assert DEFAULT_TTL["default"] == 30 * D
 
 
 def test_an_expired_episode_rolls_off_complete_while_its_kept_twin_in_the_same_words_stays(store, clock):
@@ -123,3 +124,16 @@ def test_an_expired_episode_rolls_off_complete_while_its_kept_twin_in_the_same_w
     assert report.complete and newer.version_id in {k.ref for k in report.left_by_design}
     [kept] = store.timeline(entity="support desk")
     assert (kept.fact_id, kept.statement) == (newer.fact_id, "the support desk handled the daily standup")
+
+
+def test_the_tenants_write_policy_sets_the_ttl_of_each_workflow(store, clock):
+    # given a tenant whose policy keeps chat episodes one hour (and anything else a year)
+    clock.at(NOW - 2 * H)
+    chat = _episode(store, "ticketpolicy", NOW - 2 * H, "chat")
+    other = _episode(store, "ticketkept", NOW - 2 * H, "standup")
+    store.set_write_policy({"episodic": {"ttl": {"default": "P365D", "chat": "PT1H"}}})
+    # when the roll-off runs two hours later, the chat episode is past the tenant's TTL, the other is not
+    clock.at(NOW)
+    rolled = store.roll_off()
+    assert [r.target_id for r in rolled.forgotten] == [chat.fact_id] and rolled.forgotten[0].report.complete
+    assert [e.fact_id for e in store.timeline(entity="support desk")] == [other.fact_id]

@@ -33,9 +33,9 @@ def row(**fields):
 # (kind, candidate, expected under the defaults, expected under OVERRIDE): earns, when, invalidate, visible, ttl
 TABLE = [
     ("episodic", row(), ("always", "inline", "ttl", "silent", "P30D"), ("always", "inline", "ttl", "silent", "P7D")),
-    ("episodic", row(scope={"workflow": "chat"}), ("always", "inline", "ttl", "silent", "P30D"),
+    ("episodic", row(scope={"workflow": "chat"}), ("always", "inline", "ttl", "silent", "PT24H"),
      ("always", "inline", "ttl", "silent", "PT24H")),
-    ("episodic", row(scope={"workflow": "incident"}), ("always", "inline", "ttl", "silent", "P30D"),
+    ("episodic", row(scope={"workflow": "incident"}), ("always", "inline", "ttl", "silent", "P90D"),
      ("always", "inline", "ttl", "silent", "P90D")),
     ("episodic", row(scope={"workflow": "billing run"}), ("always", "inline", "ttl", "silent", "P30D"),
      ("always", "inline", "ttl", "silent", "P7D")),
@@ -163,7 +163,10 @@ def test_a_batch_reads_the_policy_once(store, rows_read):
 
 
 def test_ttl_for_answers_the_tenants_ttl_of_a_workflow_falling_back_to_default(store):
-    assert write_policy.ttl_for(store._ctx, "chat") == timedelta(days=30)
+    # the defaults: 24 hours for chat, 90 days for an incident, 30 days for any other workflow
+    assert write_policy.ttl_for(store._ctx, "chat") == timedelta(hours=24)
+    assert write_policy.ttl_for(store._ctx, "incident") == timedelta(days=90)
+    assert write_policy.ttl_for(store._ctx, "standup") == timedelta(days=30)
     store.set_write_policy({"episodic": {"ttl": {"default": "P7D", "chat": "PT24H"}}})
     assert write_policy.ttl_for(store._ctx, "chat") == timedelta(hours=24)
     assert write_policy.ttl_for(store._ctx, "incident") == timedelta(days=7)

@@ -1,4 +1,4 @@
-// Migration 0023: preference validation (issue 27 item 3). The tenant flags by (tenant, flag) (read_tenant_flag,
+// Migration 0022: preference validation (issue 27 item 3). The tenant flags by (tenant, flag) (read_tenant_flag,
 // set_tenant_flag); one :PreferencePosterior node per version, found by (tenant, fact_id) (read_preference) and by
 // its unique version id; drift items by (tenant, fact_id) (open_preference_drift) and by (tenant, conflict_id)
 // (read_conflicts, close_preference_drift). Each statement is idempotent (IF NOT EXISTS); statements are separated by
