@@ -21,6 +21,7 @@ from credo.schema.lifecycle import State
 from credo.schema.operations import OPERATIONS
 from credo.schema.search import CLEARANCES, SENSITIVITY_ORDER, can_see
 from credo.store import Store
+from credo.services.verify.review import ReviewQueue
 
 # one marker word per sensitivity: it appears only in content of that sensitivity (statements, entity names, summary
 # texts and topics); None stands for a fact written without a label (counted as internal)
@@ -120,6 +121,11 @@ def _build(store: Store, clock) -> World:
             episode = add("Acme standup", "discussed", f"the {marker} plan", kind="episodic", sensitivity=label,
                           object_is_entity=False, statement=f"the standup discussed the {marker} plan")
             world.label_of[episode.version_id] = label
+    # each level's facts wait in the human review queue, each statement beside its excerpt
+    reviewed = Store(store._db, tenant=store.tenant, embedder=None, _clock=store._ctx.clock, _owns_db=False,
+                     verifier=ReviewQueue())
+    for fact in made[:len(MARKERS)]:
+        reviewed.verify(fact.fact_id)
     return world
 
 
@@ -171,6 +177,7 @@ CALLS: dict[str, Callable[[World], list[dict[str, Any]]]] = {
     "recipes": lambda w: [{"task_shape": f"deploy {m}"} for m in MARKERS.values()],
     "write_policy": lambda w: [{}, {"known_at": "2000-01-01"}],
     "preference": lambda w: [{"fact_id": f} for f in w.preference_ids],
+    "review_queue": lambda w: [{}],
     "timeline": lambda w: [{"entity": "Acme standup"}, {"entity": "Acme standup", "from_": "2024-01-01"}],
     "diff": lambda w: [{"known_a": "2000-01-01", "known_b": "2099-01-01"},
                        {"known_a": "2000-01-01", "known_b": "2099-01-01", "subject": "Acme"},

@@ -39,7 +39,9 @@ def test_the_workflow_of_a_candidate(candidate, workflow):
 def test_the_ttl_of_a_workflow_falls_back_to_the_default_entry(workflow, expected):
     policy = version({"episodic": {"ttl": {"default": "P7D", "chat": "PT24H", "incident": "P90D"}}})
     assert rules.ttl(policy, workflow) == expected
-    assert rules.ttl(DEFAULT_VERSION, workflow) == timedelta(days=30)
+    # a tenant with no table has the defaults: 24 hours for chat, 90 days for an incident, 30 days otherwise
+    assert rules.ttl(DEFAULT_VERSION, workflow) == {"chat": timedelta(hours=24), "incident": timedelta(days=90)}.get(
+        workflow, timedelta(days=30))
 
 
 def test_user_facing_procedural_memory_is_surfaced_unless_the_policy_says_otherwise():
