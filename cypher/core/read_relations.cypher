@@ -11,7 +11,8 @@
 // $levels    sensitivity labels the caller may see (Tx.rows supplies them from its clearance)
 // returns: (plain values only) entity_id (no row when no entity has this name), outgoing (facts), incoming (list of {fact, inverse});
 //          each list ordered by valid_from, known_from; instants as ISO 8601 text; each fact map's `premised` says
-//          whether the version rests on premises (only those need a support check)
+//          whether the version rests on premises (only those need a support check), and `sourced` whether any source
+//          is linked to it (only those can be weak: services/facts/evidence.py)
 WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
 // the (tenant, norm) key, not the tenant's index: the planner otherwise scans the tenant's entities
 OPTIONAL MATCH (direct:Entity {tenant: $tenant, norm: $norm}) USING INDEX direct:Entity(tenant, norm)
@@ -35,7 +36,7 @@ CALL (ids, valid_at, known_at) {
     AND (f.valid_from IS NULL OR f.valid_from <= valid_at) AND (f.valid_to IS NULL OR f.valid_to > valid_at)
   WITH f ORDER BY f.valid_from, f.known_from
   RETURN collect(f {@fact_fields(f, known_at), @fact_instants(f), disputed: @disputed_at(f, known_at),
-          premised: @premised(f)}) AS outgoing
+          premised: @premised(f), sourced: EXISTS { (f)-[:SOURCED_FROM]->() }}) AS outgoing
 }
 CALL (ids, valid_at, known_at) {
   MATCH (f:Fact)
@@ -50,6 +51,7 @@ CALL (ids, valid_at, known_at) {
   WITH f, p ORDER BY f.valid_from, f.known_from
   RETURN collect({inverse: p.inverse, fact: f {@fact_fields(f, known_at), @fact_instants(f),
                                                     disputed: @disputed_at(f, known_at),
-                                                    premised: @premised(f)}}) AS incoming
+                                                    premised: @premised(f),
+                                                    sourced: EXISTS { (f)-[:SOURCED_FROM]->() }}}) AS incoming
 }
 RETURN c.entity_id AS entity_id, outgoing, incoming

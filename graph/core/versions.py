@@ -340,9 +340,9 @@ def _as_believed(found: list[Fact], known_at: datetime | None) -> list[Fact]:
 
 def relations(
     tx: Tx, tenant: str, norm: str, *, valid_at: datetime, known_at: datetime | None, states: list[str]
-) -> tuple[list[Fact], list[tuple[Fact, str | None]], set[str]] | None:
+) -> tuple[list[Fact], list[tuple[Fact, str | None]], set[str], set[str]] | None:
     """(outgoing facts, [(incoming fact, inverse name or None)], ids of the returned facts whose version rests on
-    premises) of the entity a normalised name resolves to, each list in valid-time order, undated ones (not ended
+    premises, version ids of those with a source linked) of the entity a normalised name resolves to, each list in valid-time order, undated ones (not ended
     by the point) last; None when no entity has this name. One round trip."""
     row = tx.one(
         READ_RELATIONS, tenant=tenant, norm=norm, valid_at=valid_at.isoformat(),
@@ -356,7 +356,10 @@ def relations(
     believed_in = _as_believed([f for f, _inverse in inc], known_at)
     premised = {f["fact_id"] for f in row["outgoing"] if f["premised"]}
     premised |= {r["fact"]["fact_id"] for r in row["incoming"] if r["fact"]["premised"]}
-    return outgoing, Listing([(f, inverse) for f, (_f, inverse) in zip(believed_in, inc)], inc.unreadable), premised
+    facts = row["outgoing"] + [r["fact"] for r in row["incoming"]]
+    sourced = {f["version_id"] for f in facts if f.get("sourced")}
+    return (outgoing, Listing([(f, inverse) for f, (_f, inverse) in zip(believed_in, inc)], inc.unreadable), premised,
+            sourced)
 
 
 def neighbours(

@@ -38,7 +38,7 @@ def relations(ctx: Context, cmd: c.WhoQuery) -> AsOf[Relation]:
                                     states=SERVED_VALUES)
         if found is None:
             raise NotFound("entity", entity)
-        out, inc, premised = found
+        out, inc, premised, sourced = found
         result = [Relation(direction="out", predicate=f.predicate, other=f.object_name, fact=f) for f in out]
         result += [
             Relation(direction="in", predicate=inverse or f"{f.predicate} (of)", other=f.subject, fact=f)
@@ -48,7 +48,8 @@ def relations(ctx: Context, cmd: c.WhoQuery) -> AsOf[Relation]:
         # resting on some are checked (none: no second round trip)
         served = served_at(tx, ctx.tenant, AsOf(result, out.unreadable + inc.unreadable), valid_at=valid,
                            known_at=known, fact=lambda r: r.fact, premised=premised)
-        weak = weak_versions(tx, [r.fact for r in served], known)  # no query when none could be weak
+        # no query when none could be weak (a relation with no source linked never is)
+        weak = weak_versions(tx, [r.fact for r in served if r.fact.version_id in sourced], known)
         if not weak:
             return served
         return AsOf([r.model_copy(update={"weak": True}) if r.fact.version_id in weak else r for r in served],
