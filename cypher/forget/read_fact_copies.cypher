@@ -64,7 +64,8 @@ CALL () {
     RETURN 'stale cause' AS place, c.change_id AS ref, "a state change's cause line quotes the forgotten premise" AS detail
     UNION
     MATCH (v:Verification) WHERE v.tenant = $tenant AND v.version_id = f.version_id
-    RETURN 'verification' AS place, v.verification_id AS ref, 'a verdict on the forgotten version keeps its reason' AS detail
+    RETURN 'verification' AS place, v.verification_id AS ref, 'a verdict on the forgotten version keeps its reason'
+           AS detail
     UNION
     MATCH (r:ReviewItem) WHERE r.tenant = $tenant AND r.version_id = f.version_id
     RETURN 'review item' AS place, r.item_id AS ref, 'a review item still asks a person to judge the forgotten version'
