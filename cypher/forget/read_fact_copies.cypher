@@ -130,8 +130,8 @@ CALL () {
   WITH node, reduce(s = [], h IN collect(hit) | s + [k IN h WHERE NOT k IN s]) AS props,
        head([l IN labels(node) WHERE l IN keys($free_fields)]) AS label
   RETURN CASE WHEN node:AuditEvent THEN 'audit ledger' ELSE 'free text' END AS place,
-         label + ':' + coalesce(node.event_id, node.version_id, node.change_id, node.entity_id, node.source_id,
-                                node.job_id, node.target_id, node.receipt_id, elementId(node)) AS ref,
+         label + ':' + coalesce(node.event_id, node.verification_id, node.version_id, node.change_id, node.entity_id,
+                                node.source_id, node.job_id, node.target_id, node.receipt_id, elementId(node)) AS ref,
          'its ' + reduce(s = '', k IN props | s + CASE WHEN s = '' THEN '' ELSE ', ' END + k) + ' holds the content'
          + CASE WHEN node:AuditEvent AND any(k IN props WHERE node[k + '_commit'] IS NULL)
                 THEN ' (an event written before its free text could be redacted)' ELSE '' END AS detail,

@@ -84,3 +84,34 @@ def test_forgetting_the_tenant_takes_every_verdict_and_review_item(kstore):
     assert job.state == "complete" and job.report.complete, job.report.residue
     assert kstore._db.query(_VERDICTS, tenant=kstore.tenant) == []
     assert raw_scan(kstore, WORDS) == []
+
+
+@dataclass(frozen=True)
+class ComparingVerifier:
+    """A scripted verifier whose reason quotes another statement (as an LLM comparing claims may)."""
+
+    quoted: str
+    name: str = "scripted"
+
+    def verify(self, statement: str, excerpt: Excerpt) -> Verdict:
+        """Unsupported, quoting the other statement in its reason."""
+        return Verdict(verdict="unsupported", reason=f"it contradicts '{self.quoted}'")
+
+
+def test_a_verdict_on_a_remembered_fact_quoting_the_forgotten_statement_loses_its_reason(kstore):
+    # given the scenario's fact, and a verdict on another (remembered) fact whose reason quotes the forgotten statement
+    _message, fact = diagnosis(kstore)
+    other = kstore.add_fact("Ward 7", "houses", "Maria Quokkaberry", valid_from="2024-01-01")
+    judged_by(kstore, ComparingVerifier(QUOTE)).verify(other.fact_id)
+    # when the fact is forgotten
+    report = kstore.forget(fact.fact_id, reason="erasure request", actor="dpo").report
+    # then the report is complete, and the other fact's verdict stays with its reason replaced (a free text naming
+    # the forgotten content); no Verification holds the statement
+    assert report.complete, report.residue
+    [kept] = [r for r in kstore._db.query(_VERDICTS, tenant=kstore.tenant)]
+    assert kept["version_id"] == other.version_id
+    assert not [w for w in raw_scan(kstore, ("diabetesvex",)) if w.startswith("Verification")]
+    # and a reason quoting it again afterwards is residue, found through the free-text index
+    kstore._db.query(_PLANT, write=True, tenant=kstore.tenant, fact_id=other.fact_id, text=f"it says '{QUOTE}'")
+    again = kstore.verify_forgotten(fact.fact_id)
+    assert not again.complete and any(r.ref.startswith("Verification:") for r in again.residue), again.residue
