@@ -2,6 +2,7 @@
 // clock, so no other write can create these names meanwhile): each name resolved as resolve_entities.cypher
 // resolves it (normalised name or alias, the merges believed now, every id merged into it), and the slim input of
 // the conflict rule for each ask, as read_held_by_subjects.cypher reads it, for the asks whose subject exists.
+// Episodes are never held: an episodic row skips the rule (append-only) and no other row meets one (DESIGN §9).
 // clearance: not applied: the conflict rule sees every believed version (a write may not change established
 //   knowledge it cannot see); a restatement of a hidden version is written as a claim of its own
 // $tenant  tenant id
@@ -49,7 +50,7 @@ CALL (found) {
   MATCH (f:Fact)
   USING INDEX f:Fact(subject_id)
   WHERE f.subject_id IN subject_ids AND f.predicate = ask.predicate AND f.tenant = $tenant
-    AND f.known_to IS NULL
+    AND f.known_to IS NULL AND coalesce(f.kind, 'semantic') <> 'episodic'
     AND (ask.object_type IS NULL
          OR (ask.object_at IS NOT NULL AND f.object_id = object_id)
          OR (ask.object_at IS NULL AND f.object_type = ask.object_type AND f.object_value = ask.object_value))

@@ -1,6 +1,7 @@
 // The whole residue check of forgotten facts (and a forgotten source's citations) in one round trip: version
 // properties, lifecycle, edge quotes, relation copies and stale causes of the facts (their dependents' own and the
-// cause lines of the state changes that flagged them); summaries and extraction
+// cause lines of the state changes that flagged them) and the verdicts and review items left on their versions (a
+// verdict's reason may quote the statement); summaries and extraction
 // episodes deriving from them or holding a text (in their text or their topic); full-text hits of each text probe
 // (the `fact_text` index) and vector hits of each embedding probe among the tenant's own vectors (the `fact_search`
 // index, filtered to the tenant inside its search: Cypher 25), a hit on another remembered episode (its own event
@@ -61,6 +62,14 @@ CALL () {
     MATCH (d)-[:FLAGGED]->(c:StateChange)
     WHERE any(line IN c.causes WHERE any(t IN $texts WHERE line CONTAINS t))
     RETURN 'stale cause' AS place, c.change_id AS ref, "a state change's cause line quotes the forgotten premise" AS detail
+    UNION
+    MATCH (v:Verification) WHERE v.tenant = $tenant AND v.version_id = f.version_id
+    RETURN 'verification' AS place, v.verification_id AS ref, 'a verdict on the forgotten version keeps its reason'
+           AS detail
+    UNION
+    MATCH (r:ReviewItem) WHERE r.tenant = $tenant AND r.version_id = f.version_id
+    RETURN 'review item' AS place, r.item_id AS ref, 'a review item still asks a person to judge the forgotten version'
+           AS detail
   }
   RETURN place, ref, detail, false AS kept
   UNION
@@ -121,8 +130,8 @@ CALL () {
   WITH node, reduce(s = [], h IN collect(hit) | s + [k IN h WHERE NOT k IN s]) AS props,
        head([l IN labels(node) WHERE l IN keys($free_fields)]) AS label
   RETURN CASE WHEN node:AuditEvent THEN 'audit ledger' ELSE 'free text' END AS place,
-         label + ':' + coalesce(node.event_id, node.version_id, node.change_id, node.entity_id, node.source_id,
-                                node.job_id, node.target_id, node.receipt_id, elementId(node)) AS ref,
+         label + ':' + coalesce(node.event_id, node.verification_id, node.version_id, node.change_id, node.entity_id,
+                                node.source_id, node.job_id, node.target_id, node.receipt_id, elementId(node)) AS ref,
          'its ' + reduce(s = '', k IN props | s + CASE WHEN s = '' THEN '' ELSE ', ' END + k) + ' holds the content'
          + CASE WHEN node:AuditEvent AND any(k IN props WHERE node[k + '_commit'] IS NULL)
                 THEN ' (an event written before its free text could be redacted)' ELSE '' END AS detail,

@@ -24,6 +24,13 @@ CALL () {
   RETURN 'node property' AS place, 'Recipe' AS ref, toString(count(r)) + ' recipe versions keep content' AS detail,
          count(r) AS n
   UNION
+  MATCH (v:Verification) WHERE v.tenant = $tenant
+  RETURN 'verification' AS place, 'Verification' AS ref, toString(count(v)) + ' verdicts remain' AS detail, count(v) AS n
+  UNION
+  MATCH (r:ReviewItem) WHERE r.tenant = $tenant
+  RETURN 'review item' AS place, 'ReviewItem' AS ref, toString(count(r)) + ' review items remain' AS detail,
+         count(r) AS n
+  UNION
   MATCH (a:Alias) WHERE a.tenant = $tenant
   RETURN 'alias' AS place, 'Alias' AS ref, toString(count(a)) + ' aliases remain' AS detail, count(a) AS n
 }

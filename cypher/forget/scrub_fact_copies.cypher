@@ -4,13 +4,15 @@
 // flagged them); summary and episode versions deriving from the facts or sources or holding a text in their text or
 // topic (both go: a topic is by default the text's first line);
 // the question text of every read receipt that served a version of the facts or whose question holds a text
-// (case-insensitive); and every free-text property of the tenant that holds a text (@free_text_props: reasons,
-// causes, claimed actors, task labels, ledger details; found through the `free_text` index, and among the ledger
-// events about the forgotten ids): a ledger event's is redacted (its value and salt go, its digest stays, so the hash
-// chain holds: schema/ledger.py; a chained event written before commitments is left, and reported; one written before
-// the chain, which no hash covers, loses the value), a task label is replaced
-// on the task and all its receipts, a forget job's report is dropped, any other value is replaced by $free_removed
-// (a list keeps its other lines). The indexes drop removed properties themselves.
+// (case-insensitive); the verdicts (:Verification, whose reason may quote the statement) and review items of every
+// version of the facts, deleted (the ledger keeps its content-free verify and review events); and every free-text
+// property of the tenant that holds a text (@free_text_props: reasons, causes, claimed actors, task labels, ledger
+// details; found through the `free_text` index, and among the ledger events about the forgotten ids): a ledger
+// event's is redacted (its value and salt go, its digest stays, so the hash chain holds: schema/ledger.py; a chained
+// event written before commitments is left, and reported; one written before the chain, which no hash covers, loses
+// the value), a task label is replaced on the task and all its receipts, a forget job's report is dropped, any
+// other value is replaced by $free_removed (a list keeps its other lines). The indexes drop removed properties
+// themselves.
 // $tenant       tenant id
 // $fact_ids     fact ids (may be empty)
 // $source_ids   forgotten source ids a summary trace may name (may be empty)
@@ -32,7 +34,8 @@
 // $free_dropped free-text properties removed rather than replaced (a job's JSON report)
 // $task_removed the prefix of the content-free label a task naming the content takes
 // returns: versions, causes (stale causes and cause lines), free (nodes whose free text was removed or redacted),
-//          receipts (counts scrubbed), rebuild (ids of current summaries to rebuild without it)
+//          receipts (counts scrubbed), verdicts (verdicts and review items deleted), rebuild (ids of current
+//          summaries to rebuild without it)
 CALL () {
   MATCH (f:Fact)
   WHERE f.fact_id IN $fact_ids AND f.tenant = $tenant
@@ -128,4 +131,17 @@ CALL () {
                        ELSE $free_removed END)
   RETURN count(node) AS free
 }
-RETURN versions, causes + lines AS causes, free, receipts, rebuild
+CALL () {
+  MATCH (f:Fact)
+  WHERE f.fact_id IN $fact_ids AND f.tenant = $tenant
+  CALL (f) {
+    MATCH (v:Verification) WHERE v.tenant = $tenant AND v.version_id = f.version_id
+    RETURN v AS n
+    UNION
+    MATCH (r:ReviewItem) WHERE r.tenant = $tenant AND r.version_id = f.version_id
+    RETURN r AS n
+  }
+  DETACH DELETE n
+  RETURN count(*) AS verdicts
+}
+RETURN versions, causes + lines AS causes, free, receipts, verdicts, rebuild

@@ -28,6 +28,8 @@ class Sealer(Protocol):
 
     def seal_question(self, tenant: str, receipt_id: str, question: str | None) -> str | None: ...
 
+    def seal_recipe(self, tenant: str, row: dict[str, Any]) -> dict[str, Any]: ...
+
 
 class ClosingFlags(Protocol):
     """Fact flags left to the write's closing statement (graph/core/flags.py `Deferred`)."""

@@ -132,11 +132,13 @@ def entity_versions(tx: Tx, tenant: str, entity_ids: list[str]) -> list[Fact]:
     return [fact_from_row(r["fact"]) for r in tx.rows(READ_ENTITY_VERSIONS, tenant=tenant, entity_ids=entity_ids)]
 
 
-def current_for(tx: Tx, tenant: str, keys: list[tuple[list[str], str]]) -> list[list[Fact]]:
-    """Versions believed now for each (subject ids, predicate), in input order."""
+def current_for(tx: Tx, tenant: str, keys: list[tuple[list[str], str]], *,
+                episodic: bool = False) -> list[list[Fact]]:
+    """Versions believed now for each (subject ids, predicate), in input order: the episodes for an `episodic`
+    write, every other kind otherwise (DESIGN §9: they never meet)."""
     if not keys:
         return []
-    rows = [{"subject_ids": ids, "predicate": p} for ids, p in keys]
+    rows = [{"subject_ids": ids, "predicate": p, "episodic": episodic} for ids, p in keys]
     found = {
         # an unreadable version is not served, so it does not hold the slot either (it is named in the log)
         (r["predicate"], tuple(r["subject_ids"])): readable([fact_from_row(f) for f in r["facts"]], "conflict rule")

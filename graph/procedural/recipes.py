@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from credo.cypher import load
-from credo.graph.core.db import Tx
+from credo.graph.core.db import Tx, cipher_of
 from credo.graph.core.records import native
 from credo.schema.recipes import Recipe
 
@@ -22,9 +22,12 @@ def recipe_from_row(row: dict[str, Any]) -> Recipe:
 
 
 def write_version(tx: Tx, tenant: str, known: datetime, row: dict[str, Any], *, previous: str | None) -> None:
-    """Create a recipe version from its properties (None values left out), closing `previous` (a version id)."""
+    """Create a recipe version from its properties (None values left out), closing `previous` (a version id); in
+    crypto-erasure mode its task shape and steps are sealed here (the encrypt seam; rows come back opened)."""
+    row = {k: v for k, v in row.items() if v is not None}
+    cipher = cipher_of(tx)
     tx.one(CREATE_RECIPE_VERSION, tenant=tenant, known=known, previous=previous,
-           row={k: v for k, v in row.items() if v is not None})
+           row=cipher.seal_recipe(tenant, row) if cipher is not None else row)
 
 
 def current(tx: Tx, tenant: str, recipe_id: str) -> Recipe | None:

@@ -1,7 +1,8 @@
 """Crypto-erasure mode (issue 12 item 4, docs/crypto-erasure.md): content fields are sealed with AES-GCM under a
 per-subject key from a KeyStore, with the tenant, the node id and the field as associated data.
 
-Two seams only: `seal_*` where version and source parameters are built (graph/core/versions.py, graph/gate/sources.py), and
+Two seams only: `seal_*` where version, source and recipe parameters are built (graph/core/versions.py,
+graph/gate/sources.py, graph/procedural/recipes.py), and
 `open_tree` where rows come back from the driver (graph/core/db.py `Tx.rows`), so every read sees plaintext and the
 graph (and its backups and transaction logs) sees ciphertext.
 """
@@ -26,6 +27,7 @@ PREFIX = "enc1:"
 FACT_FIELDS = ("statement", "quote")  # a fact version's words
 LITERAL_FIELDS = ("object_value", "object_name")  # a literal object (an entity object is a name: not sealed)
 SOURCE_FIELDS = ("text", "title")  # a source's verbatim words, and a document's title
+RECIPE_FIELDS = ("task_shape", "steps")  # a recipe's words (each step apart), under its source's key
 EDGE_QUOTE = "sourced_quote"  # the quote on a SOURCED_FROM edge, sealed under the source's key
 QUESTION = "query"  # a read receipt's question, sealed under the tenant's receipts key
 # A question is the asker's words, not a data subject's: it may name no stored subject or several, so no subject's
@@ -174,6 +176,20 @@ class Cipher:
         if not self.sealing or not quote or is_sealed(quote):
             return quote
         return self.seal(tenant, source_subject(source_id), f"{version_id}>{source_id}", EDGE_QUOTE, quote)[0]
+
+    def seal_recipe(self, tenant: str, row: dict[str, Any]) -> dict[str, Any]:
+        """A recipe version's stored properties with its task shape and each step sealed under the key of the source
+        it was earned by (`because`): forgetting that source, which forgets the recipe, erases their old copies. Its
+        shape key stays plain: recipes are looked up by it (docs/crypto-erasure.md)."""
+        if not self.sealing:
+            return row
+        row, subject, node = dict(row), source_subject(row["because"]), row["version_id"]
+        if isinstance(row.get("task_shape"), str) and row["task_shape"] and not is_sealed(row["task_shape"]):
+            row["task_shape"] = self.seal(tenant, subject, node, "task_shape", row["task_shape"])[0]
+        if isinstance(row.get("steps"), list):
+            row["steps"] = [s if not s or is_sealed(s) else self.seal(tenant, subject, node, "steps", s)[0]
+                            for s in row["steps"]]
+        return row
 
     def seal_question(self, tenant: str, receipt_id: str, question: str | None) -> str | None:
         """A read receipt's question sealed under the tenant's receipts key (RECEIPTS_SUBJECT)."""

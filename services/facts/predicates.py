@@ -49,7 +49,7 @@ def decide_in_slot(tx: Tx, tenant: str, fact: Fact, *, scope: dict[str, str] | N
     """
     entity = entity_repo.find(tx, tenant, fact.subject)
     ids = entity.ids if entity is not None and fact.subject_id in entity.ids else [fact.subject_id]
-    current = fact_repo.current_for(tx, tenant, [(ids, fact.predicate)])[0]
+    current = fact_repo.current_for(tx, tenant, [(ids, fact.predicate)], episodic=fact.kind == "episodic")[0]
     others = established([f for f in current if f.fact_id != fact.fact_id], fact.scope if scope is None else scope)
     return decide_write(object_key=fact.object.key, valid_from=fact.valid_from, valid_to=fact.valid_to,
                         cardinality=lookup(registry(tx, tenant), fact.predicate).cardinality, current=others)

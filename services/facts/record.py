@@ -315,7 +315,8 @@ def write_range(ctx: Context, cmd: c.WriteRange) -> Fact:
         tx, known = w.tx, w.known
         ids = entity_repo.resolve(tx, ctx.tenant, known, [data.subject])[data.subject].ids
         cardinality = predicate_service.lookup(predicate_service.registry(tx, ctx.tenant), data.predicate).cardinality
-        current = [f for f in fact_repo.current_for(tx, ctx.tenant, [(ids, data.predicate)])[0]
+        current = [f for f in fact_repo.current_for(tx, ctx.tenant, [(ids, data.predicate)],
+                                                    episodic=data.kind == "episodic")[0]
                    if f.scope == data.scope and f.state != State.CONFLICTED]
         if cardinality == "single":
             uncarved(ctx.clearance, current, start, end)

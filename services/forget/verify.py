@@ -34,7 +34,8 @@ SAME_VECTOR = 0.9999  # a hit this close to a forgotten embedding is a copy of i
 
 # every kind of place the residue check looks in, whatever the target's kind (the index probes need the content)
 CHECKED = ["forgotten nodes", "lifecycle", "relation copies", "stale causes", "summaries", "episodes",
-           "read receipts", "entities and aliases", "sources", "recipes", "ledger", "probe", "free text"]
+           "read receipts", "entities and aliases", "sources", "recipes", "ledger", "probe", "free text",
+           "verdicts and review items"]
 LEDGER_KEPT = Kept(place="ledger", ref="AuditEvent",
                    detail="events (operation, ids, time, actor) stay: the ledger is append-only and hash-chained; "
                           "a reason, detail or claimed actor naming the content is redacted, its digest kept")
