@@ -219,6 +219,22 @@ def test_a_drift_item_in_the_queues_shows_the_preference_and_what_drifted_and_se
     assert store.why(fact_id).fact.state == "active"
 
 
+def test_a_secret_preferences_drift_item_does_not_appear_for_an_internal_key(api, neo4j_db, tenant_a):
+    store = store_of(neo4j_db, tenant_a)
+    store.set_tenant_flag("preference_validation", enabled=True)
+    secret = store.add_fact("Alice", "prefers", "the night train to Vienna", valid_from="2025-01-01",
+                            object_is_entity=False, sensitivity="secret")
+    for _ in range(10):
+        store.preference_outcome(secret.fact_id, "accepted")
+    while store.preference_outcome(secret.fact_id, "rejected").drift is None:
+        pass
+    [item] = store.conflicts()  # the store's own principal sees it
+    login(api, tenant_a)  # an internal key does not
+    page = clean(api.get("/ui/queues"))
+    assert item.conflict_id not in page and "Vienna" not in page and "No open conflict" in page
+    assert api.get("/ui/queues.json").json()["preferences"] == {}
+
+
 # -- the transition check --------------------------------------------------------------------------------------------
 def test_the_transition_page_shows_the_three_dimensions_with_their_findings_within_the_keys_clearance(
         api, neo4j_db, tenant_a):
