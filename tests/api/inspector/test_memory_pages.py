@@ -9,12 +9,10 @@ import hashlib
 import hmac
 from datetime import datetime, timedelta, timezone
 
-import pytest
 
 from credo.api.inspector import episode_pages
 from credo.api.inspector.session import COOKIE
 from credo.schema.api_keys import SCOPES
-from credo.services.access import api_keys
 from credo.services.verify.review import ReviewQueue
 from credo.store import Store
 from tests.api.conftest import new_tenant
