@@ -9,7 +9,6 @@ import hashlib
 import hmac
 from datetime import datetime, timedelta, timezone
 
-
 from credo.api.inspector import episode_pages
 from credo.api.inspector.session import COOKIE
 from credo.schema.api_keys import SCOPES
