@@ -20,7 +20,9 @@ def install(app: FastAPI) -> None:
     """Add the inspector's routes and its static files (stylesheet, search-as-you-type script) to the app; they are
     not part of the OpenAPI document."""
     from credo.api.inspector import diff_pages
+    from credo.api.inspector import episode_pages
     from credo.api.inspector import forget_pages
+    from credo.api.inspector import policy_pages
     from credo.api.inspector import read_pages
     from credo.api.inspector import review_pages
     from credo.api.inspector import write_pages
@@ -30,6 +32,8 @@ def install(app: FastAPI) -> None:
     app.include_router(forget_pages.router)
     app.include_router(diff_pages.router)
     app.include_router(review_pages.router)
+    app.include_router(policy_pages.router)
+    app.include_router(episode_pages.router)
     app.mount(STATIC, StaticFiles(directory=Path(__file__).with_name("static")), name="ui-static")
 
 

@@ -238,9 +238,18 @@ def why_page(request: Request, fact_id: str, known_at: str | None = None) -> Res
 
 # -- queues ---------------------------------------------------------------------------------------------
 def queues_view(store: Any) -> QueuesView:
-    """Open conflicts, the stale queue, candidates awaiting admission."""
-    return QueuesView(conflicts=store.conflicts(), stale=store.stale(),
-                      candidates=list(store.facts(states=["candidate"])))
+    """Open conflicts (a preference's drift item with the preference's posterior), the stale queue, candidates
+    awaiting admission."""
+    conflicts = store.conflicts()
+    preferences = {}
+    for c in conflicts:
+        if c.drift is not None and c.drift.fact_id not in preferences:
+            try:
+                preferences[c.drift.fact_id] = store.preference(c.drift.fact_id)
+            except CredoError:  # the tenant flag was turned off since: the item still shows what drifted
+                pass
+    return QueuesView(conflicts=conflicts, stale=store.stale(), candidates=list(store.facts(states=["candidate"])),
+                      preferences=preferences)
 
 
 @router.get("/queues.json", response_model=QueuesView)

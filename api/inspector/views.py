@@ -8,11 +8,15 @@ from pydantic import BaseModel, Field
 
 from credo.schema.cascade import Justification, StaleItem, Summary
 from credo.schema.diff import BeliefDiff
+from credo.schema.episodic import Reflection
 from credo.schema.facts import Conflict, Fact
 from credo.schema.forget import ForgetPreview  # noqa: F401 - the forget confirmation's view model
 from credo.schema.ledger import AuditEvent
+from credo.schema.policy import WritePolicyVersion
+from credo.schema.preferences import Preference
 from credo.schema.provenance import WhyTree
 from credo.schema.receipts import ReadReceipt
+from credo.schema.transition import TransitionReport
 from credo.schema.verify import ReviewItem
 
 
@@ -86,6 +90,8 @@ class QueuesView(BaseModel):
     conflicts: list[Conflict]
     stale: list[StaleItem]
     candidates: list[Fact]
+    # the posterior of each preference a drift item of `conflicts` is about, by fact id (issue 27)
+    preferences: dict[str, Preference] = Field(default_factory=dict)
 
 
 class DiffView(BaseModel):
@@ -102,3 +108,55 @@ class ReviewView(BaseModel):
 
     items: list[ReviewItem]
     more: bool = False
+
+
+class KindRow(BaseModel):
+    """One kind of memory under the policy in force: who earns a slot, when it is written, what invalidates it, who
+    sees it (the tenant's override, else DESIGN §9's default), and for episodic memory the TTL per workflow."""
+
+    kind: str
+    earns: str
+    when: str
+    invalidate: str
+    visible: str
+    overridden: list[str] = Field(default_factory=list)  # the fields the tenant's policy sets for this kind
+    ttls: dict[str, str] = Field(default_factory=dict)
+
+
+class PolicyView(BaseModel):
+    """The write policy page: the version in force (as known at `known_at`, default now) and its table per kind."""
+
+    known_at: str | None = None
+    version: WritePolicyVersion
+    kinds: list[KindRow]
+
+
+class EpisodesView(BaseModel):
+    """The episodes page: the window as asked, one keyset page of the episodes in time order, and the next page's
+    cursor; no episode when neither an entity nor a session is named."""
+
+    entity: str | None = None
+    session: str | None = None
+    from_: str | None = None
+    to: str | None = None
+    items: list[Fact] = Field(default_factory=list)
+    next_cursor: str | None = None
+
+
+class ReflectView(BaseModel):
+    """A reflection run from the episodes page: the window it read and what it proposes (nothing was written but
+    its ledger event)."""
+
+    entity: str | None = None
+    session: str | None = None
+    from_: str | None = None
+    to: str | None = None
+    reflection: Reflection
+
+
+class TransitionView(BaseModel):
+    """The transition check page: the two known times as asked, and the report (None until both are given)."""
+
+    known_before: str | None = None
+    known_after: str | None = None
+    report: TransitionReport | None = None

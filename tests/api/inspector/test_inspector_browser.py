@@ -176,7 +176,8 @@ def test_pages_are_readable_on_a_narrow_window_and_every_control_has_a_label(ser
         driver.find_element(By.ID, "login").click()
         for path in ("/ui/entities", "/ui/entities/Acme account", f"/ui/facts/{ids['rule']}", "/ui/queues",
                      "/ui/context?query=Acme account", f"/ui/forget?target={ids['alice']}",
-                     "/ui/diff?since=2000-01-01"):
+                     "/ui/diff?since=2000-01-01", "/ui/policy", "/ui/timeline?entity=Acme account",
+                     "/ui/transition?known_before=2000-01-01&known_after=2000-01-02"):
             driver.get(served + path)
             # nothing is wider than the window (tables scroll inside their own box)
             width = driver.execute_script("return document.documentElement.scrollWidth")

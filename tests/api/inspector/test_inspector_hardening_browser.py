@@ -80,7 +80,8 @@ def test_a_javascript_uri_renders_as_text_no_script_runs_and_every_page_carries_
 
         # and every page the browser loads came with the security headers, and holds no inline script
         pages = ["/ui/entities", "/ui/entities/Acme", f"/ui/facts/{fact}", "/ui/queues", "/ui/context?q=Acme",
-                 f"/ui/forget?target={fact}", "/ui/diff?since=2000-01-01", "/ui/no-such-page"]
+                 f"/ui/forget?target={fact}", "/ui/diff?since=2000-01-01", "/ui/policy", "/ui/timeline?entity=Acme",
+                 "/ui/transition?known_before=2000-01-01&known_after=2000-01-02", "/ui/no-such-page"]
         response_headers(driver)  # drop what came before
         for path in pages:
             driver.get(served + path)
