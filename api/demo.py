@@ -67,6 +67,15 @@ def _notes(text: str) -> None:
     _say("   " + heading + "".join("\n     " + line for line in lines))
 
 
+def _consented(store, session: str, index: int, person: str, remembered):
+    """A surfaced write (DESIGN §9): the assistant shows the line, the person says yes, the answer is relayed."""
+    _say(f"   assistant: “{remembered.surface}” — {person}: “Yes.”")
+    day = f"{remembered.known_from:%Y-%m-%d}"
+    _shown, yes = store.ingest_messages(session, [_message(index, "agent", "assistant", remembered.surface, day),
+                                                  _message(index + 1, "human_input", person, "Yes.", day)])
+    return store.consent(remembered.fact_id, "accept", message_id=yes.source_id).fact
+
+
 def _story(store, clock: ReplayClock, summarizer) -> None:
     _say(f"Credo demo — a Neo4j-backed store, tenant {store.tenant}")
     store.define_predicate("owned_by", cardinality="single", inverse="owns")
@@ -81,6 +90,7 @@ def _story(store, clock: ReplayClock, summarizer) -> None:
     alice = store.turn("crm-chat").remember(
         "Alice owns the Acme account", "The Acme account is owned by Alice", subject="Acme account",
         predicate="owned_by", object="Alice", valid_from="2024-01-01")
+    alice = _consented(store, "crm-chat", 2, "maria", alice)
     _say("   " + fact_line(alice))
 
     _say("\n── 2024-02-20  a CRM sync claims Bob owns it from 2024-02-15: kept as a conflict, not applied")
@@ -113,6 +123,7 @@ def _story(store, clock: ReplayClock, summarizer) -> None:
     guess = store.turn("db-chat").remember("I guess API v1 still reads customer_legacy, not confirmed yet",
                                            "API v1 reads customer_legacy", subject="API v1", predicate="reads",
                                            object="customer_legacy", valid_from="2024-05-02")
+    guess = _consented(store, "db-chat", 2, "raj", guess)
     _say(f"   Raj's guess is stored as a {guess.epistemic} (never served as confirmed)")
     clock.on("2024-05-03")
     check = store.add_source("tool_result", "grep api-v1: orders.py:42 SELECT * FROM customer_legacy",

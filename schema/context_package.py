@@ -17,7 +17,8 @@ from credo.schema.provenance import WhySource
 from credo.schema.verify import NOT_VERIFIED, VerifiedBy
 
 Part = Literal["current", "historical", "open"]
-OpenKind = Literal["conflict", "stale", "unsupported", "hypothesis", "candidate", "quarantined", "undated"]
+OpenKind = Literal["conflict", "stale", "unsupported", "hypothesis", "awaiting_consent", "candidate", "quarantined",
+                   "undated"]
 """What an open item is, in the order a context package lists them."""
 OPEN_KINDS: tuple[OpenKind, ...] = get_args(OpenKind)
 

@@ -253,6 +253,9 @@ class Fact(BaseModel):
     unreadable: Unreadable | None = Field(default=None, exclude=True)
     # the write plan that admitted this version (schema/policy.py WritePlan, as compact JSON): shown by `why`
     write_plan: str | None = Field(default=None, exclude=True)
+    # set on a candidate that waits for a person's decision: "consent" (a surfaced write, DESIGN §9), never served
+    # until `consent` accepts it
+    awaiting: Literal["consent"] | None = None
 
     @classmethod
     def trusted(cls, **values: Any) -> "Fact":

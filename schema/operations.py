@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from credo.schema import commands as c
+from credo.schema import commands_consent as ccons
 from credo.schema import commands_diff as cd
 from credo.schema import commands_episodic as ce
 from credo.schema import commands_forget as cf
@@ -26,6 +27,7 @@ from credo.schema import commands_search as cs
 from credo.schema import commands_transition as ctr
 from credo.schema import commands_verify as cver
 from credo.schema.cascade import CascadeReport, Justification, StaleItem, Summary
+from credo.schema.consent import ConsentResult, Remembered
 from credo.schema.context_package import ContextPackage
 from credo.schema.diff import BeliefDiff
 from credo.schema.entities import Entity
@@ -140,7 +142,8 @@ OPERATIONS: list[Operation] = [
               list[Source], write=True, mcp="add_messages", cli_reason=_SDK),
     Operation("cite", "curate", c.Cite, "cite", "POST", "/v1/facts/{fact_id}/cite", None, write=True,
               mcp_reason=_ADMIN, cli_reason=_SDK),
-    Operation("remember", "write", c.Remember, "remember", "POST", "/v1/sessions/{session_id}/remember", Fact, write=True,
+    Operation("remember", "write", c.Remember, "remember", "POST", "/v1/sessions/{session_id}/remember", Remembered,
+              write=True,
               mcp="remember", cli_reason="the gate needs a live conversation turn; agents use MCP or REST"),
     Operation("accept", "write", c.Accept, "accept", "POST", "/v1/facts/{fact_id}/accept", Fact, write=True,
               mcp_reason="acceptance is recorded by the application that shows the human message", cli_reason=_SDK),
@@ -267,6 +270,9 @@ OPERATIONS: list[Operation] = [
               "`maintain` too); an agent forgets nothing by age", cli="roll-off"),
     Operation("reflect", "read", ce.Reflect, "reflect", "POST", "/v1/reflect", Reflection, mcp="reflect",
               cli="reflect"),
+    # consent to a surfaced semantic write (issue 27 item 1, DESIGN §9)
+    Operation("consent", "write", ccons.Consent, "consent", "POST", "/v1/facts/{fact_id}/consent", ConsentResult,
+              write=True, mcp="consent", cli="consent"),
 ]
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}

@@ -135,6 +135,15 @@ def store(neo4j_db: Database, tenant: str, clock: Clock, tmp_path: Path) -> Stor
 
 
 @pytest.fixture
+def semantic_logged(store: Store) -> Store:
+    """The tenant's stored write policy makes semantic writes logged instead of surfaced (set through the real
+    operation), so `remember` serves at once: for tests of the gate and of reads rather than of consent (the default,
+    a surfaced write waiting for consent, is tests/services/gate/test_consent.py's)."""
+    store.set_write_policy({"semantic": {"visible": "logged"}})
+    return store
+
+
+@pytest.fixture
 def datasets() -> Path:
     """The shared datasets folder, or a skip when this clone has none."""
     if not DATASETS.exists():

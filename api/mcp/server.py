@@ -25,6 +25,7 @@ from credo.api.problems import problem_for
 from credo.api.rest.routes import Written
 from credo.schema.api_keys import Principal
 from credo.schema.cascade import StaleItem
+from credo.schema.consent import ConsentResult, Remembered
 from credo.schema.commands import Command, invalid_input
 from credo.schema.context_package import ContextPackage
 from credo.schema.diff import BeliefDiff
@@ -49,7 +50,8 @@ PRINCIPAL_STATE = "credo_principal"  # where the HTTP middleware puts the caller
 
 INSTRUCTIONS = (
     "Credo is a temporal knowledge store. Ingest each conversation turn with add_messages, then remember claims "
-    "the human stated, quoting them verbatim. Read with context (current / historical / open), facts_as_of "
+    "the human stated, quoting them verbatim; when remember answers a `surface` line, show it to the person and "
+    "relay their answer with consent. Read with context (current / historical / open), facts_as_of "
     "and who; ask why a fact is held; keep knowledge honest with conflicts/resolve_conflict and stale/reverify."
 )
 
@@ -108,7 +110,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "role, origin (who wrote it: human_input / delivered_interjection are a human's words; agent, tool_result, "
         "system_event ... are not, whatever the role), author, text and time `at`. Messages are immutable evidence."),
     ToolSpec(
-        "remember", Written[Fact], _written,
+        "remember", Written[Remembered], lambda fact: Written[Remembered](result=fact, cascade=fact.cascade),
         "Remember a claim the human made in the current turn (the messages after the agent's last message). "
         "Evidence: `quote` must be copied verbatim (whitespace and Unicode normalisation aside, case counts) from ONE "
         "human message of the current turn, ingested first with add_messages - no paraphrase, no synonyms, no "
@@ -122,7 +124,9 @@ TOOLS: tuple[ToolSpec, ...] = (
         "a human is confirmed, keeping both quotes. `content` is the claim rewritten to be readable on its own, "
         "saying no more than the quote. Leave valid_from unset unless the human said when it started. `replaces` "
         "corrects an earlier fact through the same gate. A claim that contradicts established knowledge is kept as "
-        "conflicted, not applied."),
+        "conflicted, not applied. When the answer has `surface` (the tenant surfaces such writes: the default), the "
+        "fact is NOT served yet: show the person that line ('I will remember that: ...') and relay their answer "
+        "with consent (accept with the id of their message saying yes, or delete)."),
     ToolSpec(
         "facts", AsOfAnswer[Fact], AsOf.answer,
         "Facts valid at `valid_at` (world time) as believed at `known_at` (default: both now); no evidence needed. "
@@ -256,6 +260,15 @@ TOOLS: tuple[ToolSpec, ...] = (
         "(statement, subject, predicate, object, the episodes and their quotes) and writes nothing but a note that "
         "it ran. A candidate becomes a fact only through the gate: remember it with the verbatim quote of the "
         "human message it rests on."),
+    ToolSpec(
+        "consent", ConsentResult, lambda found: found,
+        "Relay the person's answer to a line remember gave you to show ('I will remember that: ...'; the fact waits, "
+        "listed in context's open part as awaiting_consent, and is never served until they answer). decision accept: "
+        "give `message_id`, the id of their message (ingested first) saying yes - a human message of the same "
+        "conversation after the one you quoted; your own messages, system events and questions are refused as "
+        "evidence_refused naming message_id. The fact is then served (or kept conflicted if it contradicts "
+        "established knowledge). decision delete: the fact is forgotten (verified; the answer carries the residue "
+        "report) and never served. Never decide for the person."),
 )
 
 

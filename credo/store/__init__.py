@@ -37,6 +37,7 @@ from credo.store import preferences as preferences_store
 from credo.store import procedural as procedural_store
 from credo.store import policy as policy_store
 from credo.store import episodic as episodic_store
+from credo.store import consent as consent_store
 from credo.store import recall as recall_store
 from credo.store import search as search_store
 from credo.store import truth as truth_store
@@ -52,6 +53,7 @@ from credo.store.preferences import PreferencesMixin
 from credo.store.procedural import ProceduralMixin
 from credo.store.policy import PolicyMixin
 from credo.store.episodic import EpisodicMixin
+from credo.store.consent import ConsentMixin
 from credo.store.recall import RecallMixin
 from credo.store.search import SearchMixin
 from credo.store.verify import VerifyMixin
@@ -59,7 +61,7 @@ from credo.store.verify import VerifyMixin
 
 class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMixin, ForgetMixin, LedgerMixin,
             InspectorMixin, ImportMixin, ProceduralMixin, VerifyMixin, PolicyMixin,
-            PreferencesMixin, EpisodicMixin):
+            PreferencesMixin, EpisodicMixin, ConsentMixin):
     """A tenant-bound handle on a Credo graph. Build it with `credo.connect()`; close it when done."""
 
     def __init__(
@@ -300,7 +302,7 @@ HANDLERS = _handlers(FACTS_HANDLERS, gate_store.HANDLERS, truth_store.HANDLERS, 
                      search_store.HANDLERS, recall_store.HANDLERS, forget_store.HANDLERS, ledger_store.HANDLERS,
                      inspector_store.HANDLERS, imports_store.HANDLERS, procedural_store.HANDLERS,
                      verify_store.HANDLERS, policy_store.HANDLERS,
-                     preferences_store.HANDLERS, episodic_store.HANDLERS)
+                     preferences_store.HANDLERS, episodic_store.HANDLERS, consent_store.HANDLERS)
 """Every operation whose service entry point takes its command, `(ctx, cmd)`: `Store.handle` passes a command a
 surface validated straight to it. Each mixin's module declares its own (`HANDLERS` there)."""
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from credo.schema import commands as c
 from credo.schema.commands import build
+from credo.schema.consent import Remembered
 from credo.schema.facts import Fact
 from credo.schema.provenance import ExtractionResult, WhyTree
 from credo.schema.sources import Source
@@ -49,8 +50,9 @@ class ProvenanceMixin:
         """The session's current turn (after the agent's last message, or from `since`); `.remember` is the gate."""
         return turns.open_turn(self._ctx, session_id=session_id, generation=generation, since=since)
 
-    def remember(self, session_id: str, quote: str, content: str, **fields: Any) -> Fact:
-        """The write gate in one call: `turn(session_id).remember(quote, content, ...)`."""
+    def remember(self, session_id: str, quote: str, content: str, **fields: Any) -> Remembered:
+        """The write gate in one call: `turn(session_id).remember(quote, content, ...)`; a surfaced write (the
+        default for semantic memory) awaits `consent`, and its answer's `surface` is the line to show the person."""
         return turns.remember(self._ctx, build(c.Remember, session_id=session_id, quote=quote, content=content,
                                                **fields))
 

@@ -120,7 +120,7 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
         lapse_reason=data.get("lapse_reason"), disputed=bool(data.get("disputed")), tombstone=tomb,
         aliases=tuple(data.get("aliases") or ()), independent_sources=data.get("independent_sources") or 0,
         operational=bool(data.get("operational")), evidence_hold=bool(data.get("evidence_hold")),
-        write_plan=data.get("write_plan"),
+        write_plan=data.get("write_plan"), awaiting=data.get("awaiting"),
     )
     if not problems:
         try:
@@ -188,6 +188,7 @@ def fact_props(fact: Fact, *, embedding: list[float] | None = None, norm_subject
         "operational": fact.operational or None,
         "evidence_hold": fact.evidence_hold or None,
         "write_plan": fact.write_plan,
+        "awaiting": fact.awaiting,
         "embedding": vector(embedding),
     }
     return {k: v for k, v in props.items() if v is not None}

@@ -122,7 +122,8 @@ def merge_facts(ctx: Context, cmd: c.MergeFacts) -> Fact:
         )
         # written as is: no duplicate detection, so a third fact covering the claim is never reinforced and
         # returned in place of the merge with its own, possibly stronger, evidence (§3)
-        merged = record_fact.record(w, ctx, [data], state=shape["state"], apply_rules=False)[0]
+        merged = record_fact.record(w, ctx, [data], state=shape["state"], apply_rules=False,
+                                     writer="author")[0]
         fact_repo.carry_edges(tx, known, [(f.version_id, merged.version_id) for f in inputs])
         fact_repo.link_supersedes(tx, known, [(merged.version_id, f.version_id, "merge", None) for f in inputs])
         ledger.audit(tx, ctx.tenant, known, [("merge_facts", merged.fact_id, {

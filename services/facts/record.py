@@ -81,7 +81,8 @@ def foreseen(batch: Sequence[FactCreate]) -> list[str]:
 
 def record(
     w: Write, ctx: Context, batch: Sequence[FactCreate], *, state: str = State.ACTIVE,
-    apply_rules: bool = True, sources: Sequence[dedup.SourceRef | None] | None = None,
+    apply_rules: bool = True, sources: Sequence[dedup.SourceRef | None] | None = None, writer: str = "gate",
+    awaiting: str | None = None,
 ) -> list[Fact]:
     """Inside one transaction: resolve entities, dedup, apply the conflict rule, write versions; returns them in
     order. `sources[i]` (source id, quote, span) is where row i was stated: linked as SOURCED_FROM and counted
@@ -92,7 +93,8 @@ def record(
     no dedup, no conflict rule (services/episodic). `apply_rules=False` writes every row as a new version
     in `state`, skipping dedup, the conflict rule and reinforcement: for versions that serve nothing yet
     (extraction candidates; the rule runs at admission) and for merges (which must not be folded into, or borrow
-    the evidence of, a third fact)."""
+    the evidence of, a third fact). `writer` says who writes (services/policy/rules.py WRITERS: "author" for a key
+    holder's own write); `awaiting` marks versions that wait for a person's decision (a surfaced write: "consent")."""
     tx, known = w.tx, w.known
     apply_rules = apply_rules and ctx.governance.conflict_rule
     batch = labelled(ctx.clearance, batch)  # what the caller may label (services/core/clearance.py)
@@ -124,8 +126,8 @@ def record(
             epistemic=epistemic, confidence=data.confidence, sensitivity=data.sensitivity, state=state_value,
             valid_from=vf, valid_from_precision=vfp, valid_to=vt, valid_to_precision=vtp, known_from=known,
             verified_at=known, independent_sources=1 if dedup.source_at(sources, i) else 0,
-            operational=data.operational, evidence_hold=hold,
-            write_plan=write_policy.stamp(w, data, data.kind),  # DESIGN §9: refused when its kind earns no slot
+            operational=data.operational, evidence_hold=hold, awaiting=awaiting,
+            write_plan=write_policy.stamp(w, data, data.kind, writer),  # DESIGN §9: refused when it earns no slot
         )
         key = (subject_id, data.predicate)
         # an episode says what happened: append-only, it never joins, reinforces or conflicts with another (DESIGN §9)
@@ -289,7 +291,7 @@ def add_facts(
 
     def work(w: Write) -> list[Fact]:
         tx, known = w.tx, w.known
-        written = record(w, ctx, batch, state=state)
+        written = record(w, ctx, batch, state=state, writer="author")
         link_premises(tx, ctx, known, [([fact], refs) for fact, refs in zip(written, premises) if refs])
         return written
 
@@ -323,6 +325,6 @@ def write_range(ctx: Context, cmd: c.WriteRange) -> Fact:
             hit, _rest = carve(w, current, start, end, start_p, end_p, how=EndKind.RANGE_WRITE.value,
                                why=f"range write {start.isoformat()}..{end.isoformat()}")
             ledger.audit(tx, ctx.tenant, known, [("range_split", f.fact_id, {"version_id": f.version_id}) for f in hit])
-        return record(w, ctx, [data])[0]
+        return record(w, ctx, [data], writer="author")[0]
 
     return ctx.write(work, embed=foreseen([data]))

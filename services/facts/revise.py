@@ -103,7 +103,8 @@ def correct_fact(ctx: Context, cmd: c.CorrectFact) -> Fact:
             old = the_current(tx, ctx.tenant, ref)
             newer = check_version(next_version(old, known, verified_at=known,
                                                **_changed(tx, ctx, known, old, changes)))
-        newer = newer.model_copy(update={"write_plan": write_policy.stamp(w, newer, newer.kind)})
+        newer = newer.model_copy(update={
+            "write_plan": write_policy.stamp(w, newer, newer.kind, "author")})  # the key holder's own act
         if CLAIM_FIELDS & set(changes):
             _check_no_second_value(tx, ctx, newer)
         retire(w, [(old, EndKind.CORRECTION.value, None)])
@@ -150,7 +151,8 @@ def succeed_fact(ctx: Context, cmd: c.SucceedFact) -> Fact:
             **{k: v for k, v in fields.items() if k != "statement"},
         )
         successor = check_version(successor)
-        successor = successor.model_copy(update={"write_plan": write_policy.stamp(w, successor, successor.kind)})
+        successor = successor.model_copy(update={
+            "write_plan": write_policy.stamp(w, successor, successor.kind, "author")})  # the key holder's own act
         retire(w, [(old, EndKind.SUCCESSION.value, f"succeeded at {at_point.isoformat()}")])
         replace(w, [(old, ended)])
         successor, disputes = _in_slot(tx, ctx, successor)

@@ -24,24 +24,34 @@ def admit(ctx: Context, cmd: c.Admit) -> Fact:
         raise InvalidInput("by", "name who admits it (a person, or a policy that names its evidence)")
 
     def work(w: Write) -> Fact:
-        tx, known = w.tx, w.known
-        fact = the_current(tx, ctx.tenant, fact_id)
-        check_transition(fact.fact_id, fact.state, State.ACTIVE)
-        # an episode conflicts with nothing (append-only, DESIGN §9): admitting one applies no conflict rule
-        decision = None if fact.kind == "episodic" else predicate_service.decide_in_slot(tx, ctx.tenant, fact)
-        state = State.CONFLICTED if decision is not None and decision.outcome == "conflict" else State.ACTIVE
-        newer = next_version(fact, known, state=state.value, verified_at=known,
-                             write_plan=write_policy.stamp(w, fact, fact.kind))  # admitted under today's policy
-        retire(w, [(fact, EndKind.STATE_CHANGE.value, f"admitted by {by.strip()}")])
-        replace(w, [(fact, newer)])
-        if state == State.CONFLICTED:
-            cid = new_id("c")
-            conflict_repo.open_conflicts(tx, known, [(cid, newer.version_id, e.version_id) for e in decision.against])
-        ledger.audit(tx, ctx.tenant, known, [("admit", fact.fact_id, {"version_id": newer.version_id, "by": by.strip(),
-                                                                      "state": state.value})])
+        fact = the_current(w.tx, ctx.tenant, fact_id)
+        if fact.awaiting == "consent":
+            raise InvalidInput("fact_id", f"fact {fact.fact_id} awaits the person's consent (a surfaced write, DESIGN "
+                               "§9): relay their answer with consent, not admit")
+        newer = admit_version(w, ctx, fact, by.strip())
+        ledger.audit(w.tx, ctx.tenant, w.known, [("admit", fact.fact_id, {"version_id": newer.version_id,
+                                                                          "by": by.strip(), "state": newer.state})])
         return newer
 
     return ctx.write(work)
+
+
+def admit_version(w: Write, ctx: Context, fact: Fact, by: str) -> Fact:
+    """Step: the candidate `fact` admitted by `by` inside the write `w` (the conflict rule runs: a clash with an
+    established value is kept `conflicted`); returns the new version. The caller writes the ledger event."""
+    tx, known = w.tx, w.known
+    check_transition(fact.fact_id, fact.state, State.ACTIVE)
+    # an episode conflicts with nothing (append-only, DESIGN §9): admitting one applies no conflict rule
+    decision = None if fact.kind == "episodic" else predicate_service.decide_in_slot(tx, ctx.tenant, fact)
+    state = State.CONFLICTED if decision is not None and decision.outcome == "conflict" else State.ACTIVE
+    newer = next_version(fact, known, state=state.value, verified_at=known, awaiting=None,
+                         write_plan=write_policy.stamp(w, fact, fact.kind))  # admitted under today's policy
+    retire(w, [(fact, EndKind.STATE_CHANGE.value, f"admitted by {by}")])
+    replace(w, [(fact, newer)])
+    if state == State.CONFLICTED:
+        cid = new_id("c")
+        conflict_repo.open_conflicts(tx, known, [(cid, newer.version_id, e.version_id) for e in decision.against])
+    return newer
 
 
 def reject(ctx: Context, cmd: c.Reject) -> Fact:

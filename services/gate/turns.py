@@ -20,6 +20,7 @@ from credo.graph.core.db import Tx
 from credo.graph.core.ledger import new_id
 from credo.schema import commands as c
 from credo.schema.commands import fields_of
+from credo.schema.consent import Remembered, surface_line
 from credo.schema.errors import EvidenceRefused, InvalidInput
 from credo.schema.facts import EndKind, Epistemic, Evidence, Fact, ObjectValue, PredicateDef, check_interval, check_version
 from credo.schema.lifecycle import State, check_transition
@@ -40,6 +41,7 @@ from credo.services.facts.revise import resolve_object
 from credo.services.core.versions import create as create_versions
 from credo.services.core.versions import next_version, retire, the_current
 from credo.services.core.unit_of_work import Write
+from credo.services.policy import plan as write_policy
 
 DEFAULT_PREDICATE = "noted"
 __all__ = ["HEDGES_EN", "HEDGES_ZH", "Turn", "eligible", "hedge_scope", "hedges", "is_pure_question", "locate",
@@ -109,7 +111,7 @@ def _premises(tx: Tx, tenant: str, depends_on: Sequence[str] | None) -> list[Fac
     return [the_current(tx, tenant, ref) for ref in depends_on]
 
 
-def remember(ctx: Context, cmd: c.Remember) -> Fact:
+def remember(ctx: Context, cmd: c.Remember) -> Remembered:
     """The write gate in one call: open the session's turn (the current one, or the one `generation` and `since`
     name) and remember `content` on the word of `quote` there."""
     turn = open_turn(ctx, session_id=cmd.session_id, generation=cmd.generation, since=cmd.since)
@@ -121,9 +123,11 @@ def remember_in_turn(
     project: str | None = None, subject: str | None = None, predicate: str | None = None, object: Any = None,
     valid_from: Any = None, valid_to: Any = None, scope: dict[str, str] | None = None,
     depends_on: Sequence[str] | None = None, operational: bool = False,
-) -> Fact:
+) -> Remembered:
     """The write gate of DESIGN §3; the result has evidence `stated` (a hypothesis when the quote hedges, or when it
-    is an `operational` rule: a person's word alone is not direct evidence, DESIGN §11)."""
+    is an `operational` rule: a person's word alone is not direct evidence, DESIGN §11). Under a policy that
+    surfaces semantic writes (the default, DESIGN §9) a new fact is written as a candidate awaiting consent and the
+    answer's `surface` is the line to show the person; a replacement (`replaces`) corrects at once."""
     if not isinstance(quote, str) or not quote.strip():
         raise EvidenceRefused("quote", "must not be empty (an empty quote proves nothing)")
     if not isinstance(content, str) or not content.strip():
@@ -177,15 +181,20 @@ def remember_in_turn(
         else:
             if defaulted and predicate not in predicate_service.registry(tx, ctx.tenant):
                 predicate_repo.define(tx, ctx.tenant, known, PredicateDef(name=predicate, cardinality="multi"))
-            fact = record_fact.record(w, ctx, [data], sources=[(message.source_id, quote, span)])[0]
+            # DESIGN §9: a surfaced write is written but serves nothing until the person consents (services/gate/consent.py)
+            waits = write_policy.admitted(w, data, data.kind).visible == "surfaced"
+            fact = record_fact.record(w, ctx, [data], sources=[(message.source_id, quote, span)],
+                                      **({"state": State.CANDIDATE, "apply_rules": False, "awaiting": "consent"}
+                                         if waits else {}))[0]
         if replaces is not None:
             source_repo.link_sourced_from(tx, known, [(fact.version_id, message.source_id, quote, span)])
         justification = new_id("j") if premises else None
         source_repo.link_depends_on(tx, known, [(fact.version_id, p.version_id, justification) for p in premises])
         ledger.audit(tx, ctx.tenant, known, [("remember", fact.fact_id, {
             "version_id": fact.version_id, "source_id": message.source_id, "span": span,
-            "epistemic": fact.epistemic.value, "hedged": bool(hedged), "replaces": replaces, "justification": justification})])
-        return fact
+            "epistemic": fact.epistemic.value, "hedged": bool(hedged), "replaces": replaces, "justification": justification,
+            **({"awaiting": fact.awaiting} if fact.awaiting else {})})])
+        return Remembered.of(fact, surface_line(fact.statement) if fact.awaiting == "consent" else None)
 
     return ctx.write(work, embed=[data.statement or ""])
 

@@ -25,7 +25,7 @@ class InForce:
     """The policy a write runs under, and the plans already drawn from it (by kind, workflow, user-facing)."""
 
     version: WritePolicyVersion
-    plans: dict[tuple[str, str, bool], WritePlan | None] = field(default_factory=dict)
+    plans: dict[tuple[str, str, bool, str], WritePlan | None] = field(default_factory=dict)
     texts: dict[int, str] = field(default_factory=dict)  # a plan's compact JSON, by the id of a plan in `plans`
 
 
@@ -36,19 +36,20 @@ def in_force(w: Write) -> InForce:
     return w.policy
 
 
-def should_write(candidate: Any, kind: str, ctx: Write) -> WritePlan | None:
-    """The plan for writing `candidate` as `kind` in the write `ctx`, under the tenant's policy in force; None when
-    that kind earns no slot."""
+def should_write(candidate: Any, kind: str, ctx: Write, writer: str = "gate") -> WritePlan | None:
+    """The plan for writing `candidate` as `kind` in the write `ctx` by `writer` ("gate": an agent on someone's
+    word; "author": a key holder's own write; rules.WRITERS), under the tenant's policy in force; None when that kind
+    earns no slot."""
     force = in_force(ctx)
-    key = (kind, rules.workflow_of(candidate), bool(rules.field_of(candidate, "user_facing")))
+    key = (kind, rules.workflow_of(candidate), bool(rules.field_of(candidate, "user_facing")), writer)
     if key not in force.plans:
-        force.plans[key] = rules.plan(candidate, kind, force.version)
+        force.plans[key] = rules.plan(candidate, kind, force.version, writer)
     return force.plans[key]
 
 
-def admitted(w: Write, candidate: Any, kind: str) -> WritePlan:
+def admitted(w: Write, candidate: Any, kind: str, writer: str = "gate") -> WritePlan:
     """The plan for `candidate`; a kind the policy gives no slot is refused, naming the kind and the policy."""
-    found = should_write(candidate, kind, w)
+    found = should_write(candidate, kind, w, writer)
     if found is None:
         policy_id = in_force(w).version.policy_id
         raise InvalidInput("kind", f"the write policy {policy_id!r} gives {kind} memory no slot (earns: never); "
@@ -56,10 +57,10 @@ def admitted(w: Write, candidate: Any, kind: str) -> WritePlan:
     return found
 
 
-def stamp(w: Write, candidate: Any, kind: str) -> str:
+def stamp(w: Write, candidate: Any, kind: str, writer: str = "gate") -> str:
     """The admitted plan of `candidate` as the compact JSON its new version stores (`write_plan`); refused like
-    `admitted`. Drawn once per (kind, workflow, user-facing) in a write, so a batch pays one dump."""
-    found = admitted(w, candidate, kind)
+    `admitted`. Drawn once per (kind, workflow, user-facing, writer) in a write, so a batch pays one dump."""
+    found = admitted(w, candidate, kind, writer)
     texts = in_force(w).texts
     text = texts.get(id(found))
     if text is None:

@@ -21,6 +21,13 @@ DEFAULTS: dict[str, dict[str, str]] = {
 }
 """DESIGN §9's table: who earns a slot, when it is written, what invalidates it, who sees it, per kind."""
 
+WRITERS = ("gate", "author")
+"""Who makes a write: "gate", an agent on someone's word (remember, extraction, a recipe: DESIGN §9's table applies,
+so a surfaced semantic write waits for the person's consent); "author", a key holder writing in its own name (add_fact,
+add_facts, import, write_range, correct, succeed, merge: its own act, served at once and logged, or silent where the
+tenant's policy says so)."""
+AUTHORED = "written by its author"
+
 
 def field_of(candidate: Any, name: str) -> Any:
     """A candidate's field, whether it is a model, a mapping or absent."""
@@ -56,16 +63,24 @@ def _visible(kind: str, rule: KindRule, candidate: Any) -> str:
     return DEFAULTS[kind]["visible"]
 
 
-def plan(candidate: Any, kind: str, version: WritePolicyVersion) -> WritePlan | None:
-    """The plan for writing `candidate` as `kind` under the policy `version`; None when the kind earns no slot."""
+def plan(candidate: Any, kind: str, version: WritePolicyVersion, writer: str = "gate") -> WritePlan | None:
+    """The plan for writing `candidate` as `kind` under the policy `version` by `writer` (WRITERS); None when the
+    kind earns no slot. An author's write is its own act: nobody is asked for consent, so it is logged (silent when
+    the tenant's policy makes the kind silent) and earns its slot by being written by its author."""
     if kind not in MEMORY_KINDS:
         raise ValueError(f"unknown kind of memory {kind!r} (one of {', '.join(MEMORY_KINDS)})")
+    if writer not in WRITERS:
+        raise ValueError(f"unknown writer {writer!r} (one of {', '.join(WRITERS)})")
     rule = version.policy.rule(kind)
     if rule.earns == "never":
         return None
     default = DEFAULTS[kind]
+    visible = _visible(kind, rule, candidate)
+    authored = writer == "author"
+    if authored and visible == "surfaced":
+        visible = "logged"
     return WritePlan(
-        kind=kind, earns=default["earns"], when=rule.when or default["when"],
-        invalidate=rule.invalidate or default["invalidate"], visible=_visible(kind, rule, candidate),
+        kind=kind, earns=AUTHORED if authored else default["earns"], when=rule.when or default["when"],
+        invalidate=rule.invalidate or default["invalidate"], visible=visible,
         ttl=ttl_text(version, workflow_of(candidate)) if kind == "episodic" else None, policy=version.policy_id,
     )

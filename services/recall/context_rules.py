@@ -80,6 +80,10 @@ def place(fact: Fact, *, valid_at: datetime, supported: bool = True, successor: 
     if state == State.CONFLICTED:
         return Placement("open", open_kind="conflict", cause="it contradicts the established value, so it was kept, "
                          "not applied", unknown="which value holds: a decision is awaited (resolve_conflict)")
+    if state == State.CANDIDATE and fact.awaiting == "consent":
+        return Placement("open", open_kind="awaiting_consent", cause="a surfaced write: the person was shown "
+                         "'I will remember that: …'", unknown="whether the person agrees: it is served only after "
+                         "they consent (consent accept or delete)")
     if state == State.CANDIDATE:
         return Placement("open", open_kind="candidate", cause="extracted, not admitted",
                          unknown="whether it is true: nobody has confirmed it yet")

@@ -36,6 +36,14 @@ def new_tenant(db, *, scopes: tuple[str, ...] = ("operator",), clearance: str = 
     return Tenant(name=name, key=made.secret, key_id=made.key.key_id)
 
 
+def semantic_logged_for(db, tenant: str) -> None:
+    """Set the tenant's stored write policy to logged semantic writes (the real operation), so `remember` serves at
+    once: for surface tests of the gate and the reads, not of consent (tests/api/test_consent_surfaces.py)."""
+    from credo.store import Store
+
+    Store(db, tenant=tenant, embedder=None, _owns_db=False).set_write_policy({"semantic": {"visible": "logged"}})
+
+
 @pytest.fixture
 def api(neo4j_db) -> Iterator[TestClient]:
     """The REST app on the session's Neo4j (lifespan run), without embeddings."""

@@ -8,6 +8,7 @@ from mcp.client import Client
 
 from credo.api.mcp.server import build_server
 from credo.cypher import Query
+from tests.api.conftest import semantic_logged_for
 
 SECRET = "The vault code 7431 is kept under Alice's desk"
 
@@ -122,7 +123,9 @@ def test_a_tombstone_over_rest_names_the_acting_key_and_apart_the_actor_a_body_c
     assert (tombstone["by"], tombstone["on_behalf_of"]) == (acting, "the CEO")
 
 
-def test_over_rest_a_forgotten_subject_leaves_no_summary_topic_or_retract_reason_and_the_ledger_verifies(api, tenant_a):
+def test_over_rest_a_forgotten_subject_leaves_no_summary_topic_or_retract_reason_and_the_ledger_verifies(
+        api, tenant_a, neo4j_db):
+    semantic_logged_for(neo4j_db, tenant_a.name)  # the gate and reads, not consent: remember serves at once
     # given (the review's scenario) a diagnosis remembered from a message, a summary of it whose topic is its text,
     # and a ward fact naming the patient retracted with a reason naming the patient
     h = tenant_a.headers

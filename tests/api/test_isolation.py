@@ -23,7 +23,7 @@ BODIES = {
     "feedback": {"fact_id": "{fact_id}", "outcome": "useful"},
     "forget": {"reason": "asked", "actor": "dpo"}, "forget_subject": {"reason": "asked", "actor": "dpo"},
     "recipe_outcome": {"outcome": "failure"}, "consent_recipe": {"accept": False},
-    "review": {"decision": "approve"},
+    "review": {"decision": "approve"}, "consent": {"decision": "delete"},
     "preference_outcome": {"outcome": "rejected"},
 }
 ID_ROUTES = [op for op in OPERATIONS if op.path_params and op.name != "ingest_messages"]

@@ -160,6 +160,7 @@ def test_the_client_round_trips_every_literal_as_the_store_does(live_server, neo
 
 
 # -- MCP: remember takes an object ------------------------------------------------------------------
+@pytest.mark.usefixtures("semantic_logged")  # the gate and reads, not consent: remember serves at once (conftest.py)
 def test_an_agent_remembers_typed_literals_over_mcp(store, clock, neo4j_db):
     clock.at("2024-05-01T10:00:00+00:00")
     text = "Acme: motto move fast, headcount 42, rating 2.5, founded 2019, listed 2019-04, moved 2019-04-01."

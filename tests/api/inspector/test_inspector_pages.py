@@ -8,6 +8,7 @@ import re
 import pytest
 
 from credo.store import Store
+from tests.api.conftest import semantic_logged_for
 
 
 @pytest.fixture
@@ -120,7 +121,8 @@ def test_resolve_without_the_csrf_token_is_refused_and_writes_nothing(api, tenan
     assert [f.object_name for f in a_store.facts("Acme", "owned_by", valid_at="2024-09-01")] == ["Bob"]
 
 
-def test_why_view_shows_the_quote_its_message_and_session_and_the_premises(api, tenant_a, a_store):
+def test_why_view_shows_the_quote_its_message_and_session_and_the_premises(api, tenant_a, a_store, neo4j_db):
+    semantic_logged_for(neo4j_db, tenant_a.name)  # the gate and reads, not consent: remember serves at once
     a_store.ingest_messages("s1", [{"index": 0, "role": "user", "origin": "human_input", "author": "maria",
                                     "text": "Alice owns the Acme account now.", "at": "2024-01-05T09:00:00Z"}])
     fact = a_store.turn("s1").remember("Alice owns the Acme account", "Alice owns the Acme account",

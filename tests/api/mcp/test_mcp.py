@@ -21,6 +21,7 @@ from credo.api.mcp.server import build_server
 from credo.api.rest import create_app
 from credo.settings import Settings
 from credo.store import Store
+from tests.api.conftest import semantic_logged_for
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=timezone.utc)
 QUOTE = "the billing service moved to Frankfurt last week"
@@ -52,6 +53,7 @@ async def ingest_and_remember(client: Client, quote: str = QUOTE):
 
 
 # -- in memory -------------------------------------------------------------------------------------
+@pytest.mark.usefixtures("semantic_logged")  # the gate and reads, not consent: remember serves at once (conftest.py)
 def test_an_agent_remembers_a_verbatim_quote_and_why_gives_the_quote_back(store, clock):
     clock.at("2024-05-01T10:00:00+00:00")
     server = build_server(store.for_principal, principal=store.principal)
@@ -251,6 +253,7 @@ def _client(base: str, headers: dict[str, str]) -> Client:
 
 
 def test_over_streamable_http_a_keyed_agent_remembers_and_gets_the_quote_back(neo4j_db, http_app, tenant_a):
+    semantic_logged_for(neo4j_db, tenant_a.name)  # the gate and reads, not consent: remember serves at once
     a = tenant_a
     with _Uvicorn(http_app) as base:
         # a request without a key (or with an unknown one) is refused before MCP sees it
@@ -331,6 +334,7 @@ def test_dns_rebinding_protection_refuses_a_host_not_allowed(neo4j_db, tenant_a)
 # -- over stdio ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("auth", ["key", "off"])
 def test_credo_mcp_over_stdio_serves_the_keys_tenant(neo4j_db, cli_env, tenant_a, auth):
+    semantic_logged_for(neo4j_db, tenant_a.name)  # the gate and reads, not consent: remember serves at once
     import shutil
     import sys
     from pathlib import Path

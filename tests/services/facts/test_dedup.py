@@ -10,6 +10,10 @@ from credo import Store
 from credo.services.facts.dedup_rules import DEFAULT_SOURCE_CONFIDENCE
 from credo.services.adapters.embeddings import default_embedder
 
+# these tests exercise the gate and the reads, not consent: the tenant's stored write policy makes semantic writes
+# logged, so remember serves at once (conftest.py `semantic_logged`; consent itself: tests/services/gate/test_consent.py)
+pytestmark = pytest.mark.usefixtures("semantic_logged")
+
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 TWO_VOICES = 1 - (1 - DEFAULT_SOURCE_CONFIDENCE) ** 2  # noisy-OR of two independent sources stating no confidence
 

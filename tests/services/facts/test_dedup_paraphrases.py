@@ -16,6 +16,10 @@ from credo import Store
 from credo.services.adapters.embeddings import default_embedder
 from credo.services.facts.dedup_rules import Candidate, frames_needed, near_duplicate
 
+# these tests exercise the gate and the reads, not consent: the tenant's stored write policy makes semantic writes
+# logged, so remember serves at once (conftest.py `semantic_logged`; consent itself: tests/services/gate/test_consent.py)
+pytestmark = pytest.mark.usefixtures("semantic_logged")
+
 PAIRS = json.loads((Path(__file__).parent / "paraphrase_pairs.json").read_text(encoding="utf-8"))
 TARGET = 0.90  # issue 27 item 1
 # the measured joins (bench/bench_dedup.py, bench/RESULTS.md): a regression below them fails

@@ -13,6 +13,10 @@ from credo.services.adapters.key_stores import FileKeyStore
 from credo.store import Store
 from tests.services.forget.test_forget import T0, HashEmbedder, says_code
 
+# these tests exercise the gate and the reads, not consent: the tenant's stored write policy makes semantic writes
+# logged, so remember serves at once (conftest.py `semantic_logged`; consent itself: tests/services/gate/test_consent.py)
+pytestmark = pytest.mark.usefixtures("semantic_logged")
+
 SECRET = "Alice keeps the vault code 7431 under her desk"
 SAID = "honestly the vault code is 7431, it sits under my desk"
 

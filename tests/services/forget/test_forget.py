@@ -15,6 +15,10 @@ from credo.schema.errors import NotFound, TransitionRefused
 from credo.services.adapters.summarizers import ListSummarizer
 from credo.store import Store
 
+# these tests exercise the gate and the reads, not consent: the tenant's stored write policy makes semantic writes
+# logged, so remember serves at once (conftest.py `semantic_logged`; consent itself: tests/services/gate/test_consent.py)
+pytestmark = pytest.mark.usefixtures("semantic_logged")
+
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 SECRET = "Alice keeps the vault code 7431 under her desk"
 

@@ -13,6 +13,10 @@ from credo.store import Store
 from tests.services.forget.test_forget_residue import (  # noqa: F401 (fixtures)
     another_handle, diagnosis, keys, kstore, raw_scan)
 
+# these tests exercise the gate and the reads, not consent: the tenant's stored write policy makes semantic writes
+# logged, so remember serves at once (conftest.py `semantic_logged`; consent itself: tests/services/gate/test_consent.py)
+pytestmark = pytest.mark.usefixtures("semantic_logged")
+
 KAPPA = ("forgetmenot", "zorbitisvex")
 SAID = "Kappa Forgetmenot was diagnosed with Zorbitisvex."
 QUOTE = "Kappa Forgetmenot was diagnosed with Zorbitisvex"

@@ -17,6 +17,10 @@ from credo.services.adapters.key_stores import FileKeyStore
 from credo.store import Store
 from tests.services.forget.test_forget import T0, HashEmbedder
 
+# these tests exercise the gate and the reads, not consent: the tenant's stored write policy makes semantic writes
+# logged, so remember serves at once (conftest.py `semantic_logged`; consent itself: tests/services/gate/test_consent.py)
+pytestmark = pytest.mark.usefixtures("semantic_logged")
+
 WORDS = ("quokkaberry", "diabetesvex")  # the distinctive words of the scenario, matched case-insensitively
 SAID = "Maria Quokkaberry was diagnosed with Diabetesvex last spring."
 QUOTE = "Maria Quokkaberry was diagnosed with Diabetesvex"

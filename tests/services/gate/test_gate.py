@@ -9,6 +9,10 @@ import pytest
 from credo.schema.errors import EvidenceRefused, InvalidInput, NotFound
 from credo.services.gate.turns import HEDGES_EN, HEDGES_ZH, hedges, is_pure_question, locate
 
+# these tests exercise the gate and the reads, not consent: the tenant's stored write policy makes semantic writes
+# logged, so remember serves at once (conftest.py `semantic_logged`; consent itself: tests/services/gate/test_consent.py)
+pytestmark = pytest.mark.usefixtures("semantic_logged")
+
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 
 

@@ -11,6 +11,10 @@ import pytest
 
 import credo
 
+# these tests exercise the gate and the reads, not consent: the tenant's stored write policy makes semantic writes
+# logged, so remember serves at once (conftest.py `semantic_logged`; consent itself: tests/services/gate/test_consent.py)
+pytestmark = pytest.mark.usefixtures("semantic_logged")
+
 MONDAY = datetime(2025, 3, 3, 9, 0, tzinfo=timezone.utc)
 TUESDAY = MONDAY + timedelta(days=1)
 WINDOW = {"subject": "maintenance window", "predicate": "day", "object": "Sunday"}

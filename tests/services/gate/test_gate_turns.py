@@ -11,6 +11,10 @@ from credo.schema.errors import EvidenceRefused, InvalidInput, TransitionRefused
 from credo.schema.provenance import Candidate
 from credo.services.adapters.extractors import ScriptedExtractor
 
+# these tests exercise the gate and the reads, not consent: the tenant's stored write policy makes semantic writes
+# logged, so remember serves at once (conftest.py `semantic_logged`; consent itself: tests/services/gate/test_consent.py)
+pytestmark = pytest.mark.usefixtures("semantic_logged")
+
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=timezone.utc)
 
 

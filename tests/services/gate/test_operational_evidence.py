@@ -13,6 +13,10 @@ from credo.schema.errors import InvalidInput
 from credo.services.facts import evidence_rules
 from credo.services.facts.evidence_rules import MISSING_DIRECT
 
+# these tests exercise the gate and the reads, not consent: the tenant's stored write policy makes semantic writes
+# logged, so remember serves at once (conftest.py `semantic_logged`; consent itself: tests/services/gate/test_consent.py)
+pytestmark = pytest.mark.usefixtures("semantic_logged")
+
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 RULE = "Deploys to production are frozen on Fridays"
 

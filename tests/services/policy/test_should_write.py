@@ -127,7 +127,7 @@ def test_a_fact_written_under_an_override_names_that_policy_in_its_why(store):
     stored = store.set_write_policy({"semantic": {"visible": "logged"}})
     fact = store.add_fact("Ana", "prefers", "tea")
     tree = store.why(fact.fact_id)
-    assert tree.write_plan == WritePlan(kind="semantic", earns="a source backs it", when="reflection",
+    assert tree.write_plan == WritePlan(kind="semantic", earns="written by its author", when="reflection",
                                         invalidate="source", visible="logged", policy=stored.policy_id)
     assert f"write policy {stored.policy_id}" in tree.text()
     # the earlier fact keeps the plan that admitted it; a correction is planned under today's policy

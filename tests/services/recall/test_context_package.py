@@ -78,6 +78,7 @@ def test_a_stale_rule_appears_only_under_open_with_its_cause(store, clock):
     assert stale.fact.fact_id == rule.fact_id
 
 
+@pytest.mark.usefixtures("semantic_logged")  # reads, not consent: remember serves at once (conftest.py)
 def test_a_hypothesis_and_a_candidate_are_never_current_but_open_saying_what_is_unknown(store, clock):
     # given a hedged statement remembered from a human, and an extracted candidate nobody admitted
     clock.at(T0)
@@ -105,6 +106,7 @@ def test_a_hypothesis_and_a_candidate_are_never_current_but_open_saying_what_is_
     assert hedged.epistemic == "hypothesis"
 
 
+@pytest.mark.usefixtures("semantic_logged")  # reads, not consent: remember serves at once (conftest.py)
 def test_every_item_carries_its_evidence_sources_and_verified_at(store, clock):
     # given a fact remembered on a human's word
     clock.at(T0)

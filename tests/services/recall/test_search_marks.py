@@ -10,6 +10,10 @@ from credo.services.recall import search_rules as rules
 from credo.services.adapters.embeddings import default_embedder
 from credo.store import Store
 
+# these tests exercise the gate and the reads, not consent: the tenant's stored write policy makes semantic writes
+# logged, so remember serves at once (conftest.py `semantic_logged`; consent itself: tests/services/gate/test_consent.py)
+pytestmark = pytest.mark.usefixtures("semantic_logged")
+
 FLAGS = ("hypothesis", "candidate", "undated", "disputed")
 # facts of the ablation's plain and semantic cases (bench/ablation_cases.py), none about fruit
 FACTS = [("Ingest pipeline", "runs_on", "Kubernetes", "The ingest pipeline runs on Kubernetes"),

@@ -11,6 +11,10 @@ import pytest
 from credo.schema.facts import Fact, ObjectValue
 from credo.services.facts.evidence_rules import WEAK_TEXT, weak
 
+# these tests exercise the gate and the reads, not consent: the tenant's stored write policy makes semantic writes
+# logged, so remember serves at once (conftest.py `semantic_logged`; consent itself: tests/services/gate/test_consent.py)
+pytestmark = pytest.mark.usefixtures("semantic_logged")
+
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 EDGE = "Alice reports to Bob"
 

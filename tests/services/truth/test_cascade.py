@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+# these tests exercise the gate and the reads, not consent: the tenant's stored write policy makes semantic writes
+# logged, so remember serves at once (conftest.py `semantic_logged`; consent itself: tests/services/gate/test_consent.py)
+pytestmark = pytest.mark.usefixtures("semantic_logged")
+
 
 PROD = {"env": "production"}
 STAGING = {"env": "staging"}

@@ -1,0 +1,107 @@
+"""Consent (DESIGN §9): a surfaced write ("I will remember that …") waits as a candidate until the person answers.
+`accept` admits it through admission (the conflict rule runs) on the word of their message saying yes; `delete`
+forgets it through forgetting (tombstone, residue report, verified). Each writes one "consent" ledger event.
+
+The yes must be an eligible human message (acceptance's rules: not the agent's own, not a system event, not a pure
+question, the session's current generation) of the session and generation the fact was quoted from, after the quoted
+message (the person is answering the line they were shown)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from credo.graph.core import ledger
+from credo.graph.core.db import Tx
+from credo.graph.core.records import FAR_FUTURE
+from credo.graph.gate import provenance as provenance_repo
+from credo.graph.gate import sources as source_repo
+from credo.schema import commands_consent as cc
+from credo.schema import commands_forget as cf
+from credo.schema.commands import build
+from credo.schema.consent import ConsentResult
+from credo.schema.errors import EvidenceRefused, InvalidInput
+from credo.schema.facts import Fact
+from credo.schema.sources import Source
+from credo.services.core.context import Context
+from credo.services.core.unit_of_work import Write
+from credo.services.core.versions import the_current
+from credo.services.forget import forget as forget_service
+from credo.services.gate import sources as source_service
+from credo.services.gate.acceptance import check_acceptance
+from credo.services.gate.admission import admit_version
+
+DELETED_REASON = "the person deleted it when asked for consent"
+
+
+def awaiting(fact: Fact) -> Fact:
+    """The fact, if it awaits consent; refused naming `fact_id` and the rule otherwise (pure rule)."""
+    if fact.awaiting != "consent":
+        raise InvalidInput("fact_id", f"fact {fact.fact_id} is not awaiting consent (state {fact.state}): consent "
+                           "answers only a surfaced write that has not been accepted or deleted yet")
+    return fact
+
+
+def check_answer(fact_id: str, message: Source, current_generation: int, quoted: list[Source]) -> None:
+    """Refuse a message that cannot be the person's yes to the surfaced fact (pure rule, fields named `message_id`)."""
+    check_acceptance(message, current_generation, field="message_id")
+    if not any((s.session_id, s.generation) == (message.session_id, message.generation) for s in quoted):
+        sessions = ", ".join(sorted({f"{s.session_id!r} generation {s.generation}" for s in quoted})) or "none"
+        raise EvidenceRefused("message_id", f"fact {fact_id} was remembered in session {sessions}; a message of "
+                              f"session {message.session_id!r} generation {message.generation} does not consent to it")
+    asked_at = max((s.index or 0) for s in quoted if s.session_id == message.session_id)
+    if (message.index or 0) <= asked_at:
+        raise EvidenceRefused("message_id", f"message #{message.index} comes before the person was asked (the fact "
+                              f"was quoted from message #{asked_at}): consent is an answer given after it")
+
+
+def consent(ctx: Context, cmd: cc.Consent, *, probes: dict[str, Any] | None = None) -> ConsentResult:
+    """The person's answer to a surfaced write: accept serves it (admitted), delete forgets it (verified)."""
+    if cmd.decision == "delete":
+        return _delete(ctx, cmd.fact_id, probes)
+    if cmd.message_id is None:
+        raise InvalidInput("message_id", "accepting needs the person's message that says yes (its id, s_...): a "
+                           "surfaced write serves only on the person's word")
+    message_id = cmd.message_id
+
+    def work(w: Write) -> ConsentResult:
+        tx = w.tx
+        fact = awaiting(the_current(tx, ctx.tenant, cmd.fact_id))
+        message = source_repo.by_ids(tx, ctx.tenant, [message_id]).get(message_id)
+        if message is None or message.kind != "message" or message.session_id is None:
+            raise EvidenceRefused("message_id", f"{message_id} names no stored message (a missing message is not "
+                                  "consent)")
+        current = source_service.current_generation(source_service.session(tx, ctx.tenant, message.session_id))
+        quoted = [s for s in source_repo.by_ids(tx, ctx.tenant, _quoted_ids(tx, ctx, fact)).values()
+                  if s.kind == "message"]
+        check_answer(fact.fact_id, message, current, quoted)
+        newer = admit_version(w, ctx, fact, f"the person's consent in message #{message.index}")
+        source_repo.link_accepted_in(tx, w.known, [(newer.version_id, message.source_id)])
+        ledger.audit(tx, ctx.tenant, w.known, [("consent", fact.fact_id, {
+            "decision": "accept", "version_id": newer.version_id, "source_id": message.source_id,
+            "state": newer.state})])
+        return ConsentResult(fact_id=fact.fact_id, decision="accept", fact=newer)
+
+    return ctx.write(work)
+
+
+def _quoted_ids(tx: Tx, ctx: Context, fact: Fact) -> list[str]:
+    """The ids of the sources the fact's current version was written from (the quoted message)."""
+    return [e.source.source_id for e in provenance_repo.of_version(tx, fact.version_id, FAR_FUTURE).sources]
+
+
+def _delete(ctx: Context, fact_id: str, probes: dict[str, Any] | None) -> ConsentResult:
+    """Forget the awaiting fact (every version, verified by its residue report), then record the decision; the
+    tombstone says it was forgotten on behalf of the person quoted."""
+
+    def read(tx: Tx) -> tuple[Fact, str]:
+        fact = awaiting(the_current(tx, ctx.tenant, fact_id))
+        authors = [s.author for s in source_repo.by_ids(tx, ctx.tenant, _quoted_ids(tx, ctx, fact)).values()
+                   if s.kind == "message" and s.author]
+        return fact, authors[0] if authors else "the person asked for consent"
+
+    fact, person = ctx.read(read)
+    forgotten = forget_service.forget(ctx, build(cf.Forget, target_id=fact.fact_id, reason=DELETED_REASON,
+                                                 actor=person), probes=probes)
+    ctx.write(lambda w: ledger.audit(w.tx, ctx.tenant, w.known, [("consent", fact.fact_id, {
+        "decision": "delete", "report_complete": forgotten.report.complete})]))
+    return ConsentResult(fact_id=fact.fact_id, decision="delete", forgotten=forgotten)
