@@ -13,7 +13,7 @@ _LUCENE = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 
 # Where a person's free text about an act can hold forgotten words, per label: reasons, causes, claimed actors, task
 # labels, ledger details, tombstones' reasons, forget jobs' reports, verifiers' reasons (all in the `free_text` index,
-# migrations 0017 and 0024).
+# migrations 0017 and 0023).
 # Forgetting removes a value that contains a forgotten text (services/forget/forget.py), verify_forgotten reports one.
 FREE_TEXT: dict[str, list[str]] = {
     "AuditEvent": ["reason", "detail", "on_behalf_of"],  # redacted, the hash chain intact (schema/ledger.py)
@@ -25,7 +25,7 @@ FREE_TEXT: dict[str, list[str]] = {
     "ForgetJob": ["reason", "on_behalf_of", "report"],
     "ForgetProbe": ["forgotten_reason", "forgotten_on_behalf_of"],
     "ReadReceipt": ["task", "query_removed_reason", "query_removed_on_behalf_of"],
-    "Verification": ["reason"],  # a verifier's reason may quote a statement (migration 0024 indexes it)
+    "Verification": ["reason"],  # a verifier's reason may quote a statement (migration 0023 indexes it)
 }
 FREE_DROPPED = ["report"]  # a JSON text: removed, not replaced
 FREE_REMOVED = "[removed by forget: it named forgotten content]"

@@ -1,5 +1,5 @@
 """The transition check reads the tenant's ledger by known time: the window's events come out of an index on
-(tenant, at) by range, not every event of the tenant filtered one by one (migration 0024)."""
+(tenant, at) by range, not every event of the tenant filtered one by one (migration 0023)."""
 
 from __future__ import annotations
 

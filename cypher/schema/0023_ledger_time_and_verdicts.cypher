@@ -1,4 +1,4 @@
-// Migration 0024 (issue 27): the ledger read by known time, and verdicts' reasons among free text.
+// Migration 0023 (issue 27): the ledger read by known time, and verdicts' reasons among free text.
 // The transition check (read_transition_events.cypher) reads a tenant's events of a known window: an index on
 // (tenant, at) gives it the window by a range seek, where the tenant's index alone read the tenant's whole ledger and
 // filtered it (tests/graph/truth/test_transition_plan.py).
