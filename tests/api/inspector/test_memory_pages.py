@@ -150,6 +150,11 @@ def test_the_why_page_shows_the_write_plan_the_verification_operational_evidence
                                  "text": f"{RULE}. {HOSTILE}", "at": at}])
     rule = store.remember("s", f"{RULE}. {HOSTILE}", f"{RULE} {HOSTILE}", subject="production", predicate="deploy_rule",
                           operational=True, valid_from="2025-01-01")
+    # the person says yes to "I will remember that ..." (a surfaced write serves only after consent)
+    _shown, yes = store.ingest_messages("s", [
+        {"index": 1, "role": "assistant", "origin": "agent", "author": "agent", "text": rule.surface, "at": at},
+        {"index": 2, "role": "user", "origin": "human_input", "author": "alice", "text": "Yes, keep that.", "at": at}])
+    store.consent(rule.fact_id, "accept", message_id=yes.source_id)
     edge = store.add_fact("Alice", "reports_to", "Bob", valid_from="2025-01-01", statement="Alice reports to Bob")
     store.cite(edge.fact_id, store.add_source("tool_result", "org-chart API: alice.manager = bob").source_id)
     review = store_of(neo4j_db, tenant_a, verifier=ReviewQueue())
@@ -183,6 +188,7 @@ def test_the_why_page_of_a_secret_fact_answers_404_to_an_internal_key(api, neo4j
 def drifted(store) -> str:
     """A remembered preference accepted ten times then rejected until a drift item opens; its fact id."""
     store.set_tenant_flag("preference_validation", enabled=True)
+    store.set_write_policy({"semantic": {"visible": "logged"}})  # the preference serves at once (no consent step)
     at = datetime(2025, 6, 1, 9, tzinfo=timezone.utc)
     store.ingest_messages("p", [{"index": 0, "role": "user", "origin": "human_input", "author": "alice",
                                  "text": f"I prefer short answers {HOSTILE}", "at": at}])
