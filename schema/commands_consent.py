@@ -3,13 +3,10 @@ that …"), accept or delete, relayed by the agent that showed it."""
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import Field
 
 from credo.schema.command_base import Command, Id
-
-ConsentDecision = Literal["accept", "delete"]
+from credo.schema.consent import ConsentDecision
 
 
 class Consent(Command):

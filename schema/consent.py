@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
 from credo.schema.facts import Fact
 from credo.schema.forget import ForgetResult
+
+ConsentDecision = Literal["accept", "delete"]
+"""The person's answer: accept serves the fact; delete forgets it."""
+CONSENT_DECISIONS: tuple[ConsentDecision, ...] = get_args(ConsentDecision)
 
 SURFACE_PREFIX = "I will remember that: "
 
@@ -37,6 +41,6 @@ class ConsentResult(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     fact_id: str
-    decision: Literal["accept", "delete"]
+    decision: ConsentDecision
     fact: Fact | None = None
     forgotten: ForgetResult | None = None

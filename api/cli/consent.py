@@ -6,13 +6,14 @@ import argparse
 
 from credo.api.cli.facts import connected
 from credo.api.render import to_json
+from credo.schema.consent import CONSENT_DECISIONS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the consent command to the main parser's sub-parsers."""
     consent = subparsers.add_parser("consent", help="accept or delete a fact awaiting the person's consent")
     consent.add_argument("fact_id", help="the fact awaiting consent (listed under context's open part)")
-    consent.add_argument("decision", choices=("accept", "delete"), help="accept: serve it; delete: forget it")
+    consent.add_argument("decision", choices=CONSENT_DECISIONS, help="accept: serve it; delete: forget it")
     consent.add_argument("--message", dest="message_id", help="accept only: the id of the person's message saying yes")
     consent.add_argument("--json", action="store_true", help="print JSON")
     consent.set_defaults(handler=cmd_consent)

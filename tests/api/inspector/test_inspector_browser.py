@@ -71,6 +71,15 @@ def seed(api) -> dict[str, str]:
     alice = api.post("/v1/sessions/s1/remember", json={
         "quote": "Alice owns the Acme account", "content": "Alice owns the Acme account", "subject": "Acme account",
         "predicate": "owned_by", "object": "Alice", "valid_from": "2024-01-05"}).json()["result"]
+    # the agent shows "I will remember that ..." and relays Maria's yes: the surfaced write serves from then on
+    said = api.post("/v1/sessions/s1/messages", json={"messages": [
+        {"index": 1, "role": "assistant", "origin": "agent", "author": "agent", "text": alice["surface"],
+         "at": "2024-01-05T09:01:00Z"},
+        {"index": 2, "role": "user", "origin": "human_input", "author": "maria", "text": "Yes.",
+         "at": "2024-01-05T09:02:00Z"}]}).json()["result"]
+    consented = api.post(f"/v1/facts/{alice['fact_id']}/consent",
+                         json={"decision": "accept", "message_id": said[-1]["source_id"]})
+    assert consented.is_success, consented.text
     bob = api.post("/v1/facts", json={"subject": "Acme account", "predicate": "owned_by", "object": "Bob",
                                       "valid_from": "2024-08-01"}).json()["result"]
     assert bob["state"] == "conflicted"
