@@ -75,10 +75,14 @@ class Context:
         return self.clock()
 
     def known_point(self, value: Any) -> datetime:
-        """A known-time read point. A point not yet past reads what is believed now; only past points are fixed."""
+        """A known-time read point. A point not yet past reads what is believed now; only past points are fixed, so
+        a read at one first waits for any write still committing at or before it (services/core/settle.py)."""
         from credo.schema.time import parse_instant
+        from credo.services.core.settle import settle
 
-        return parse_instant(value, "known_at")
+        point = parse_instant(value, "known_at")
+        settle(self.db, self.tenant, point, self.now())
+        return point
 
     def embed(self, texts: Iterable[str]) -> dict[str, list[float]]:
         """Vectors of the distinct non-empty texts (nothing without an embedder); never call it inside a write."""

@@ -73,7 +73,7 @@ def preference_outcome(ctx: Context, cmd: c.PreferenceOutcomeReport) -> Preferen
 def preference(ctx: Context, cmd: c.PreferenceQuery) -> Preference:
     """A preference's posterior as believed now or at `known_at`: α, β, strength, its lower bound, the outcomes
     counted and the drift item open for it then (the prior Beta(1, 1) before any outcome)."""
-    known = None if cmd.known_at is None else cmd.known_at.at
+    known = None if cmd.known_at is None else ctx.known_point(cmd.known_at.at)
 
     def read(tx: Tx) -> Preference:
         fact = _preference_fact(tx, ctx.tenant, cmd.fact_id)

@@ -96,7 +96,7 @@ def recipes(ctx: Context, cmd: c.RecipesQuery) -> list[Recipe]:
     """The live recipes of a task shape (as believed at `known_at`, default now), best first: by rate, then uses.
     A retired, declined or not yet consented recipe is never among them."""
     key = rules.shape_key(cmd.task_shape)
-    known = None if cmd.known_at is None else cmd.known_at.at
+    known = None if cmd.known_at is None else ctx.known_point(cmd.known_at.at)
     return ctx.read(lambda tx: recipe_repo.of_shape(tx, ctx.tenant, key, sorted(rules.SERVED), known))
 
 

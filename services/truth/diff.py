@@ -24,7 +24,7 @@ def diff(ctx: Context, cmd: DiffQuery) -> BeliefDiff:
     superseded, ended, retracted, merged, state changes, conflicts opened and resolved, what went stale (with its
     cause) and what was forgotten (a tombstone: the id and when, never the content). `subject` narrows it to the
     facts about one entity (its merged names too), `scope` to one scope."""
-    known_a, known_b = cmd.known_a.at, cmd.known_b.at
+    known_a, known_b = cmd.known_a.at, ctx.known_point(cmd.known_b.at)  # the later point settled settles both
     if known_a >= known_b:
         raise InvalidInput("known_b", f"must be after known_a ({cmd.known_a}): a diff runs from the earlier known "
                                       "time to the later")

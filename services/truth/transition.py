@@ -29,7 +29,7 @@ def check_transition(ctx: Context, cmd: TransitionQuery) -> TransitionReport:
     """Judge the writes whose known time falls in (known_before, known_after]: coverage, preservation and
     faithfulness, each with its findings (the write's ledger event, the fact and version, why). `scope` narrows it
     to one scope; `strict` makes an ungrounded write fail faithfulness (it is always listed)."""
-    before, after = cmd.known_before.at, cmd.known_after.at
+    before, after = cmd.known_before.at, ctx.known_point(cmd.known_after.at)  # settles both
     if before >= after:
         raise InvalidInput("known_after", f"must be after known_before ({cmd.known_before}): a transition runs from "
                                           "the earlier known time to the later")

@@ -1,0 +1,51 @@
+"""A read at a past known time is fixed: a write whose known time it covers, still committing when the read came, is
+waited for, so a later read at the same point answers the same (DESIGN §2: a past known point reads the same forever).
+
+A write takes its known time when it takes the tenant's clock and commits later; a read at a point between the two
+would otherwise miss it and a later re-read see it."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import datetime, timezone
+
+from credo.graph.core import ledger
+from credo.store import Store
+
+
+def _objects(store: Store, point: datetime) -> list[str]:
+    return sorted(f.object_name for f in store.facts(subject="Acme", known_at=point))
+
+
+def test_a_read_at_a_past_known_time_waits_for_a_write_still_committing_there_so_it_is_never_answered_differently(
+        neo4j_db, tenant, monkeypatch):
+    store = Store(neo4j_db, tenant=tenant, embedder=None, _owns_db=False)  # the wall clock: writes and reads share it
+    store.add_fact(subject="Acme", predicate="note", object="first", object_is_entity=False, valid_from="2024-01-01")
+    # given a write that has taken its known time and has not committed yet
+    entered, release = threading.Event(), threading.Event()
+    real_finish = ledger.finish
+
+    def finishing_late(tx, tenant_, known):
+        entered.set()
+        release.wait(30)
+        return real_finish(tx, tenant_, known)
+
+    monkeypatch.setattr(ledger, "finish", finishing_late)
+    writer = threading.Thread(target=lambda: store.add_fact(
+        subject="Acme", predicate="remark", object="second", object_is_entity=False, valid_from="2024-01-01"))
+    writer.start()
+    assert entered.wait(30)
+    time.sleep(0.05)
+    point = datetime.now(timezone.utc)  # after that write's known time, before its commit
+    # when a read at that point comes while the write is still committing
+    answered: list[list[str]] = []
+    reader = threading.Thread(target=lambda: answered.append(_objects(store, point)))
+    reader.start()
+    time.sleep(0.5)
+    release.set()
+    reader.join(30)
+    writer.join(30)
+    monkeypatch.setattr(ledger, "finish", real_finish)
+    # then it answered what every later read at that point answers: the write is in it
+    assert answered == [_objects(store, point)] == [["first", "second"]]
