@@ -257,7 +257,7 @@ def _differ(op: Op, expected: set[Served], content: set[Served], tombs: set[str]
             forgets: dict[tuple[str, str], list[Op]]) -> tuple[set, set, set]:
     missing = {e for e in expected if e not in content and not (e[0] in tombs and _may_tomb(op, e[0], forgets))}
     extra = content - expected
-    extra |= {c for c in content if _must_tomb(op, c[0], forgets)}
+    extra |= {c for c in content if (op.tenant, c[0]) in forgets and _must_tomb(op, c[0], forgets)}
     bad = {f for f in tombs if f not in {e[0] for e in expected} or not _may_tomb(op, f, forgets)}
     return missing, extra, bad
 

@@ -69,15 +69,13 @@ class Evidence:
             for v in vs:
                 if v.object is not None:
                     self.tagged[(t, v.object)].add(v.version_id)
-        for op in ops:
-            for r in op.rows:
-                if r.object is not None:
-                    self.tagged[(op.tenant, r.object)].add(r.version_id)
-        for rr in final.rereads:
-            tenant = next((o.tenant for o in ops if o.id == rr.op_id), None)
-            for r in rr.rows if tenant else []:
-                if r.object is not None:
-                    self.tagged[(tenant, r.object)].add(r.version_id)
+        scrubbed = {(t, v.fact_id) for t, vs in final.versions.items() for v in vs if v.object is None}
+        tenant_of = {o.id: o.tenant for o in ops}
+        seen = [(o.tenant, r) for o in ops for r in o.rows]
+        seen += [(tenant_of[rr.op_id], r) for rr in final.rereads if rr.op_id in tenant_of for r in rr.rows]
+        for t, r in seen:
+            if r.object is not None and (t, r.fact_id) in scrubbed:
+                self.tagged[(t, r.object)].add(r.version_id)
 
     def find(self, op: Op, claimed: set[tuple[str, datetime]]) -> Found:
         """The traces of one write; `claimed` holds the known times acknowledged writes already account for."""

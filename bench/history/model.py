@@ -54,6 +54,7 @@ from typing import Any
 from history.records import Row
 
 SERVED_STATES = frozenset({"active", "reinforced"})
+CHECKPOINT = 64  # versions per subject between two snapshots of what is alive
 Served = tuple[str, str | None, datetime | None, datetime | None]
 """What a read is compared by: (fact_id, object, valid_from, valid_to)."""
 
@@ -120,15 +121,24 @@ class Model:
         self._alive: dict[tuple[str, str], list[ModelVersion]] = {}
         self._subject_of: dict[tuple[str, str], str] = {}
         self._writers: dict[tuple[str, str], list[str]] = {}
+        self._alive_in: dict[tuple[str, str], dict[int, ModelVersion]] = {}
+        self._checkpoints: dict[tuple[str, str], list[list[ModelVersion]]] = {}
         self.forgotten: dict[tuple[str, str], tuple[datetime, str]] = {}
 
     # -- reading ---------------------------------------------------------------------------------------------
     def expected(self, tenant: str, subject: str, valid_at: Any, known_at: Any) -> set[Served]:
         """What the read should serve: the versions served at (valid_at, known_at)."""
         va, ka = instant(valid_at), instant(known_at)
-        versions = self._by_subject.get((tenant, subject), [])
-        end = bisect_right(self._starts.get((tenant, subject), []), ka)
-        return {v.served() for v in versions[:end] if v.served_at(va, ka)}
+        key = (tenant, subject)
+        versions = self._by_subject.get(key, [])
+        end = bisect_right(self._starts.get(key, []), ka)
+        if not end:
+            return set()
+        # the versions alive at the last checkpoint at or before `end`, then those opened since: a read costs what
+        # is alive, not the subject's whole history
+        snapshot = self._checkpoints[key][(end - 1) // CHECKPOINT]
+        since = (end - 1) // CHECKPOINT * CHECKPOINT
+        return {v.served() for v in (*snapshot, *versions[since:end]) if v.served_at(va, ka)}
 
     def writers(self, tenant: str, fact_id: str) -> list[str]:
         """The ids of the writes that touched a fact, in known-time order."""
@@ -196,6 +206,7 @@ class Model:
         old = self._alive.pop((w.tenant, fact), []) if fact else []
         for v in old:
             v.known_to = w.known
+            self._alive_in.get((w.tenant, self._subject_of.get((w.tenant, fact), "")), {}).pop(id(v), None)
         if fact:
             self._touch(w, fact)
         return old
@@ -206,7 +217,12 @@ class Model:
         self._subject_of.setdefault((w.tenant, fact), subject)
         v = ModelVersion(fact, obj, instant(vf), instant(vt), state or "active", w.known, None, w.op_id)
         key = (w.tenant, subject)
-        self._by_subject.setdefault(key, []).append(v)
+        versions = self._by_subject.setdefault(key, [])
+        alive = self._alive_in.setdefault(key, {})
+        if len(versions) % CHECKPOINT == 0:
+            self._checkpoints.setdefault(key, []).append(list(alive.values()))
+        versions.append(v)
+        alive[id(v)] = v
         self._starts.setdefault(key, []).append(w.known)
         self._alive.setdefault((w.tenant, fact), []).append(v)
         self._touch(w, fact)
