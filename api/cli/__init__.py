@@ -32,6 +32,7 @@ def _build_parser() -> argparse.ArgumentParser:
     from credo.api.cli import transition as cli_transition
     from credo.api.cli import verify as cli_verify
     from credo.api.cli import consent as cli_consent
+    from credo.api.cli import backup as cli_backup
 
     parser = argparse.ArgumentParser(prog="credo", description="Credo: a temporal knowledge store on Neo4j.")
     parser.add_argument("--verbose", "-v", action="store_true", help="show error details")
@@ -58,6 +59,7 @@ def _build_parser() -> argparse.ArgumentParser:
     cli_preferences.register(sub)
     cli_episodic.register(sub)
     cli_consent.register(sub)
+    cli_backup.register(sub)
     return parser
 
 
