@@ -1,4 +1,4 @@
-"""One private local Neo4j (instance `hbackup-test`) for the backup tests: a start and a full migration take one to two
+"""One private local Neo4j (instance `backup-test`) for the backup tests: a start and a full migration take one to two
 minutes on a busy machine, so test_backup.py and test_backup_crypto.py share it, each in its own tenant; each
 module's restore replaces the whole database, after the other module's tests are done with it."""
 
@@ -40,7 +40,7 @@ class PrivateNeo4j:
 @pytest.fixture(scope="package")
 def private_neo4j(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PrivateNeo4j]:
     """A started, migrated local instance of its own, stopped at the end."""
-    settings = Settings(neo4j_uri=None, data_dir=tmp_path_factory.mktemp("hbackup-data"), instance="hbackup-test",
+    settings = Settings(neo4j_uri=None, data_dir=tmp_path_factory.mktemp("backup-data"), instance="backup-test",
                         use_docker=False)
     server = PrivateNeo4j(settings)
     server.local.start()
