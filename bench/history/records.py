@@ -26,9 +26,10 @@ Kind = Literal["add", "succeed", "correct", "end", "retract", "resolve", "forget
 WRITES: tuple[str, ...] = ("add", "succeed", "correct", "end", "retract", "resolve", "forget")
 Outcome = Literal["ok", "refused", "unknown"]
 
-LEDGER_OPERATION = {"add": "add_fact", "succeed": "succeed_fact", "correct": "correct_fact", "end": "end_fact",
+LEDGER_OPERATION = {"add": "add_facts", "succeed": "succeed_fact", "correct": "correct_fact", "end": "end_fact",
                     "retract": "retract_fact", "resolve": "resolve_conflict", "forget": "forget"}
-"""The ledger's `operation` for each kind of write (its one event per write)."""
+"""The ledger's `operation` for each kind of write (its one event per write; `add_fact` logs as `add_facts`, the one
+write path of a single fact and of a batch: services/facts/record.py)."""
 
 
 @dataclass
