@@ -136,8 +136,8 @@ def run(*, seconds: float, clients: int = 8, tenants: int = 2, seed: int | None 
             db.close()
         history, stop, registries = History(), threading.Event(), {t.name: Registry() for t in made}
         started = datetime.now(timezone.utc)
-        workers = [Client(n, [s.url for s in servers], made, registries, history, stop, seed=seed, started=started)
-                   for n in range(clients)]
+        workers = [Client(n, [s.url for s in servers], made, registries, history, stop, seed=seed, started=started,
+                          timeout_s=timeout_s) for n in range(clients)]
         threads = [threading.Thread(target=w.run, name=f"client-{w.number}", daemon=True) for w in workers]
         deadline = time.monotonic() + seconds
         nemesis = Nemesis(servers, local, stop, seed=seed, gap_s=gap_s, pause_s=pause_s, first_s=first_fault_s,
@@ -217,13 +217,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--instance", default=None, help="the private Neo4j instance's name (default history-<random>)")
     parser.add_argument("--gap", type=float, nargs=2, default=(20.0, 60.0), metavar=("MIN", "MAX"),
                         help="seconds between faults (uniform)")
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds before an answer counts as lost (unknown)")
     parser.add_argument("--keep-data", action="store_true", help="keep the private Neo4j's data directory")
     args = parser.parse_args(argv)
     if args.instance and os.environ.get("NEO4J_URI"):
         parser.error("--instance names a private Neo4j, but NEO4J_URI is set: unset it or drop --instance")
     seconds = args.seconds if args.seconds is not None else args.minutes * 60
     outcome = run(seconds=seconds, clients=args.clients, tenants=args.tenants, seed=args.seed, out=args.out,
-                  instance=args.instance, gap_s=tuple(args.gap), keep_data=args.keep_data)
+                  instance=args.instance, gap_s=tuple(args.gap), timeout_s=args.timeout, keep_data=args.keep_data)
     return 1 if outcome.violations else 0
 
 
