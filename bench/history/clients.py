@@ -176,7 +176,8 @@ class Client:
 
     def next_id(self) -> str:
         self.seq += 1
-        return f"c{self.number}.{self.seq}"
+        # fixed width, so no id is a substring of another: a forget redacts every reason containing its fact's text
+        return f"c{self.number:03d}.{self.seq:07d}"
 
     # -- the operations: (method, path, JSON body or query params, args as recorded, op id) ------------
     def _plan_add(self, tenant: Tenant, reg: Registry):

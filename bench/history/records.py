@@ -4,8 +4,9 @@ The recorder (`clients.py`, `run.py`) writes these; the checker (`checker.py`) r
 history tests the checker exactly as a recorded one does. A history file is JSON Lines: one `Op` per line, in the
 order the records were completed; the final state is one JSON document beside it.
 
-**Tags.** Every operation has a unique id (`c<client>.<seq>`, e.g. `c3.17`). Each write carries it where the store
-keeps it, so the final state can say whether a write whose outcome is unknown happened:
+**Tags.** Every operation has a unique id of fixed width (`c<client>.<seq>`, e.g. `c003.0000017`: a forget
+redacts every ledger reason that contains its fact's text, so no id may be a substring of another). Each write
+carries it where the store keeps it, so the final state can say whether a write whose outcome is unknown happened:
 - `add`, `succeed`, `correct`: the written object is the literal text of the id (`object_is_entity: false`);
 - `retract`, `resolve`, `forget`: the `reason` is the id (the ledger event keeps the reason);
 - `end` carries no text: the ledger event of operation `end_fact` naming its fact id, in the op's window, decides.
