@@ -16,9 +16,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from history.evidence import TAGGED_OBJECT, Evidence, Found
-from history.model import Applied, Model, Served, instant
-from history.records import LEDGER_OPERATION, WRITES, Final, Op, Row
+from bench.history.evidence import TAGGED_OBJECT, Evidence, Found
+from bench.history.model import Applied, Model, Served, instant
+from bench.history.records import LEDGER_OPERATION, WRITES, Final, Op, Row
 
 EARLIEST = datetime(1, 1, 1, tzinfo=timezone.utc)
 

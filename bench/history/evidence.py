@@ -13,8 +13,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from history.model import instant
-from history.records import LEDGER_OPERATION, Final, LedgerEvent, Op, Version
+from bench.history.model import instant
+from bench.history.records import LEDGER_OPERATION, Final, LedgerEvent, Op, Version
 
 TAGGED_OBJECT = ("add", "succeed", "correct")
 TAGGED_REASON = ("retract", "resolve", "forget")

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from typing import Any
 
-from history.records import Row
+from bench.history.records import Row
 
 SERVED_STATES = frozenset({"active", "reinforced"})
 CHECKPOINT = 64  # versions per subject between two snapshots of what is alive

@@ -6,10 +6,10 @@ import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from history.checker import check  # noqa: E402
-from history.records import LedgerEvent, Op, Reread, Row, Version, Final  # noqa: E402
+from bench.history.checker import check  # noqa: E402
+from bench.history.records import LedgerEvent, Op, Reread, Row, Version, Final  # noqa: E402
 
 T0 = datetime(2026, 12, 1, tzinfo=timezone.utc)
 V0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
