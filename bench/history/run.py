@@ -105,7 +105,7 @@ def _setup_tenants(db, servers: list[str], count: int) -> tuple[list[Tenant], di
 def run(*, seconds: float, clients: int = 8, tenants: int = 2, seed: int | None = None, out: Path | None = None,
         instance: str | None = None, gap_s: tuple[float, float] = (20.0, 60.0), first_fault_s: float | None = None,
         pause_s: tuple[float, float] = (1.0, 5.0), kinds: tuple[str, ...] = ("serve", "neo4j"), shuffle: bool = True,
-        private: bool = False, keep_data: bool = False) -> Outcome:
+        private: bool = False, keep_data: bool = False, timeout_s: float = 10.0) -> Outcome:
     """One run; the records are written to `out` and returned. `private`: a private local Neo4j even when
     NEO4J_URI is set (the test suite's shared server is never killed)."""
     from credo.bootstrap import open_database
