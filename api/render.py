@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pydantic import BaseModel
@@ -24,6 +25,21 @@ def to_json(value: Any) -> str:
         return v
 
     return json.dumps(plain(value), indent=2, ensure_ascii=False, default=str)
+
+
+def printed(value: Any, as_json: bool, lines: Callable[[Any], Iterable[str]], *, empty: str | None = None) -> int:
+    """Print `value` as JSON, or as text: `lines(item)` for it, or for each item of a list (`empty` when the list is
+    empty); the command's exit code, 0."""
+    if as_json:
+        print(to_json(value))
+        return 0
+    items = value if isinstance(value, list) else [value]
+    if not items and empty is not None:
+        print(empty)
+    for item in items:
+        for line in lines(item):
+            print(line)
+    return 0
 
 
 def fact_line(fact: Fact) -> str:

@@ -36,7 +36,9 @@ with its details and the script exits 1.
 
 Latency: p50/p95 of as-of point queries `facts(subject, predicate, valid_at=T)`, `holders` and `relations`, each
 timed on its own through the public API (wall time in this process, so including driver round trips and model
-building), `--latency` samples per kind.
+building), `--latency` samples per kind. With `--context`, the context package of a fact's subject at a point
+(`context(subject, valid_at=T)`) is timed too, paired with the floor's `relations` read of the same entity at the
+same point (one query for the entity's relations: the least a package reads).
 """
 
 from __future__ import annotations
@@ -299,10 +301,12 @@ def percentile(samples: list[float], q: float) -> float:
 
 
 def latency(store: credo.Store, rows: list[Row], *, samples: int, rng: random.Random,
-            floor_tenant: str | None = None) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+            floor_tenant: str | None = None, context: bool = False
+            ) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     """Time each as-of point query kind through the public API; with `floor_tenant`, each sample is paired with the
     floor's read of the same entity at the same point, the two run back to back in alternating order, so a load
-    swing moves both sides of the ratio alike. Returns (Credo's timings, the floor's)."""
+    swing moves both sides of the ratio alike; with `context`, the context package too (its floor: `relations`).
+    Returns (Credo's timings, the floor's)."""
     dated = [r for r in rows if r.start is not None]
     timings: dict[str, list[float]] = {"facts": [], "holders": [], "relations": []}
     floors: dict[str, list[float]] = {"facts": [], "holders": [], "relations": []}
@@ -311,6 +315,10 @@ def latency(store: credo.Store, rows: list[Row], *, samples: int, rng: random.Ra
         "holders": lambda r, at: store.holders(r.predicate, r.object, valid_at=at),
         "relations": lambda r, at: store.relations(r.subject, valid_at=at),
     }
+    if context:
+        calls["context"] = lambda r, at: store.context(r.subject, valid_at=at)
+        timings["context"], floors["context"] = [], []
+    floor_kind = {"context": "relations"}
 
     def credo_read(name: str, row: Row, at: datetime) -> float:
         t0 = time.perf_counter()
@@ -325,9 +333,10 @@ def latency(store: credo.Store, rows: list[Row], *, samples: int, rng: random.Ra
                 if floor_tenant is None:
                     pair = (credo_read(name, row, at), None)
                 elif n % 2:
-                    pair = (credo_read(name, row, at), floor.read_one(session, name, floor_tenant, row, at))
+                    pair = (credo_read(name, row, at),
+                            floor.read_one(session, floor_kind.get(name, name), floor_tenant, row, at))
                 else:
-                    floor_took = floor.read_one(session, name, floor_tenant, row, at)
+                    floor_took = floor.read_one(session, floor_kind.get(name, name), floor_tenant, row, at)
                     pair = (credo_read(name, row, at), floor_took)
                 if n >= 20:
                     timings[name].append(pair[0])
@@ -355,6 +364,8 @@ def main(argv: list[str] | None = None) -> int:
                              "on throwaway tenants, to plan the queries")
     parser.add_argument("--tenant", default=None, help="tenant to load into (default: a fresh one)")
     parser.add_argument("--keep", action="store_true", help="keep the tenant's data afterwards")
+    parser.add_argument("--context", action="store_true",
+                        help="time the context package too (its floor: the entity's relations read)")
     args = parser.parse_args(argv)
     if not YAGO.exists():
         print(f"dataset folder {YAGO} is absent", file=sys.stderr)
@@ -389,7 +400,8 @@ def main(argv: list[str] | None = None) -> int:
         for line in mismatches[:20]:
             print(f"  MISMATCH {line}")
 
-        timings, floor_timings = latency(store, rows, samples=args.latency, rng=rng, floor_tenant=floor_tenant)
+        timings, floor_timings = latency(store, rows, samples=args.latency, rng=rng, floor_tenant=floor_tenant,
+                                         context=args.context)
         for name, samples in timings.items():
             print(f"latency {name:<9} p50 {percentile(samples, 50):6.2f} ms  p95 {percentile(samples, 95):6.2f} ms  "
                   f"mean {statistics.mean(samples) * 1000:6.2f} ms  (n={len(samples)}; target p95 <= 10 ms)")

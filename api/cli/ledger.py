@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from credo.api.cli.facts import connected
-from credo.api.render import to_json
+from credo.api.render import printed, to_json
 from credo.schema.utility import FEEDBACK_OUTCOMES
 
 
@@ -72,21 +72,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_feedback(args: argparse.Namespace) -> int:
     """Re-classify one recall and print the memory's utility."""
     usage = connected(args).feedback(args.receipt_id, args.fact_id, outcome=args.outcome, reason=args.reason)
-    return _print_usage(usage, args.json)
+    return printed(usage, args.json, _usage_lines)
 
 
 def cmd_utility(args: argparse.Namespace) -> int:
     """Print one memory's utility ledger."""
-    return _print_usage(connected(args).utility(args.fact_id), args.json)
+    return printed(connected(args).utility(args.fact_id), args.json, _usage_lines)
 
 
-def _print_usage(usage, as_json: bool) -> int:
-    if as_json:
-        print(to_json(usage))
-        return 0
+def _usage_lines(usage) -> list[str]:
     recalls = ", ".join(f"{n} {o}" for o, n in usage.recalls.items()) or "no recalls"
-    print(f"{usage.fact_id} [{usage.kind}, {usage.state}] tier {usage.tier.value} since {usage.tier_since.isoformat()}")
-    print(f"  utility {usage.utility:+.1f} ({recalls}); {usage.uses} uses on {usage.active_days} days")
+    lines = [f"{usage.fact_id} [{usage.kind}, {usage.state}] tier {usage.tier.value} since "
+             f"{usage.tier_since.isoformat()}",
+             f"  utility {usage.utility:+.1f} ({recalls}); {usage.uses} uses on {usage.active_days} days"]
     if usage.ttl_due_at:
-        print(f"  due for forgetting since {usage.ttl_due_at.isoformat()} (episodic TTL)")
-    return 0
+        lines.append(f"  due for forgetting since {usage.ttl_due_at.isoformat()} (episodic TTL)")
+    return lines

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from credo.api.cli.facts import connected
-from credo.api.render import to_json
+from credo.api.render import printed
 from credo.schema.preferences import PREFERENCE_OUTCOMES, TENANT_FLAGS, Preference
 
 
@@ -37,30 +37,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def cmd_outcome(args: argparse.Namespace) -> int:
     """Report an outcome and print the posterior as it now stands."""
-    return _print(connected(args).preference_outcome(args.fact_id, args.outcome), args.json)
+    return printed(connected(args).preference_outcome(args.fact_id, args.outcome), args.json, _preference_lines)
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     """Print a preference's posterior."""
-    return _print(connected(args).preference(args.fact_id, known_at=args.known_at), args.json)
+    return printed(connected(args).preference(args.fact_id, known_at=args.known_at), args.json, _preference_lines)
 
 
 def cmd_flag(args: argparse.Namespace) -> int:
     """Set a tenant flag and print the setting."""
-    setting = connected(args).set_tenant_flag(args.flag, enabled=args.enabled)
-    if args.json:
-        print(to_json(setting))
-    else:
-        print(f"{setting.flag}: {'on' if setting.enabled else 'off'} from {setting.known_from.isoformat()}")
-    return 0
+    return printed(connected(args).set_tenant_flag(args.flag, enabled=args.enabled), args.json,
+                   lambda s: [f"{s.flag}: {'on' if s.enabled else 'off'} from {s.known_from.isoformat()}"])
 
 
-def _print(found: Preference, as_json: bool) -> int:
-    if as_json:
-        print(to_json(found))
-        return 0
-    print(f"{found.fact_id}: strength {found.strength:.2f} (Beta({found.alpha:g}, {found.beta:g}), lower "
-          f"{found.lower:.2f}) over {found.outcomes} outcomes; recent: {', '.join(found.recent) or 'none'}")
+def _preference_lines(found: Preference) -> list[str]:
+    lines = [f"{found.fact_id}: strength {found.strength:.2f} (Beta({found.alpha:g}, {found.beta:g}), lower "
+             f"{found.lower:.2f}) over {found.outcomes} outcomes; recent: {', '.join(found.recent) or 'none'}"]
     if found.drift:
-        print(f"  drift item open: {found.drift} (conflicts; resolve with decision reject once a person looked)")
-    return 0
+        lines.append(f"  drift item open: {found.drift} (conflicts; resolve with decision reject once a person "
+                     "looked)")
+    return lines

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from credo.api.cli.facts import connected
-from credo.api.render import to_json
+from credo.api.render import printed
 from credo.schema.recipes import RECIPE_OUTCOMES, Recipe
 
 
@@ -48,33 +48,25 @@ def cmd_add(args: argparse.Namespace) -> int:
     """Record a recipe and print it."""
     recipe = connected(args).record_recipe(args.task_shape, args.steps, because=args.because,
                                            user_facing=args.user_facing)
-    return _print([recipe], args.json, one=True)
+    return printed(recipe, args.json, _recipe_lines)
 
 
 def cmd_outcome(args: argparse.Namespace) -> int:
     """Report an outcome and print the recipe as it now stands."""
-    return _print([connected(args).recipe_outcome(args.recipe_id, args.outcome)], args.json, one=True)
+    return printed(connected(args).recipe_outcome(args.recipe_id, args.outcome), args.json, _recipe_lines)
 
 
 def cmd_consent(args: argparse.Namespace) -> int:
     """Record a person's answer and print the recipe."""
-    return _print([connected(args).consent_recipe(args.recipe_id, accept=args.accept)], args.json, one=True)
+    return printed(connected(args).consent_recipe(args.recipe_id, accept=args.accept), args.json, _recipe_lines)
 
 
 def cmd_recipes(args: argparse.Namespace) -> int:
     """Print the live recipes of a shape, best first."""
-    return _print(connected(args).recipes(args.task_shape, known_at=args.known_at), args.json)
+    return printed(connected(args).recipes(args.task_shape, known_at=args.known_at), args.json, _recipe_lines,
+                   empty="no live recipe of this shape")
 
 
-def _print(recipes: list[Recipe], as_json: bool, *, one: bool = False) -> int:
-    if as_json:
-        print(to_json(recipes[0] if one else recipes))
-        return 0
-    if not recipes:
-        print("no live recipe of this shape")
-    for r in recipes:
-        print(f"{r.recipe_id} [{r.state}] {r.task_shape!r}: rate {r.rate:.2f} ({r.successes} of {r.uses} uses), "
-              f"earned by {r.because}")
-        for n, step in enumerate(r.steps, 1):
-            print(f"  {n}. {step}")
-    return 0
+def _recipe_lines(r: Recipe) -> list[str]:
+    return [f"{r.recipe_id} [{r.state}] {r.task_shape!r}: rate {r.rate:.2f} ({r.successes} of {r.uses} uses), "
+            f"earned by {r.because}"] + [f"  {n}. {step}" for n, step in enumerate(r.steps, 1)]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 
 from credo.api.cli.facts import connected
-from credo.api.render import to_json
-from credo.schema.verify import REVIEW_DECISIONS, ReviewItem
+from credo.api.render import printed
+from credo.schema.verify import REVIEW_DECISIONS, ReviewItem, VerifyOutcome
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,41 +32,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Verify a fact version and print what was done."""
-    outcome = connected(args).verify(args.fact_id)
-    if args.json:
-        print(to_json(outcome))
-    elif outcome.verified_by is not None:
-        print(f"{outcome.fact_id} {outcome.version_id}: {outcome.verified_by.text()}: {outcome.verified_by.reason}")
-    elif outcome.review_item is not None:
-        print(f"{outcome.fact_id} {outcome.version_id}: queued for review as {outcome.review_item.item_id}")
-    else:
-        print(f"{outcome.fact_id} {outcome.version_id}: not verified ({outcome.note})")
-    return 0
+    return printed(connected(args).verify(args.fact_id), args.json, _outcome_lines)
 
 
 def cmd_reviews(args: argparse.Namespace) -> int:
     """Print the pending review items."""
-    return _print(connected(args).review_queue(), args.json)
+    return printed(connected(args).review_queue(), args.json, _review_lines, empty="no pending review item")
 
 
 def cmd_review(args: argparse.Namespace) -> int:
     """Record a decision and print the item."""
     item = connected(args).review(args.item_id, args.decision, statement=args.statement, reason=args.reason)
-    return _print([item], args.json, one=True)
+    return printed(item, args.json, _review_lines)
 
 
-def _print(items: list[ReviewItem], as_json: bool, *, one: bool = False) -> int:
-    if as_json:
-        print(to_json(items[0] if one else items))
-        return 0
-    if not items:
-        print("no pending review item")
-    for i in items:
-        print(f"{i.item_id} [{i.state}] {i.fact_id} {i.version_id}")
-        print(f"  statement: {i.statement}")
-        print(f"  quote:     {i.excerpt.quote if i.excerpt.quote is not None else '(no source)'}")
-        if i.excerpt.text:
-            print(f"  message:   {i.excerpt.text}")
-        if i.verified_by is not None:
-            print(f"  verdict:   {i.verified_by.text()}")
-    return 0
+def _outcome_lines(outcome: VerifyOutcome) -> list[str]:
+    head = f"{outcome.fact_id} {outcome.version_id}"
+    if outcome.verified_by is not None:
+        return [f"{head}: {outcome.verified_by.text()}: {outcome.verified_by.reason}"]
+    if outcome.review_item is not None:
+        return [f"{head}: queued for review as {outcome.review_item.item_id}"]
+    return [f"{head}: not verified ({outcome.note})"]
+
+
+def _review_lines(i: ReviewItem) -> list[str]:
+    lines = [f"{i.item_id} [{i.state}] {i.fact_id} {i.version_id}", f"  statement: {i.statement}",
+             f"  quote:     {i.excerpt.quote if i.excerpt.quote is not None else '(no source)'}"]
+    if i.excerpt.text:
+        lines.append(f"  message:   {i.excerpt.text}")
+    if i.verified_by is not None:
+        lines.append(f"  verdict:   {i.verified_by.text()}")
+    return lines

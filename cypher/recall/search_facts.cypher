@@ -42,7 +42,8 @@
 // returns: (plain values only) path, raw (candidates the path produced before filtering), rank (1-based), score, fact (the full version,
 //          instants as ISO 8601 text; null beyond the path's $full ranks and on the one row of a path with no
 //          visible candidate), found (fact_id, version_id, state: the keys of a visible candidate beyond $full; else
-//          null), premised (rests on premises)
+//          null), premised (rests on premises), sourced (a source is linked: only such a relation can be weak, so
+//          only those need their sources read, services/facts/evidence_rules.py `weak`)
 CYPHER 25
 WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
 CALL (valid_at, known_at) {
@@ -104,4 +105,4 @@ RETURN path, raw, rank, score, CASE WHEN whole THEN f {.tenant, .fact_id, .versi
           .forgotten_by, .forgotten_on_behalf_of, .forgotten_reason, forgotten_at: toString(f.forgotten_at), flag: @flag_at(f, known_at),
           @fact_instants(f), disputed: @disputed_at(f, known_at)} END AS fact,
        CASE WHEN f IS NOT NULL AND NOT whole THEN {fact_id: f.fact_id, version_id: f.version_id, state: state} END AS found,
-       @premised(f) AS premised
+       @premised(f) AS premised, f IS NOT NULL AND EXISTS { (f)-[:SOURCED_FROM]->() } AS sourced

@@ -1,5 +1,5 @@
 """The reads a context package needs beside the as-of reads: names in a question, corrected or retracted versions,
-how versions stopped applying, and the sources of many versions at once."""
+how versions stopped applying, and the sources and latest verdicts of many versions at once."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from datetime import datetime
 from credo.cypher import load
 from credo.graph.core.db import Tx
 from credo.graph.core.records import FAR_FUTURE, fact_from_row, instant, readable
+from credo.graph.verify.verifications import verified_from_row
 from credo.schema.context_package import ContextSource
 from credo.schema.facts import Fact
+from credo.schema.verify import VerifiedBy
 
 READ_ENTITIES_BY_NORMS = load("read_entities_by_norms")
 READ_CONTEXT_CLOSED = load("read_context_closed")
@@ -51,12 +53,17 @@ def links(tx: Tx, version_ids: list[str], known_at: datetime | None
     return found
 
 
-def sources(tx: Tx, version_ids: list[str], known_at: datetime | None) -> dict[str, list[ContextSource]]:
-    """version_id -> its sources believed at known_at (quote and message pointer)."""
+def sources(tx: Tx, version_ids: list[str], known_at: datetime | None
+            ) -> tuple[dict[str, list[ContextSource]], dict[str, VerifiedBy]]:
+    """version_id -> its sources believed at known_at (quote and message pointer); and version_id -> its latest
+    verdict known then, for the versions that have one (in the same query: no round trip of its own)."""
     if not version_ids:
-        return {}
+        return {}, {}
     found: dict[str, list[ContextSource]] = {}
+    verdicts: dict[str, VerifiedBy] = {}
     for r in tx.rows(READ_CONTEXT_SOURCES, version_ids=version_ids, known_at=_point(known_at)):
         found[r["version_id"]] = [
             ContextSource(**{**s, "at": None if s.get("at") is None else instant(s["at"])}) for s in r["sources"] if s]
-    return found
+        if r["verification"] is not None:
+            verdicts[r["version_id"]] = verified_from_row(r["verification"])
+    return found, verdicts

@@ -39,9 +39,10 @@ def facts(
     valid_at: datetime, known_at: datetime | None,
     states: list[str], kinds: list[str] | None, scope_key: str | None, pool: int,
     need: int, paths: frozenset[str] = frozenset(PATHS), full: int | None = None, vector_floor: float = -1.0,
-) -> tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str]]:
+) -> tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str], set[str]]:
     """Per path ('lexical', 'vector', 'graph'; only those in `paths` are read), the filtered versions best first
-    with the path's score; and the fact ids whose found version rests on premises. Each path's `full` best (default:
+    with the path's score; the fact ids whose found version rests on premises; and the version ids of the found
+    versions with a source linked (only those can be weak). Each path's `full` best (default:
     all `pool`) are read as `Fact`s, the rest as `FoundVersion` keys; the vector path keeps only candidates whose
     cosine reaches `vector_floor` (raw cosine, -1 keeps all).
 
@@ -81,13 +82,16 @@ def facts(
         cuts = {p: wider(cuts[p], visible[p], need) if p in short else 0 for p in PATHS}
     out: dict[str, list[tuple[Fact | FoundVersion, float]]] = {"lexical": [], "vector": [], "graph": []}
     premised: set[str] = set()
+    sourced: set[str] = set()
     for r in sorted((r for r in rows if (r["fact"] or r["found"]) is not None), key=lambda r: (r["path"], r["rank"])):
         fact = fact_from_row(r["fact"]) if r["fact"] is not None else FoundVersion(**r["found"])
         if getattr(fact, "unreadable", None) is None:  # an unreadable stored version is never served
             out[r["path"]].append((fact, float(r["score"])))
             if r["premised"]:
                 premised.add(fact.fact_id)
-    return out, premised
+            if r["sourced"]:
+                sourced.add(fact.version_id)
+    return out, premised, sourced
 
 
 # Neo4j keys its plan cache by the query text and each parameter's type and, for a list or a string, its size

@@ -1,5 +1,6 @@
 """Recorded verdicts in the graph: one :Verification per verdict, linked from the fact version it judges by
-VERIFIED_BY. `why` and the context package read the latest one of each version through `latest`."""
+VERIFIED_BY. `why` reads the latest one of each version through `latest`; the context package reads it with its
+sources (graph/recall/context_reads.py `sources`, one query) and turns it into a model with `verified_from_row`."""
 
 from __future__ import annotations
 

@@ -19,7 +19,6 @@ from credo.graph.facts import entities as entity_repo
 from credo.graph.core import versions as fact_repo
 from credo.graph.facts import conflicts as conflict_repo
 from credo.graph.core.db import Tx
-from credo.graph.verify import verifications as verification_repo
 from credo.schema import commands_recall as cr
 from credo.schema import commands_search as cs
 from credo.schema.context_package import OPEN_KINDS, ContextItem, ContextPackage
@@ -119,8 +118,8 @@ def _package(tx: Tx, tenant: str, query: str, valid: datetime, known: datetime |
                             predecessor_end=predecessor, dispute_seen=f.fact_id in disputes)
         if where is not None:
             placed.append((f, where))
-    sources = context_reads.sources(tx, [f.version_id for f, _ in placed], known)
-    verified = verification_repo.latest(tx, tenant, [f.version_id for f, _ in placed], known)
+    # the verdicts come with the sources (one query): a package costs no round trip for them
+    sources, verified = context_reads.sources(tx, [f.version_id for f, _ in placed], known)
     items = [_item(f, where, sources.get(f.version_id, []), verified.get(f.version_id)) for f, where in placed]
     return ContextPackage(
         query=query, entities=[e.name for e in entities], valid_at=valid, known_at=known,

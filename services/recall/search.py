@@ -78,24 +78,26 @@ def search(ctx: Context, cmd: cs.SearchQuery, *, paths: frozenset[str] | None = 
     fact_args = dict(valid_at=valid, known_at=known, states=wanted, kinds=memory_kinds,
                      scope_key=None if scope is None else scope_key(scope), pool=pool, need=limit)
     with_vector = "fact" in hit_kinds and "vector" in use and ctx.embedder is not None
-    def lookups(tx: Tx) -> tuple[list[Any], list[Any], dict[str, list[tuple[Fact, float]]], set[str]]:
+    def lookups(tx: Tx) -> tuple[list[Any], list[Any], dict[str, list[tuple[Fact, float]]], set[str], set[str]]:
         # what needs no embedding: entities and summaries, then the lexical and graph paths
         entities, summaries = search_repo.entities_and_summaries(
             tx, ctx.tenant, entity_lucene=rules.lucene(text, ENTITY_FIELDS, ctx.tenant), summary_lucene=summary_q,
             known_at=known, states=wanted, pool=pool)
         by_path: dict[str, list[tuple[Fact, float]]] = {}
         premised: set[str] = set()
+        sourced: set[str] = set()
         if "fact" in hit_kinds:
             mentioned = [e for e, norm, _ in entities if rules.named(text, norm)]
-            by_path, premised = search_repo.facts(
+            by_path, premised, sourced = search_repo.facts(
                 tx, ctx.tenant, lucene=rules.lucene(text, FACT_FIELDS, ctx.tenant), vector=None,
                 entity_ids=sorted({i for e in mentioned for i in e.ids}), words=rules.predicate_words(text),
                 paths=frozenset({"lexical", "graph"}) & use, **fact_args)
-        return entities, summaries, by_path, premised
+        return entities, summaries, by_path, premised, sourced
 
     vector: list[float] | None = None
 
-    def read_vector(full: int | None) -> tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str]]:
+    def read_vector(full: int | None
+                    ) -> tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str], set[str]]:
         # the vector path after the embedding; only its `full` best are read as whole versions
         return ctx.read(lambda tx: search_repo.facts(
             tx, ctx.tenant, lucene=None, vector=vector, entity_ids=[], words=[], paths=frozenset({"vector"}), full=full,
@@ -103,17 +105,19 @@ def search(ctx: Context, cmd: cs.SearchQuery, *, paths: frozenset[str] | None = 
 
     by_path: dict[str, list[tuple[Fact | FoundVersion, float]]] = {}
     premised: set[str] = set()
+    sourced: set[str] = set()  # versions with a source linked: only those can be weak
     if with_vector:
         # the vector path alone waits for the embedding; the rest is read meanwhile (an index call of its own)
         pending = _LOOKUPS.submit(ctx.read, lookups)
         vector = ctx.embed([text]).get(text)
         if vector is not None:
-            by_path, premised = read_vector(limit)
-        found_entities, found_summaries, side, side_premised = pending.result()
+            by_path, premised, sourced = read_vector(limit)
+        found_entities, found_summaries, side, side_premised, side_sourced = pending.result()
         by_path = {"lexical": side.get("lexical", []), "vector": by_path.get("vector", []), "graph": side.get("graph", [])}
         premised |= side_premised
+        sourced |= side_sourced
     else:
-        found_entities, found_summaries, by_path, premised = ctx.read(lookups)
+        found_entities, found_summaries, by_path, premised, sourced = ctx.read(lookups)
 
     def work(tx: Tx | None) -> SearchResult | None:
         rankings: dict[str, list[tuple[str, float]]] = {}
@@ -165,12 +169,13 @@ def search(ctx: Context, cmd: cs.SearchQuery, *, paths: frozenset[str] | None = 
     found = decide()
     if found is None:
         # only a vector candidate beyond the ranks fusion could serve lacks its version: read that path in full
-        vector_rows, premised_now = read_vector(None)
+        vector_rows, premised_now, sourced_now = read_vector(None)
         by_path = {**by_path, "vector": vector_rows["vector"]}
         premised |= premised_now
+        sourced |= sourced_now
         found = decide()
     assert found is not None  # every candidate of the re-read path is a whole version
-    found = _marked_weak(ctx, found, known)
+    found = _marked_weak(ctx, found, known, sourced)
     if task is None:
         return found
     receipt_id = receipts.served(ctx, task=task, version_ids=[h.version_id for h in found.hits if h.kind == "fact"],
@@ -178,9 +183,10 @@ def search(ctx: Context, cmd: cs.SearchQuery, *, paths: frozenset[str] | None = 
     return found.model_copy(update={"receipt_id": receipt_id})
 
 
-def _marked_weak(ctx: Context, found: SearchResult, known: Any) -> SearchResult:
-    """The hits with the relations asserted once by one tool call marked weak (a read only when a hit could be)."""
-    maybe = [h.fact for h in found.hits if h.fact is not None and may_be_weak(h.fact)]
+def _marked_weak(ctx: Context, found: SearchResult, known: Any, sourced: set[str]) -> SearchResult:
+    """The hits with the relations asserted once by one tool call marked weak (a read only when a hit could be: a
+    relation with a source linked, as the search query tells, and at most one independent source)."""
+    maybe = [h.fact for h in found.hits if h.fact is not None and h.version_id in sourced and may_be_weak(h.fact)]
     if not maybe:
         return found
     weak = ctx.read(lambda tx: weak_versions(tx, maybe, known))

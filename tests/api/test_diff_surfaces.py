@@ -5,26 +5,17 @@ from __future__ import annotations
 
 import json
 
-import anyio
-from mcp.client import Client as McpClient
-
 from credo.api.cli import main
-from credo.api.mcp.server import build_server
-from credo.client import Client
 from credo.schema.diff import BeliefDiff
-from tests.api.conftest import new_tenant
+from tests.api.window_surfaces import cli_on_session_neo4j, corrected_over_rest, ended_lease_over_client, mcp_window
 
 WINDOW = {"known_a": "2000-01-01", "known_b": "2100-01-01"}
 
 
 def test_diff_over_rest_lists_the_keys_tenant_changes_and_refuses_a_reversed_window(api, tenant_a, tenant_b):
     # given a fact added and then corrected in tenant A
-    made = api.post("/v1/facts", headers=tenant_a.headers, json={"subject": "Bob", "predicate": "role",
-                                                                 "object": "engineer", "valid_from": "2024-01-01"})
-    assert made.status_code == 201, made.text
-    fact_id = made.json()["result"]["fact_id"]
-    fixed = api.post(f"/v1/facts/{fact_id}/correct", headers=tenant_a.headers, json={"object": "staff engineer"})
-    assert fixed.status_code == 200, fixed.text
+    added = corrected_over_rest(api, tenant_a)
+    fact_id = added["fact_id"]
     # when A's key reads the diff, then both changes are listed, oldest first, with the correction's before and after
     answer = api.get("/v1/diff", headers=tenant_a.headers, params=WINDOW)
     assert answer.status_code == 200, answer.text
@@ -33,7 +24,7 @@ def test_diff_over_rest_lists_the_keys_tenant_changes_and_refuses_a_reversed_win
     assert changes[1]["before"]["object"] == "engineer" and changes[1]["after"][0]["object"] == "staff engineer"
     # and only the changes after known_a: from the addition's own known time, the correction alone
     since = api.get("/v1/diff", headers=tenant_a.headers,
-                    params={**WINDOW, "known_a": made.json()["result"]["known_from"]}).json()["changes"]
+                    params={**WINDOW, "known_a": added["known_from"]}).json()["changes"]
     assert [c["kind"] for c in since] == ["corrected"]
     # another tenant's key sees none of it
     assert api.get("/v1/diff", headers=tenant_b.headers, params=WINDOW).json()["changes"] == []
@@ -45,11 +36,7 @@ def test_diff_over_rest_lists_the_keys_tenant_changes_and_refuses_a_reversed_win
 
 
 def test_diff_through_credo_client_is_the_stores_answer(live_server, neo4j_db):
-    tenant = new_tenant(neo4j_db)
-    with Client(live_server.url, tenant.key) as client:
-        fact = client.add_fact("Office lease", "held_by", "Acme", valid_from="2024-01-01")
-        client.end_fact(fact.fact_id, at="2024-09-01")
-        found = client.diff("2000-01-01", "2100-01-01")
+    fact, found = ended_lease_over_client(live_server, neo4j_db, lambda client: client.diff("2000-01-01", "2100-01-01"))
     assert isinstance(found, BeliefDiff)
     assert [(c.kind.value, c.fact_id) for c in found.changes] == [("added", fact.fact_id), ("ended", fact.fact_id)]
     assert found.changes[1].after[0].valid_to.isoformat().startswith("2024-09-01")
@@ -62,16 +49,8 @@ def test_belief_diff_as_an_mcp_tool_answers_what_changed_since(store, clock):
     rule = store.add_fact("Rotate K1 before 2026", "is", "rule", depends_on=[key.fact_id], valid_from="2025-01-01")
     clock.at("2025-02-01")
     store.retract_fact(key.fact_id, reason="the key was revoked")
-    server = build_server(store.for_principal, principal=store.principal)
-
-    async def scenario():
-        async with McpClient(server) as client:
-            tools = {t.name: t for t in (await client.list_tools()).tools}
-            since = await client.call_tool("belief_diff", {"known_a": "2025-01-15", "known_b": "2025-03-01"})
-            bad = await client.call_tool("belief_diff", {"known_a": "2025-03-01", "known_b": "2025-01-15"})
-            return tools["belief_diff"], since, bad
-
-    tool, since, bad = anyio.run(scenario)
+    tool, since, bad = mcp_window(store, "belief_diff", {"known_a": "2025-01-15", "known_b": "2025-03-01"},
+                                  {"known_a": "2025-03-01", "known_b": "2025-01-15"})
     # when an agent asks what changed since mid-January, then the retraction and what went stale because of it
     assert tool.annotations.read_only_hint and "forgotten" in tool.description
     changes = since.structured_content["changes"]
@@ -81,9 +60,7 @@ def test_belief_diff_as_an_mcp_tool_answers_what_changed_since(store, clock):
 
 
 def test_credo_diff_prints_each_change_from_the_command_line(store, tenant, clock, capsys, cli_env, monkeypatch):
-    for key, value in cli_env.items():
-        if key.startswith("NEO4J_"):
-            monkeypatch.setenv(key, value)  # the command talks to the session's Neo4j, never starts its own
+    cli_on_session_neo4j(cli_env, monkeypatch)
     clock.at("2025-01-01")
     owner = store.add_fact("Acme account", "owned_by", "Alice", valid_from="2024-01-01")
     clock.at("2025-02-01")

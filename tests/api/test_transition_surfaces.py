@@ -6,27 +6,17 @@ from __future__ import annotations
 
 import json
 
-import anyio
-from mcp.client import Client as McpClient
-
 from credo.api.cli import main
-from credo.api.mcp.server import build_server
-from credo.client import Client
 from credo.schema.time import parse_instant
 from credo.schema.transition import TransitionReport
-from tests.api.conftest import new_tenant
+from tests.api.window_surfaces import cli_on_session_neo4j, corrected_over_rest, ended_lease_over_client, mcp_window
 
 WINDOW = {"known_before": "2000-01-01", "known_after": "2100-01-01"}
 
 
 def test_transition_over_rest_judges_the_keys_writes_and_refuses_a_reversed_window(api, tenant_a, tenant_b):
     # given an operator's direct write in tenant A, then its correction
-    made = api.post("/v1/facts", headers=tenant_a.headers, json={"subject": "Bob", "predicate": "role",
-                                                                 "object": "engineer", "valid_from": "2024-01-01"})
-    assert made.status_code == 201, made.text
-    fact_id = made.json()["result"]["fact_id"]
-    fixed = api.post(f"/v1/facts/{fact_id}/correct", headers=tenant_a.headers, json={"object": "staff engineer"})
-    assert fixed.status_code == 200, fixed.text
+    fact_id = corrected_over_rest(api, tenant_a)["fact_id"]
     # when A's key checks the window, then both writes are covered and preserved, and the direct write is reported
     # ungrounded without failing
     answer = api.get("/v1/transition", headers=tenant_a.headers, params=WINDOW)
@@ -57,18 +47,9 @@ def test_check_transition_as_an_mcp_tool_lets_an_agent_check_its_own_writes(stor
     conflict = store.conflicts()[0]
     clock.at("2025-01-04")
     store.resolve_conflict(conflict.conflict_id, decision="succession", at="2024-08-01")
-    server = build_server(store.for_principal, principal=store.principal)
-
-    async def scenario():
-        async with McpClient(server) as client:
-            tools = {t.name: t for t in (await client.list_tools()).tools}
-            found = await client.call_tool("check_transition", {"known_before": "2025-01-03",
-                                                                "known_after": "2025-01-05"})
-            bad = await client.call_tool("check_transition", {"known_before": "2025-01-05",
-                                                              "known_after": "2025-01-03"})
-            return tools["check_transition"], found, bad
-
-    tool, found, bad = anyio.run(scenario)
+    tool, found, bad = mcp_window(store, "check_transition",
+                                  {"known_before": "2025-01-03", "known_after": "2025-01-05"},
+                                  {"known_before": "2025-01-05", "known_after": "2025-01-03"})
     assert tool.annotations.read_only_hint and "preservation" in tool.description
     report = TransitionReport.model_validate(found.structured_content)
     assert report.ok and report.events == 1 and report.coverage.checked == 1
@@ -77,9 +58,7 @@ def test_check_transition_as_an_mcp_tool_lets_an_agent_check_its_own_writes(stor
 
 def test_credo_transition_prints_each_dimension_and_exits_1_on_a_break(store, tenant, clock, capsys, cli_env,
                                                                         monkeypatch, neo4j_db):
-    for key, value in cli_env.items():
-        if key.startswith("NEO4J_"):
-            monkeypatch.setenv(key, value)  # the command talks to the session's Neo4j, never starts its own
+    cli_on_session_neo4j(cli_env, monkeypatch)
     clock.at("2025-01-01")
     fact = store.add_fact("Office lease", "held_by", "Acme", valid_from="2024-01-01")
     clock.at("2025-01-03")
@@ -103,11 +82,8 @@ def test_credo_transition_prints_each_dimension_and_exits_1_on_a_break(store, te
 
 
 def test_check_transition_through_credo_client_is_the_stores_answer(live_server, neo4j_db):
-    tenant = new_tenant(neo4j_db)
-    with Client(live_server.url, tenant.key) as client:
-        fact = client.add_fact("Office lease", "held_by", "Acme", valid_from="2024-01-01")
-        client.end_fact(fact.fact_id, at="2024-09-01")
-        found = client.check_transition("2000-01-01", "2100-01-01", strict=True)
+    fact, found = ended_lease_over_client(
+        live_server, neo4j_db, lambda client: client.check_transition("2000-01-01", "2100-01-01", strict=True))
     assert isinstance(found, TransitionReport)
     assert found.coverage.ok and found.preservation.ok and not found.faithfulness.ok and not found.ok
     assert [f.fact_id for f in found.faithfulness.findings] == [fact.fact_id]
