@@ -53,7 +53,8 @@ class Limits:
     serve_factor: float = 1.25
     serve_margin_mb: float = 50.0
     neo4j_budget_mb: float | None = None  # heap max + page cache + JVM margin; None when the config is not visible
-    latency_factor: float = 2.0
+    p50_factor: float = 2.0
+    p99_factor: float = 3.0
     latency_floor_ms: float = 20.0
 
 
@@ -114,9 +115,10 @@ def _latency(windows: list[Window], kind: str, q: float, limits: Limits) -> Boun
     if not early or not late:
         return Bound(name, "-", "needs two windows with calls", None)
     before, after = statistics.median(early), statistics.median(late)
-    limit = limits.latency_factor * before + limits.latency_floor_ms
+    factor = limits.p50_factor if q == 0.5 else limits.p99_factor
+    limit = factor * before + limits.latency_floor_ms
     return Bound(name, f"{after:.1f} ms (median of the later {len(late)} windows; earlier {before:.1f} ms)",
-                 f"≤ {limits.latency_factor} × earlier + {limits.latency_floor_ms:.0f} ms = {limit:.1f} ms",
+                 f"≤ {factor:g} × earlier + {limits.latency_floor_ms:.0f} ms = {limit:.1f} ms",
                  after <= limit)
 
 
