@@ -4,7 +4,8 @@ forgets it through forgetting (tombstone, residue report, verified). Each writes
 
 The yes must be an eligible human message (acceptance's rules: not the agent's own, not a system event, not a pure
 question, the session's current generation) of the session and generation the fact was quoted from, after the quoted
-message (the person is answering the line they were shown)."""
+message (the person is answering the line they were shown), by the person quoted (in a shared session another
+participant's yes consents for no one else)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,11 @@ def check_answer(fact_id: str, message: Source, current_generation: int, quoted:
         sessions = ", ".join(sorted({f"{s.session_id!r} generation {s.generation}" for s in quoted})) or "none"
         raise EvidenceRefused("message_id", f"fact {fact_id} was remembered in session {sessions}; a message of "
                               f"session {message.session_id!r} generation {message.generation} does not consent to it")
+    # in a shared session another participant's yes is not the quoted person's: only they consent for themselves
+    persons = sorted({s.author for s in quoted if s.session_id == message.session_id and s.author})
+    if persons and message.author not in persons:
+        raise EvidenceRefused("message_id", f"fact {fact_id} quotes {', '.join(map(repr, persons))}; a message by "
+                              f"{message.author!r} does not consent for them")
     asked_at = max((s.index or 0) for s in quoted if s.session_id == message.session_id)
     if (message.index or 0) <= asked_at:
         raise EvidenceRefused("message_id", f"message #{message.index} comes before the person was asked (the fact "
