@@ -3,12 +3,14 @@
 forgets it through forgetting (tombstone, residue report, verified). Each writes one "consent" ledger event.
 
 The yes must be an eligible human message (acceptance's rules: not the agent's own, not a system event, not a pure
-question, the session's current generation) of the session and generation the fact was quoted from, after the quoted
-message (the person is answering the line they were shown), by the person quoted (in a shared session another
-participant's yes consents for no one else)."""
+question, the session's current generation) that is no refusal ("No, don't"), of the session and generation the fact
+was quoted from, after the quoted message (the person is answering the line they were shown), by the person quoted
+(in a shared session another participant's yes consents for no one else)."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Any
 
 from credo.graph.core import ledger
@@ -32,6 +34,14 @@ from credo.services.gate.acceptance import check_acceptance
 from credo.services.gate.admission import admit_version
 
 DELETED_REASON = "the person deleted it when asked for consent"
+# an answer opening with a refusal says no, whatever follows ("No, don't remember that"); "no problem" is a yes
+_REFUSAL = re.compile(r"^\W*(?:(?:no|nope|nah|never|stop|cancel)\b(?!\s+(?:problem|worries)\b)|don'?t\b|do not\b|"
+                      r"please (?:don'?t|do not)\b|不要|别|不用|不行|不可以|不同意|算了)")
+
+
+def is_refusal(text: str) -> bool:
+    """Whether a person's answer opens with a refusal (English and Chinese cues; pure rule)."""
+    return bool(_REFUSAL.match(unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")))
 
 
 def awaiting(fact: Fact) -> Fact:
@@ -45,6 +55,9 @@ def awaiting(fact: Fact) -> Fact:
 def check_answer(fact_id: str, message: Source, current_generation: int, quoted: list[Source]) -> None:
     """Refuse a message that cannot be the person's yes to the surfaced fact (pure rule, fields named `message_id`)."""
     check_acceptance(message, current_generation, field="message_id")
+    if is_refusal(message.text or ""):
+        raise EvidenceRefused("message_id", f"message #{message.index} refuses (it says no): relay a refusal with "
+                              "decision delete, never as consent")
     if not any((s.session_id, s.generation) == (message.session_id, message.generation) for s in quoted):
         sessions = ", ".join(sorted({f"{s.session_id!r} generation {s.generation}" for s in quoted})) or "none"
         raise EvidenceRefused("message_id", f"fact {fact_id} was remembered in session {sessions}; a message of "

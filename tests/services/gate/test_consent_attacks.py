@@ -26,3 +26,25 @@ def test_another_participants_yes_in_the_same_session_does_not_consent_for_the_p
     # and Ana's own yes, later, still consents
     [yes] = store.ingest_messages("s", [msg(3, "Yes.")])
     assert store.consent(remembered.fact_id, "accept", message_id=yes.source_id).fact.state == "active"
+
+
+@pytest.mark.parametrize("text", ["No.", "No, don't remember that.", "nope", "Don't.", "Do not keep it", "Please don't",
+                                  "不要记住", "别记这个", "算了"])
+def test_the_persons_no_relayed_as_accept_is_refused_naming_message_id(store, clock, text):
+    remembered, _said = surfaced(store, clock)
+    clock.at(T0 + timedelta(minutes=3))
+    _shown, reply = store.ingest_messages("s", [
+        msg(1, "I will remember that: " + CLAIM, origin="agent", role="assistant", author="agent"), msg(2, text)])
+    with pytest.raises(EvidenceRefused) as refused:
+        store.consent(remembered.fact_id, "accept", message_id=reply.source_id)
+    assert refused.value.field == "message_id" and "refus" in refused.value.rule
+    assert served(store, remembered.fact_id) == (False, False, False)
+
+
+@pytest.mark.parametrize("text", ["Yes.", "No problem, remember it.", "Sure", "好的", "不错，记住吧"])
+def test_a_yes_still_consents(store, clock, text):
+    remembered, _said = surfaced(store, clock)
+    clock.at(T0 + timedelta(minutes=3))
+    _shown, reply = store.ingest_messages("s", [
+        msg(1, "I will remember that: " + CLAIM, origin="agent", role="assistant", author="agent"), msg(2, text)])
+    assert store.consent(remembered.fact_id, "accept", message_id=reply.source_id).fact.state == "active"
