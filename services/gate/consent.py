@@ -21,7 +21,7 @@ from credo.graph.gate import sources as source_repo
 from credo.schema import commands_consent as cc
 from credo.schema import commands_forget as cf
 from credo.schema.commands import build
-from credo.schema.consent import ConsentResult
+from credo.schema.consent import ConsentResult, surface_line
 from credo.schema.errors import EvidenceRefused, InvalidInput
 from credo.schema.facts import Fact
 from credo.schema.sources import Source
@@ -32,6 +32,7 @@ from credo.services.forget import forget as forget_service
 from credo.services.gate import sources as source_service
 from credo.services.gate.acceptance import check_acceptance
 from credo.services.gate.admission import admit_version
+from credo.services.gate.turns import eligible
 
 DELETED_REASON = "the person deleted it when asked for consent"
 # an answer opening with a refusal says no, whatever follows ("No, don't remember that"); "no problem" is a yes
@@ -73,6 +74,22 @@ def check_answer(fact_id: str, message: Source, current_generation: int, quoted:
                               f"was quoted from message #{asked_at}): consent is an answer given after it")
 
 
+def _plain(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def check_shown(fact: Fact, message: Source, quoted: list[Source], conversation: list[Source]) -> None:
+    """Refuse a yes no line answers: the agent's side of the conversation (a message that is not a human's) must
+    have shown the fact's statement between the quoted message and the yes (pure rule, field `message_id`)."""
+    asked_at = max((s.index or 0) for s in quoted if s.session_id == message.session_id)
+    statement = _plain(fact.statement or "")
+    if not any(m.kind == "message" and not eligible(m) and m.generation == message.generation
+               and asked_at < (m.index or 0) < (message.index or 0) and statement in _plain(m.text or "")
+               for m in conversation):
+        raise EvidenceRefused("message_id", f"no message between #{asked_at} and #{message.index} showed the person "
+                              f"{surface_line(fact.statement)!r}: consent answers the line they were shown")
+
+
 def consent(ctx: Context, cmd: cc.Consent, *, probes: dict[str, Any] | None = None) -> ConsentResult:
     """The person's answer to a surfaced write: accept serves it (admitted), delete forgets it (verified)."""
     if cmd.decision == "delete":
@@ -89,10 +106,12 @@ def consent(ctx: Context, cmd: cc.Consent, *, probes: dict[str, Any] | None = No
         if message is None or message.kind != "message" or message.session_id is None:
             raise EvidenceRefused("message_id", f"{message_id} names no stored message (a missing message is not "
                                   "consent)")
-        current = source_service.current_generation(source_service.session(tx, ctx.tenant, message.session_id))
+        conversation = source_service.session(tx, ctx.tenant, message.session_id)
+        current = source_service.current_generation(conversation)
         quoted = [s for s in source_repo.by_ids(tx, ctx.tenant, _quoted_ids(tx, ctx, fact)).values()
                   if s.kind == "message"]
         check_answer(fact.fact_id, message, current, quoted)
+        check_shown(fact, message, quoted, conversation)
         newer = admit_version(w, ctx, fact, f"the person's consent in message #{message.index}")
         source_repo.link_accepted_in(tx, w.known, [(newer.version_id, message.source_id)])
         ledger.audit(tx, ctx.tenant, w.known, [("consent", fact.fact_id, {

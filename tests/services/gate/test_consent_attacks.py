@@ -48,3 +48,20 @@ def test_a_yes_still_consents(store, clock, text):
     _shown, reply = store.ingest_messages("s", [
         msg(1, "I will remember that: " + CLAIM, origin="agent", role="assistant", author="agent"), msg(2, text)])
     assert store.consent(remembered.fact_id, "accept", message_id=reply.source_id).fact.state == "active"
+
+
+def test_a_later_message_never_answering_the_shown_line_is_no_consent(store, clock):
+    # given Ana's surfaced claim, and a later message of hers, but the agent never showed "I will remember that ..."
+    remembered, _said = surfaced(store, clock)
+    clock.at(T0 + timedelta(minutes=3))
+    [later] = store.ingest_messages("s", [msg(1, "Thanks, that's all for today.")])
+    # when that message is relayed as her yes, then it is refused naming message_id: she was never asked
+    with pytest.raises(EvidenceRefused) as refused:
+        store.consent(remembered.fact_id, "accept", message_id=later.source_id)
+    assert refused.value.field == "message_id" and "showed" in refused.value.rule
+    assert served(store, remembered.fact_id) == (False, False, False)
+    # and once the line is shown, her yes to it consents
+    store.ingest_messages("s", [msg(2, "I will remember that: " + CLAIM, origin="agent", role="assistant",
+                                    author="agent")])
+    [yes] = store.ingest_messages("s", [msg(3, "Yes.")])
+    assert store.consent(remembered.fact_id, "accept", message_id=yes.source_id).fact.state == "active"
