@@ -268,8 +268,8 @@ OPERATIONS: list[Operation] = [
     Operation("roll_off", "forget", ce.RollOffEpisodes, "roll_off", "POST", "/v1/episodes/roll-off", RollOff,
               write=True, mcp_reason="roll-off forgets by the tenant's TTLs on a schedule (an operator's job, run by "
               "`maintain` too); an agent forgets nothing by age", cli="roll-off"),
-    Operation("reflect", "read", ce.Reflect, "reflect", "POST", "/v1/reflect", Reflection, mcp="reflect",
-              cli="reflect"),
+    Operation("reflect", "write", ce.Reflect, "reflect", "POST", "/v1/reflect", Reflection, mcp="reflect",
+              cli="reflect"),  # write: it records its run in the ledger (a read-only key can commit nothing)
     # consent to a surfaced semantic write (issue 27 item 1, DESIGN §9)
     Operation("consent", "write", ccons.Consent, "consent", "POST", "/v1/facts/{fact_id}/consent", ConsentResult,
               write=True, mcp="consent", cli="consent"),

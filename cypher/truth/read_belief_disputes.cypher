@@ -7,6 +7,7 @@
 // $known_b      the window's end (included)
 // $subject_ids  the ids of the subject entity (its merged family), or null for every subject
 // $scope_key    canonical scope text (schema/facts.py scope_key), or null for every scope
+// $limit        the most rows to return (the belief diff refuses a window holding more)
 // $levels       sensitivity labels the caller may see (Tx.rows supplies them from its clearance)
 // returns: (plain values only) conflict_id, opened_at (null unless inside the window), resolved_at (likewise),
 //          decision, challenger, established (the two versions as stored)
@@ -27,3 +28,4 @@ RETURN r.conflict_id AS conflict_id,
        r.decision AS decision,
        c {.*, embedding: null, disputed: false} AS challenger, e {.*, embedding: null, disputed: false} AS established
 ORDER BY coalesce(opened_at, resolved_at), conflict_id, e.version_id
+LIMIT $limit

@@ -8,6 +8,7 @@
 // $known_b      the window's end (included)
 // $subject_ids  the ids of the subject entity (its merged family), or null for every subject
 // $scope_key    canonical scope text (schema/facts.py scope_key), or null for every scope
+// $limit        the most rows to return (the belief diff refuses a window holding more)
 // $levels       sensitivity labels the caller may see (Tx.rows supplies them from its clearance)
 // returns: (plain values only) fact (the flagged version as stored), state, at, kind, cause, path, reason
 MATCH (c:StateChange)
@@ -20,3 +21,4 @@ WHERE g.known_from > $known_a AND g.known_from <= $known_b
 RETURN f {.*, embedding: null, disputed: false} AS fact, g.state AS state, g.known_from AS at, c.kind AS kind,
        c.causes[coalesce(g.cause, 0)] AS cause, g.path AS path, coalesce(g.reason, c.reason) AS reason
 ORDER BY at, f.version_id
+LIMIT $limit

@@ -7,6 +7,7 @@
 // $known_b      the window's end (included)
 // $subject_ids  the ids of the subject entity (its merged family), or null for every subject
 // $scope_key    canonical scope text (schema/facts.py scope_key), or null for every scope
+// $limit        the most rows to return (the belief diff refuses a window holding more)
 // $levels       sensitivity labels the caller may see (Tx.rows supplies them from its clearance)
 // returns: (plain values only) fact (the version), supersedes (list of {kind, version_id, fact_id}), earlier
 MATCH (f:Fact)
@@ -21,3 +22,4 @@ RETURN f {.*, embedding: null, disputed: false} AS fact,
        EXISTS { MATCH (e:Fact {fact_id: f.fact_id})
                 WHERE e.tenant = $tenant AND e.known_from < f.known_from AND @visible(e, $levels) } AS earlier
 ORDER BY f.known_from, f.version_id
+LIMIT $limit

@@ -19,6 +19,7 @@ from typing import Any
 from credo.graph.core import ledger
 from credo.schema import commands_episodic as ce
 from credo.schema.episodic import EpisodeRef, Reflection, SemanticProposal
+from credo.schema.errors import InvalidInput
 from credo.schema.facts import Fact
 from credo.schema.sources import Source
 from credo.services.adapters.extractors import Extractor, as_proposal
@@ -28,6 +29,9 @@ from credo.services.episodic.rules import recurring
 from credo.services.episodic.timeline import episodes as read_episodes
 
 SEGMENT = 20  # episodes handed to an extractor at a time (as `extract` hands messages)
+MAX_EPISODES = 2_000
+"""The most episodes one reflection reads (the read stops one past it); a wider window is refused (narrow it), so no
+call reads a tenant's whole episodic memory or runs the extractor's endpoint more than MAX_EPISODES / SEGMENT times."""
 
 
 def reflect(ctx: Context, cmd: ce.Reflect, *, extractor: Extractor | None = None) -> Reflection:
@@ -35,7 +39,9 @@ def reflect(ctx: Context, cmd: ce.Reflect, *, extractor: Extractor | None = None
     see; writes nothing semantic (one ledger event records the run). Proposals are admitted only through the gate:
     `remember` with their quote, `add_fact`, or `extract` then `admit`."""
     start, end = (None if p is None else p.at for p in (cmd.from_, cmd.to))
-    found = read_episodes(ctx, session=cmd.session, entity=cmd.entity, start=start, end=end)
+    found = read_episodes(ctx, session=cmd.session, entity=cmd.entity, start=start, end=end, limit=MAX_EPISODES + 1)
+    if len(found) > MAX_EPISODES:
+        raise InvalidInput("to", f"the window holds more than {MAX_EPISODES} episodes: reflect on a shorter one")
     if extractor is not None:
         proposals, proposer = _extracted(found, extractor), "extractor"
     else:

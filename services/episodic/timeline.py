@@ -28,12 +28,14 @@ def window(start: datetime | None, end: datetime | None) -> None:
 
 
 def episodes(ctx: Context, *, session: str | None, entity: str | None, start: datetime | None,
-             end: datetime | None, known_at: datetime | None = None, page: After | None = None) -> Listing:
+             end: datetime | None, known_at: datetime | None = None, page: After | None = None,
+             limit: int | None = None) -> Listing:
     """The episodes of the window in time order (the caller's clearance applied in the query), one page when
-    `page` is given (`.next_after`)."""
+    `page` is given (`.next_after`), at most `limit` of them otherwise (None: all)."""
     one_of(session, entity)
     window(start, end)
     after = None if page is None else checked_key(page, "instant", "instant", "text")
+    most = page.limit + 1 if page is not None else episode_repo.ALL if limit is None else limit
 
     def read(tx) -> list[Fact]:
         ids = None if entity is None else entity_ids(tx, ctx.tenant, entity, known_at)
@@ -41,7 +43,7 @@ def episodes(ctx: Context, *, session: str | None, entity: str | None, start: da
             return []
         return episode_repo.timeline(tx, ctx.tenant, subject_ids=ids, session_id=session, known_at=known_at,
                                      states=sorted(SERVED_VALUES), start=start, end=end, after=after,
-                                     limit=episode_repo.ALL if page is None else page.limit + 1)
+                                     limit=most)
 
     found = ctx.read(read)
     if page is not None:

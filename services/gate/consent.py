@@ -3,11 +3,14 @@
 forgets it through forgetting (tombstone, residue report, verified). Each writes one "consent" ledger event.
 
 The yes must be an eligible human message (acceptance's rules: not the agent's own, not a system event, not a pure
-question, the session's current generation) of the session and generation the fact was quoted from, after the quoted
-message (the person is answering the line they were shown)."""
+question, the session's current generation) that is no refusal ("No, don't"), of the session and generation the fact
+was quoted from, after the quoted message (the person is answering the line they were shown), by the person quoted
+(in a shared session another participant's yes consents for no one else)."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Any
 
 from credo.graph.core import ledger
@@ -18,7 +21,7 @@ from credo.graph.gate import sources as source_repo
 from credo.schema import commands_consent as cc
 from credo.schema import commands_forget as cf
 from credo.schema.commands import build
-from credo.schema.consent import ConsentResult
+from credo.schema.consent import ConsentResult, surface_line
 from credo.schema.errors import EvidenceRefused, InvalidInput
 from credo.schema.facts import Fact
 from credo.schema.sources import Source
@@ -29,8 +32,17 @@ from credo.services.forget import forget as forget_service
 from credo.services.gate import sources as source_service
 from credo.services.gate.acceptance import check_acceptance
 from credo.services.gate.admission import admit_version
+from credo.services.gate.turns import eligible
 
 DELETED_REASON = "the person deleted it when asked for consent"
+# an answer opening with a refusal says no, whatever follows ("No, don't remember that"); "no problem" is a yes
+_REFUSAL = re.compile(r"^\W*(?:(?:no|nope|nah|never|stop|cancel)\b(?!\s+(?:problem|worries)\b)|don'?t\b|do not\b|"
+                      r"please (?:don'?t|do not)\b|不要|别|不用|不行|不可以|不同意|算了)")
+
+
+def is_refusal(text: str) -> bool:
+    """Whether a person's answer opens with a refusal (English and Chinese cues; pure rule)."""
+    return bool(_REFUSAL.match(unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")))
 
 
 def awaiting(fact: Fact) -> Fact:
@@ -44,14 +56,38 @@ def awaiting(fact: Fact) -> Fact:
 def check_answer(fact_id: str, message: Source, current_generation: int, quoted: list[Source]) -> None:
     """Refuse a message that cannot be the person's yes to the surfaced fact (pure rule, fields named `message_id`)."""
     check_acceptance(message, current_generation, field="message_id")
+    if is_refusal(message.text or ""):
+        raise EvidenceRefused("message_id", f"message #{message.index} refuses (it says no): relay a refusal with "
+                              "decision delete, never as consent")
     if not any((s.session_id, s.generation) == (message.session_id, message.generation) for s in quoted):
         sessions = ", ".join(sorted({f"{s.session_id!r} generation {s.generation}" for s in quoted})) or "none"
         raise EvidenceRefused("message_id", f"fact {fact_id} was remembered in session {sessions}; a message of "
                               f"session {message.session_id!r} generation {message.generation} does not consent to it")
+    # in a shared session another participant's yes is not the quoted person's: only they consent for themselves
+    persons = sorted({s.author for s in quoted if s.session_id == message.session_id and s.author})
+    if persons and message.author not in persons:
+        raise EvidenceRefused("message_id", f"fact {fact_id} quotes {', '.join(map(repr, persons))}; a message by "
+                              f"{message.author!r} does not consent for them")
     asked_at = max((s.index or 0) for s in quoted if s.session_id == message.session_id)
     if (message.index or 0) <= asked_at:
         raise EvidenceRefused("message_id", f"message #{message.index} comes before the person was asked (the fact "
                               f"was quoted from message #{asked_at}): consent is an answer given after it")
+
+
+def _plain(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def check_shown(fact: Fact, message: Source, quoted: list[Source], conversation: list[Source]) -> None:
+    """Refuse a yes no line answers: the agent's side of the conversation (a message that is not a human's) must
+    have shown the fact's statement between the quoted message and the yes (pure rule, field `message_id`)."""
+    asked_at = max((s.index or 0) for s in quoted if s.session_id == message.session_id)
+    statement = _plain(fact.statement or "")
+    if not any(m.kind == "message" and not eligible(m) and m.generation == message.generation
+               and asked_at < (m.index or 0) < (message.index or 0) and statement in _plain(m.text or "")
+               for m in conversation):
+        raise EvidenceRefused("message_id", f"no message between #{asked_at} and #{message.index} showed the person "
+                              f"{surface_line(fact.statement)!r}: consent answers the line they were shown")
 
 
 def consent(ctx: Context, cmd: cc.Consent, *, probes: dict[str, Any] | None = None) -> ConsentResult:
@@ -70,10 +106,12 @@ def consent(ctx: Context, cmd: cc.Consent, *, probes: dict[str, Any] | None = No
         if message is None or message.kind != "message" or message.session_id is None:
             raise EvidenceRefused("message_id", f"{message_id} names no stored message (a missing message is not "
                                   "consent)")
-        current = source_service.current_generation(source_service.session(tx, ctx.tenant, message.session_id))
+        conversation = source_service.session(tx, ctx.tenant, message.session_id)
+        current = source_service.current_generation(conversation)
         quoted = [s for s in source_repo.by_ids(tx, ctx.tenant, _quoted_ids(tx, ctx, fact)).values()
                   if s.kind == "message"]
         check_answer(fact.fact_id, message, current, quoted)
+        check_shown(fact, message, quoted, conversation)
         newer = admit_version(w, ctx, fact, f"the person's consent in message #{message.index}")
         source_repo.link_accepted_in(tx, w.known, [(newer.version_id, message.source_id)])
         ledger.audit(tx, ctx.tenant, w.known, [("consent", fact.fact_id, {

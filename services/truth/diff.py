@@ -18,6 +18,10 @@ from credo.services.core.context import Context
 from credo.services.facts.read import entity_ids
 from credo.services.truth.diff_rules import belief_changes
 
+MAX_CHANGES = 20_000
+"""The most versions, flags or disputes one diff reads (each read stops one past it); a busier window is refused
+(narrow it), so no window, however wide, is read whole into memory."""
+
 
 def diff(ctx: Context, cmd: DiffQuery) -> BeliefDiff:
     """Every change of belief whose known time falls in (known_a, known_b], oldest first: facts added, corrected,
@@ -34,12 +38,14 @@ def diff(ctx: Context, cmd: DiffQuery) -> BeliefDiff:
 
     def work(tx: Tx) -> BeliefDiff:
         ids = entity_ids(tx, ctx.tenant, subject)  # the entity as its names resolve now (None: every subject)
-        window = {"subject_ids": ids, "scope_key": key}
-        changes = belief_changes(
-            diff_repo.versions(tx, ctx.tenant, known_a, known_b, **window),
-            diff_repo.flags(tx, ctx.tenant, known_a, known_b, **window),
-            diff_repo.disputes(tx, ctx.tenant, known_a, known_b, **window),
-            known_a=known_a, known_b=known_b)
+        window = {"subject_ids": ids, "scope_key": key, "limit": MAX_CHANGES + 1}
+        read = [diff_repo.versions(tx, ctx.tenant, known_a, known_b, **window),
+                diff_repo.flags(tx, ctx.tenant, known_a, known_b, **window),
+                diff_repo.disputes(tx, ctx.tenant, known_a, known_b, **window)]
+        if any(len(rows) > MAX_CHANGES for rows in read):
+            raise InvalidInput("known_b", f"the window holds more than {MAX_CHANGES} changes: diff a shorter one (or "
+                                          "one subject or scope)")
+        changes = belief_changes(*read, known_a=known_a, known_b=known_b)
         return BeliefDiff(known_a=known_a, known_b=known_b, changes=changes)
 
     return ctx.read(work)

@@ -48,8 +48,10 @@ def test_over_rest_the_timeline_pages_roll_off_forgets_and_reflection_proposes(a
     other = tenant_b.headers
     assert api.get("/v1/timeline", headers=other, params={"entity": "nightly job"}).json()["items"] == []
     assert api.post("/v1/reflect", headers=other, json={"entity": "nightly job"}).json()["episodes"] == 0
-    # a reader's key may read and reflect but not roll off
+    # a reader's key may read but neither reflect (it records its run in the ledger) nor roll off
     reader = api_keys.create_key(neo4j_db, tenant=tenant_a.name, name="reader", scopes=["reader"])
+    unread = api.post("/v1/reflect", headers={"X-API-Key": reader.secret}, json={"entity": "nightly job"})
+    assert (unread.status_code, unread.json()["field"]) == (403, "scope")
     refused = api.post("/v1/episodes/roll-off", headers={"X-API-Key": reader.secret}, json={})
     assert (refused.status_code, refused.json()["code"]) == (403, "forbidden")
     # roll-off (chat: 24 h) forgets all three, each verified

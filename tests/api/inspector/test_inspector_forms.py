@@ -189,7 +189,7 @@ FORMS = {  # every inspector form that writes: the scope its operation needs, an
 
 
 READING_FORMS = {  # forms that post (CSRF) to run a read whose answer is the page, not a redirect: the scope it needs
-    "/ui/reflect": "read",  # writes only its ledger event (tests/api/inspector/test_memory_pages.py)
+    "/ui/reflect": "write",  # writes only its ledger event (tests/api/inspector/test_memory_pages.py)
 }
 
 

@@ -131,12 +131,12 @@ def _token(api) -> str:
     return hmac.new(api.cookies[COOKIE].encode(), b"credo-inspector-csrf", hashlib.sha256).hexdigest()[:40]
 
 
-def test_the_reflect_form_refuses_a_key_without_the_read_scope(api, neo4j_db):
-    caller = new_tenant(neo4j_db, scopes=tuple(s for s in SCOPES if s != "read"))
+def test_the_reflect_form_refuses_a_key_without_the_write_scope(api, neo4j_db):
+    caller = new_tenant(neo4j_db, scopes=tuple(s for s in SCOPES if s != "write"))
     episodes(store_of(neo4j_db, caller))
     login(api, caller)
     refused = api.post("/ui/reflect", data={"entity": "Alice", "csrf": _token(api)})
-    assert refused.status_code == 403 and "&#39;read&#39;" in refused.text and "8:10" not in refused.text
+    assert refused.status_code == 403 and "&#39;write&#39;" in refused.text and "8:10" not in refused.text
 
 
 # -- the marks of a fact ---------------------------------------------------------------------------------------------
