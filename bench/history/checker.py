@@ -226,14 +226,18 @@ def _read(op: Op, model: Model, times: list[datetime], lo: datetime, hi: datetim
     valid_at = instant(op.args.get("valid_at")) or op.invoked
     tombs = set(op.tombstones) | {r.fact_id for r in op.rows if r.object is None}
     content = {_served(r) for r in op.rows if r.object is not None and r.fact_id not in tombs}
-    # the instants it may have read at: from its invocation (and every write acknowledged before it) to its
-    # completion, short of any write invoked after it completed
-    lo = max(lo, op.invoked)
-    end = bisect_right(times, op.completed)
-    if hi is not None:
-        end = min(end, bisect_left(times, hi))
-    window = [lo] + times[bisect_right(times, lo):end]
-    candidates = sorted({min(s, point) if point is not None else s for s in window})
+    # A read at an explicit (past) known time reads exactly there: a write at or before it still committing is
+    # waited for (services/core/settle.py). A read "now" reads what has committed: writes commit in known-time
+    # order, so it may read at any instant from the latest known time acknowledged before it was invoked (not
+    # from its invocation: a write may have taken an earlier known time and still be committing) to its
+    # completion, short of any write invoked after it completed.
+    if point is not None:
+        candidates = [point]
+    else:
+        end = bisect_right(times, op.completed)
+        if hi is not None:
+            end = min(end, bisect_left(times, hi))
+        candidates = [lo] + times[bisect_right(times, lo):end]
     best: tuple[int, set, set, set] | None = None
     for s in candidates:
         expected = model.expected(op.tenant, op.args.get("subject"), valid_at, s)

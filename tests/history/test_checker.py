@@ -246,6 +246,21 @@ def test_a_read_now_may_see_a_concurrent_write_or_not():
     assert check(h.ops, h.final(clean_rereads(h))) == []
 
 
+def test_a_read_now_may_miss_a_write_that_took_an_earlier_known_time_and_was_still_committing():
+    h = clean()
+    h.add("c4.1", "s3", 30)                                          # k 30.5, acknowledged at 31
+    h.read("c4.2", "s3", 30.6, valid_at=day(1), rows=[])             # invoked after k, before the acknowledgement
+    assert check(h.ops, h.final(clean_rereads(h))) == []
+
+
+def test_a_read_at_a_past_known_time_reads_exactly_there_even_while_a_write_there_is_committing():
+    h = clean()
+    e = h.add("c4.1", "s3", 30)                                      # k 30.5, acknowledged at 31
+    h.read("c4.2", "s3", 30.8, valid_at=day(1), known_at=sec(30.7), rows=[])
+    found = check(h.ops, h.final(clean_rereads(h)))
+    assert kinds(found) == ["stale_read"] and found[0].ops == ["c4.2", "c4.1"] and e in found[0].message
+
+
 def test_a_reread_that_differs_without_a_forget_is_named():
     h = clean()
     rereads = clean_rereads(h)
@@ -302,7 +317,9 @@ def test_an_unknown_write_present_everywhere_is_clean_and_reads_see_it():
     h.end("c4.2", "f_c4.1", day(10), 40, outcome="lost")            # unknown end: decided by its end_fact event
     h.read("c4.3", "s3", 50, valid_at=day(1), rows=[("f_c4.1", "c4.1", V0, day(10))])
     assert check(h.ops, h.final(clean_rereads(h))) == []
-    h.read("c4.4", "s3", 52, valid_at=day(1), rows=[])              # but a read must then see it
+    h.add("c4.5", "s4", 45)                                          # acknowledged at 46, known time 45.5: the
+    h.read("c4.4", "s3", 52, valid_at=day(1), rows=[])              # unknown writes committed before it, so a read
+    #                                                                 "now" after it must see them
     found = check(h.ops, h.final(clean_rereads(h)))
     assert kinds(found) == ["stale_read"] and found[0].ops[:2] == ["c4.4", "c4.1"]
 
