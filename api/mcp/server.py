@@ -264,9 +264,10 @@ TOOLS: tuple[ToolSpec, ...] = (
         "consent", ConsentResult, lambda found: found,
         "Relay the person's answer to a line remember gave you to show ('I will remember that: ...'; the fact waits, "
         "listed in context's open part as awaiting_consent, and is never served until they answer). decision accept: "
-        "give `message_id`, the id of their message (ingested first) saying yes - a human message of the same "
-        "conversation after the one you quoted; your own messages, system events and questions are refused as "
-        "evidence_refused naming message_id. The fact is then served (or kept conflicted if it contradicts "
+        "give `message_id`, the id of their message saying yes - by the person you quoted, in the same "
+        "conversation, after your own message showing them the line (ingest both first); your own messages, system "
+        "events, questions, a refusal ('No, don't') and another participant's yes are refused as evidence_refused "
+        "naming message_id. The fact is then served (or kept conflicted if it contradicts "
         "established knowledge). decision delete: the fact is forgotten (verified; the answer carries the residue "
         "report) and never served. Never decide for the person."),
 )
