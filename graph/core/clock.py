@@ -19,7 +19,7 @@ def committed_last(tx: Tx, tenant: str) -> datetime | None:
     return native(row["last"]) if row and row["last"] is not None else None
 
 
-def await_commits(tx: Tx, tenant: str) -> None:
-    """Block until no write of the tenant is committing (take the clock's lock; nothing changes). Run it in a
-    write transaction of its own and commit it at once."""
-    tx.one(AWAIT_CLOCK, tenant=tenant)
+def settle_point(tx: Tx, tenant: str, point: datetime) -> None:
+    """Block until no write of the tenant is committing (take the clock's lock), and record `point` as settled so
+    no later write takes a known time at or before it. Run it in a write transaction of its own, committed at once."""
+    tx.one(AWAIT_CLOCK, tenant=tenant, point=point)

@@ -6,13 +6,12 @@ Between the two, a read at a point after that known time would miss the write an
 see it. So a read at a past point t first makes sure no write at or before t is still committing:
 - when the clock's last committed known time is t or later, every write at or before t has committed (one small
   read);
-- otherwise it takes the clock's lock in a transaction that changes nothing: a write holding it finishes first, and
-  any write that takes it later takes a known time after its own now, which is past t.
+- otherwise it takes the clock's lock and records t as settled on the clock (a transaction of its own): a write
+  holding the lock finishes first, and any write that takes it later takes a known time after t, whatever its
+  server's clock says (graph/core/ledger.py `begin` hands out times after the clock's settled point).
 What a process has seen settled is remembered per tenant, so reads at older points pay nothing more. A point not yet
 past reads what is believed now; it is not fixed, and is not waited for.
 
-Known times come from the clock of the server that writes: servers sharing a store must keep their clocks in step
-(a server whose clock lags could commit a known time a reader on another one already used).
 Measured: tests/services/core/test_settled_reads.py shows the read that would otherwise be answered differently.
 """
 
@@ -39,7 +38,7 @@ def settle(db: Database, tenant: str, point: datetime, now: datetime) -> None:
         return
     last = db.read(lambda tx: clock.committed_last(tx, tenant))
     if last is None or last < point:
-        db.write(lambda tx: clock.await_commits(tx, tenant))
+        db.write(lambda tx: clock.settle_point(tx, tenant, point))
         last = point
     with _GUARD:
         known = _SETTLED.setdefault(db, {})

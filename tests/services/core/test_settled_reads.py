@@ -49,3 +49,19 @@ def test_a_read_at_a_past_known_time_waits_for_a_write_still_committing_there_so
     monkeypatch.setattr(ledger, "finish", real_finish)
     # then it answered what every later read at that point answers: the write is in it
     assert answered == [_objects(store, point)] == [["first", "second"]]
+
+
+def test_a_settled_point_is_never_taken_by_a_later_write_even_from_a_server_whose_clock_lags(neo4j_db, tenant, clock):
+    # given a reader on the wall clock and a writer whose clock lags a year behind, on one tenant
+    reader = Store(neo4j_db, tenant=tenant, embedder=None, _owns_db=False)
+    lagging = Store(neo4j_db, tenant=tenant, embedder=None, _clock=clock, _owns_db=False)
+    clock.at("2025-01-01")
+    lagging.add_fact(subject="Acme", predicate="note", object="first", object_is_entity=False, valid_from="2024-01-01")
+    point = datetime.now(timezone.utc)
+    # when a read settles a past point after the tenant's last commit, and the lagging server writes after it
+    before = _objects(reader, point)
+    written = lagging.add_fact(subject="Acme", predicate="remark", object="second", object_is_entity=False,
+                               valid_from="2024-01-01")
+    # then that write's known time is after the point (not its server's clock), and the point reads the same
+    assert written.known_from > point
+    assert before == _objects(reader, point) == ["first"]
