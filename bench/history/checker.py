@@ -59,11 +59,14 @@ def _writes(ops: list[Op], ev: Evidence, out: list[Violation]) -> tuple[list[App
             continue
         found = ev.find(op, claimed)
         if op.outcome == "ok":
-            _acknowledged(op, ev, found, out)
+            known = op.known_at
+            if known is None and op.kind == "forget" and len(found.events) == 1:
+                known = found.known  # a forget answers no known time: its one ledger event (reason: its id) has it
+            _acknowledged(op, known, ev, found, out)
             explained.update((op.tenant, e.at) for e in found.events)  # a duplicate is named once, not as phantom
             explained.update((op.tenant, v.known_from) for v in found.versions)
-            if op.known_at is not None:
-                applied.append(Applied(op.id, op.tenant, op.kind, op.known_at, op.args, list(op.rows)))
+            if known is not None:
+                applied.append(Applied(op.id, op.tenant, op.kind, known, op.args, list(op.rows)))
         elif op.outcome == "refused":
             if not found.none:
                 out.append(Violation("half_applied", f"refused {op.kind} ({op.code}) left {_traces(found)}", [op.id]))
@@ -83,10 +86,11 @@ def _writes(ops: list[Op], ev: Evidence, out: list[Violation]) -> tuple[list[App
     return applied, explained
 
 
-def _acknowledged(op: Op, ev: Evidence, found: Found, out: list[Violation]) -> None:
-    t, k, operation = op.tenant, op.known_at, LEDGER_OPERATION[op.kind]
+def _acknowledged(op: Op, k: datetime | None, ev: Evidence, found: Found, out: list[Violation]) -> None:
+    t, operation = op.tenant, LEDGER_OPERATION[op.kind]
     if k is None:
-        out.append(Violation("lost", f"acknowledged {op.kind} returned no known time", [op.id]))
+        said = "has no forget ledger event naming it" if op.kind == "forget" else "returned no known time"
+        out.append(Violation("lost", f"acknowledged {op.kind} {said}", [op.id]))
         return
     own = [e for e in ev.events_at.get((t, k), []) if e.operation == operation]
     if not own:

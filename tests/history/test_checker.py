@@ -113,13 +113,15 @@ class History:
         self._op(op_id, "resolve", {"conflict_id": f"c_{challenger}", "decision": "reject", "reason": op_id}, t,
                  outcome, k, rows)
 
-    def forget(self, op_id, fact, t, *, outcome="ok"):
+    def forget(self, op_id, fact, t, *, outcome="ok", logged=True):
         k = sec(t + 0.5)
         for v in self.versions:
             if v.fact_id == fact:
                 v.object, v.state, v.forgotten = None, "forgotten", True
-        self._event(k, "forget", fact, [fact], reason=op_id)
-        self._op(op_id, "forget", {"target_id": fact, "reason": op_id}, t, outcome, k, [])
+        if logged:
+            self._event(k, "forget", fact, [fact], reason=op_id)
+        # a forget answers no known time (its answer is the residue report): its ledger event has it, as recorded
+        self._op(op_id, "forget", {"target_id": fact, "reason": op_id}, t, outcome, None, [])
 
     # -- reads ------------------------------------------------------------------------------------------------
     def read(self, op_id, subject, t, *, valid_at, known_at=None, rows=(), tombstones=()):
@@ -259,6 +261,14 @@ def test_a_read_at_a_past_known_time_reads_exactly_there_even_while_a_write_ther
     h.read("c4.2", "s3", 30.8, valid_at=day(1), known_at=sec(30.7), rows=[])
     found = check(h.ops, h.final(clean_rereads(h)))
     assert kinds(found) == ["stale_read"] and found[0].ops == ["c4.2", "c4.1"] and e in found[0].message
+
+
+def test_an_acknowledged_forget_with_no_ledger_event_is_lost():
+    h = clean()
+    e = h.add("c4.1", "s3", 30)
+    h.forget("c4.2", e, 40, logged=False)
+    found = check(h.ops, h.final(clean_rereads(h)))
+    assert "lost" in kinds(found) and any(v.ops == ["c4.2"] for v in found if v.kind == "lost")
 
 
 def test_a_reread_that_differs_without_a_forget_is_named():
