@@ -315,18 +315,18 @@ def _ledger(ops: list[Op], final: Final, applied: list[Applied], explained: set[
     known = {(w.tenant, w.known) for w in applied} | explained
     start = {t: min(o.invoked for o in ops if o.tenant == t) for t in {o.tenant for o in ops}}
     for t, events in final.ledger.items():
-        stray: dict[datetime, list[str]] = defaultdict(list)
-        for e in events:
-            if (t, e.at) not in known and t in start and e.at >= start[t]:
-                stray[e.at].append(f"{e.operation}({e.subject_id})")
-        for at, names in sorted(stray.items()):
-            out.append(Violation("phantom", f"ledger events at {at.isoformat()} no write accounts for: "
-                                 f"{', '.join(names)}"))
+        _phantoms(t, [(e.at, f"{e.operation}({e.subject_id})") for e in events], "ledger events at", known, start, out)
     for t, versions in final.versions.items():
-        stray_v: dict[datetime, list[str]] = defaultdict(list)
-        for v in versions:
-            if (t, v.known_from) not in known and t in start and v.known_from >= start[t]:
-                stray_v[v.known_from].append(f"{v.version_id} of {v.fact_id} ({v.object})")
-        for at, names in sorted(stray_v.items()):
-            out.append(Violation("phantom", f"versions known from {at.isoformat()} no write accounts for: "
-                                 f"{', '.join(names)}"))
+        _phantoms(t, [(v.known_from, f"{v.version_id} of {v.fact_id} ({v.object})") for v in versions],
+                  "versions known from", known, start, out)
+
+
+def _phantoms(t: str, stamped: list[tuple[datetime, str]], what: str, known: set[tuple[str, datetime]],
+              start: dict[str, datetime], out: list[Violation]) -> None:
+    """What the store holds at a known time no write of the history accounts for (set-up before the run aside)."""
+    stray: dict[datetime, list[str]] = defaultdict(list)
+    for at, name in stamped:
+        if (t, at) not in known and t in start and at >= start[t]:
+            stray[at].append(name)
+    for at, names in sorted(stray.items()):
+        out.append(Violation("phantom", f"{what} {at.isoformat()} no write accounts for: {', '.join(names)}"))

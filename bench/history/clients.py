@@ -285,20 +285,7 @@ class Client:
         return op
 
     def _read_pages(self, url: str, tenant: Tenant, params: dict) -> tuple[list[dict], httpx.Response]:
-        items: list[dict] = []
-        cursor = None
-        while True:
-            answer = self.http.get(url, params={**params, **({"cursor": cursor} if cursor else {})},
-                                   headers=self._headers(tenant))
-            if answer.status_code != 200:
-                return items, answer
-            page = answer.json()
-            for item in page.get("items", []) + page.get("undated", []):
-                if all(i["version_id"] != item["version_id"] for i in items):
-                    items.append(item)
-            cursor = page.get("next_cursor")
-            if not cursor:
-                return items, answer
+        return read_pages(self.http, url, params, self._headers(tenant))
 
     def _record_answer(self, op: Op, answer: httpx.Response, items: list[dict]) -> None:
         try:
@@ -322,3 +309,21 @@ class Client:
             and "version_id" in result else []
         op.rows = [row_of(i) for i in returned]
         op.known_at = write_known_at(returned, data.get("cascade"))
+
+
+def read_pages(http: httpx.Client, url: str, params: dict, headers: dict) -> tuple[list[dict], httpx.Response]:
+    """Every page of an as-of read (dated items, then undated, each version once), and the last answer (a non-200
+    one ends the reading)."""
+    items: list[dict] = []
+    cursor = None
+    while True:
+        answer = http.get(url, params={**params, **({"cursor": cursor} if cursor else {})}, headers=headers)
+        if answer.status_code != 200:
+            return items, answer
+        page = answer.json()
+        for item in page.get("items", []) + page.get("undated", []):
+            if all(i["version_id"] != item["version_id"] for i in items):
+                items.append(item)
+        cursor = page.get("next_cursor")
+        if not cursor:
+            return items, answer

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 from neo4j import GraphDatabase
 
-from bench.history.clients import parse_time, row_of
+from bench.history.clients import parse_time, read_pages, row_of
 from bench.history.records import Final, LedgerEvent, Op, Reread, Version
 
 _VERSIONS = """
@@ -67,19 +67,8 @@ def ledger(http: httpx.Client, admin_key: str) -> tuple[list[LedgerEvent], bool]
 def reread(http: httpx.Client, key: str, op: Op) -> Reread:
     """An acknowledged read issued again at its point (every page)."""
     params = {k: op.args[k] for k in ("subject", "predicate", "valid_at", "known_at")}  # the text first sent
-    items: list[dict] = []
-    cursor = None
-    while True:
-        answer = http.get("/v1/facts", params={**params, **({"cursor": cursor} if cursor else {})},
-                          headers={"X-API-Key": key})
-        answer.raise_for_status()
-        page = answer.json()
-        for item in page.get("items", []) + page.get("undated", []):
-            if all(i["version_id"] != item["version_id"] for i in items):
-                items.append(item)
-        cursor = page.get("next_cursor")
-        if not cursor:
-            break
+    items, answer = read_pages(http, "/v1/facts", params, {"X-API-Key": key})
+    answer.raise_for_status()
     return Reread(op_id=op.id, rows=[row_of(i) for i in items],
                   tombstones=[i["fact_id"] for i in items if i.get("tombstone") is not None])
 
