@@ -25,6 +25,7 @@ from credo.services.facts import revise as revise_fact
 from credo.services.facts import who
 from credo.services.core.context import Context, system_clock
 from credo.services.core.crypto import Cipher, SealedTenants, cipher_for
+from credo.services.core.settle import SettledPoints
 from credo.services.adapters.key_stores import KeyStore
 from credo.services.adapters.embeddings import Embedder
 from credo.store import forget as forget_store
@@ -69,7 +70,7 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         embedder: Embedder | None = None, _clock: Callable[[], datetime] | None = None, _owns_db: bool = True,
         clearance: str | None = None, actor: str | None = None, cipher: Cipher | None = None,
         keys: KeyStore | None = None, crypto: str | None = None, _sealed: SealedTenants | None = None,
-        verifier: Any = None,
+        verifier: Any = None, _settled: SettledPoints | None = None,
     ) -> None:
         if principal is None:
             if not tenant:
@@ -94,7 +95,7 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         self._ctx = Context(db=db, tenant=principal.tenant, clock=_clock or system_clock, embedder=embedder,
                             clearance=principal.clearance, actor=principal.actor, scopes=principal.scopes,
                             cipher=cipher, keys=keys if keys is not None else (cipher.keys if cipher is not None else None),
-                            verifier=verifier)
+                            verifier=verifier, settled=_settled if _settled is not None else SettledPoints())
 
     def __enter__(self) -> "Store":
         return self
@@ -116,7 +117,7 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
             mode = "off"  # a handle built without a mode: still refuses a tenant sealed in this key store
         return Store(self._db, principal=principal, embedder=self._ctx.embedder, _clock=self._ctx.clock,
                      _owns_db=False, keys=self._keys, cipher=shared, crypto=mode, _sealed=self._sealed,
-                     verifier=self._ctx.verifier)
+                     verifier=self._ctx.verifier, _settled=self._ctx.settled)
 
     def authorize(self, operation: str, fields: dict[str, Any] | None = None) -> None:
         """Refuse (Forbidden, 403) an operation of the registry this handle's principal has no scope for — the check

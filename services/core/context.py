@@ -13,6 +13,7 @@ from credo.schema.api_keys import ALL_SCOPES
 from credo.schema.errors import Forbidden
 from credo.schema.search import query_levels
 from credo.services.core.governance import FULL, Governance
+from credo.services.core.settle import SettledPoints, settle
 from credo.services.core.unit_of_work import UnforeseenStatements, Vectors, Write
 
 if TYPE_CHECKING:
@@ -60,6 +61,7 @@ class Context:
     scopes: frozenset[str] = ALL_SCOPES  # what the caller's key may do (schema/api_keys.py); checked per operation
     keys: "KeyStore | None" = None  # the key store outside the graph (crypto keys; forget probes' keys), if any
     verifier: Any = None  # the configured semantic verifier (credo/bootstrap.py `verifier_for`); None: not verified
+    settled: SettledPoints = field(default_factory=SettledPoints)  # the process's settled points (services/core/settle.py)
 
     def bind(self, tx: Tx) -> Tx:
         """Give a transaction this store's clearance (the `$levels` of every query declaring it: what the caller may
@@ -78,10 +80,9 @@ class Context:
         """A known-time read point. A point not yet past reads what is believed now; only past points are fixed, so
         a read at one first waits for any write still committing at or before it (services/core/settle.py)."""
         from credo.schema.time import parse_instant
-        from credo.services.core.settle import settle
 
         point = parse_instant(value, "known_at")
-        settle(self.db, self.tenant, point, self.now())
+        settle(self.db, self.settled, self.tenant, point, self.now())
         return point
 
     def embed(self, texts: Iterable[str]) -> dict[str, list[float]]:

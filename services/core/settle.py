@@ -9,8 +9,9 @@ see it. So a read at a past point t first makes sure no write at or before t is 
 - otherwise it takes the clock's lock and records t as settled on the clock (a transaction of its own): a write
   holding the lock finishes first, and any write that takes it later takes a known time after t, whatever its
   server's clock says (graph/core/ledger.py `begin` hands out times after the clock's settled point).
-What a process has seen settled is remembered per tenant, so reads at older points pay nothing more. A point not yet
-past reads what is believed now; it is not fixed, and is not waited for.
+What a process has seen settled is remembered per tenant (`SettledPoints`, one per process: the Store made by the
+composition root makes it, every handle it gives shares it through its Context), so reads at older points pay nothing
+more. A point not yet past reads what is believed now; it is not fixed, and is not waited for.
 
 Measured: tests/services/core/test_settled_reads.py shows the read that would otherwise be answered differently.
 """
@@ -18,28 +19,37 @@ Measured: tests/services/core/test_settled_reads.py shows the read that would ot
 from __future__ import annotations
 
 import threading
-import weakref
 from datetime import datetime
 
 from credo.graph.core import clock
 from credo.graph.core.db import Database
 
-_SETTLED: "weakref.WeakKeyDictionary[Database, dict[str, datetime]]" = weakref.WeakKeyDictionary()
-_GUARD = threading.Lock()
+
+class SettledPoints:
+    """The latest point this process has seen settled, per tenant (shared by every handle on one driver)."""
+
+    def __init__(self) -> None:
+        self._latest: dict[str, datetime] = {}
+        self._guard = threading.Lock()
+
+    def covers(self, tenant: str, point: datetime) -> bool:
+        """Whether `point` is at or before a point already seen settled for `tenant`."""
+        with self._guard:
+            seen = self._latest.get(tenant)
+        return seen is not None and point <= seen
+
+    def record(self, tenant: str, point: datetime) -> None:
+        """Remember that every write of `tenant` at or before `point` has committed."""
+        with self._guard:
+            self._latest[tenant] = max(self._latest.get(tenant, point), point)
 
 
-def settle(db: Database, tenant: str, point: datetime, now: datetime) -> None:
+def settle(db: Database, settled: SettledPoints, tenant: str, point: datetime, now: datetime) -> None:
     """Return once every write of `tenant` whose known time is at or before the past `point` has committed."""
-    if point >= now:
-        return
-    with _GUARD:
-        seen = _SETTLED.setdefault(db, {}).get(tenant)
-    if seen is not None and point <= seen:
+    if point >= now or settled.covers(tenant, point):
         return
     last = db.read(lambda tx: clock.committed_last(tx, tenant))
     if last is None or last < point:
         db.write(lambda tx: clock.settle_point(tx, tenant, point))
         last = point
-    with _GUARD:
-        known = _SETTLED.setdefault(db, {})
-        known[tenant] = max(known.get(tenant, last), last)
+    settled.record(tenant, last)

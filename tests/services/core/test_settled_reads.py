@@ -65,3 +65,23 @@ def test_a_settled_point_is_never_taken_by_a_later_write_even_from_a_server_whos
     # then that write's known time is after the point (not its server's clock), and the point reads the same
     assert written.known_from > point
     assert before == _objects(reader, point) == ["first"]
+
+
+def test_a_point_one_handle_saw_settled_costs_every_handle_of_its_process_no_clock_query(neo4j_db, tenant,
+                                                                                          queries_run):
+    # given a process's store (the composition root's) and a caller's handle it gave, and a settled past point
+    root = Store(neo4j_db, tenant=tenant, embedder=None, _owns_db=False)
+    caller = root.for_principal(root.principal)
+    root.add_fact(subject="Acme", predicate="note", object="first", object_is_entity=False, valid_from="2024-01-01")
+    point = datetime.now(timezone.utc)
+    first = _objects(root, point)
+    assert {"read_clock_last", "await_clock"} & set(queries_run)
+    # when the caller's handle reads at that point, and at an older one
+    queries_run.clear()
+    again = [_objects(caller, point), _objects(caller, datetime(2024, 6, 1, tzinfo=timezone.utc))]
+    # then neither touches the tenant's clock: the process remembers the point for every handle it gave
+    assert again == [first, []] and first == ["first"]
+    assert not {"read_clock_last", "await_clock"} & set(queries_run), queries_run
+    # while a store of another process (its own composition root) checks the clock once for the same point
+    other = Store(neo4j_db, tenant=tenant, embedder=None, _owns_db=False)
+    assert _objects(other, point) == first and "read_clock_last" in queries_run
