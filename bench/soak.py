@@ -47,9 +47,6 @@ import argparse
 import os
 import re
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -58,13 +55,11 @@ import uuid
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-import httpx
-
+from credo.ops.serve_process import embedder_ready, serving
 from server_cpu import _listening_pid
 from soak_load import Client, Recorder, Shared
 from soak_report import MB, Limits, Window, check, table, write
 
-CREDO = str(Path(sys.executable).with_name("credo"))
 JVM_MARGIN_MB = 768
 SAMPLE_S, PROGRESS_S = 5.0, 30.0
 
@@ -138,34 +133,9 @@ def make_key(uri: str, user: str, password: str, database: str) -> tuple[str, st
 @contextmanager
 def serve(env: dict[str, str], log: Path, *, timeout_s: float = 300):
     """`credo serve` on a free port, answering /health with its embedder ready: (url, pid); SIGINT at the end."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    url = f"http://127.0.0.1:{port}"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen([CREDO, "serve", "--port", str(port), "--no-first-key"], env=env, stdout=out,
-                                stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + timeout_s
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"credo serve exited: {log.read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{url}/health", timeout=2).json().get("embedder") in ("ready", "off"):
-                    break
-            except (httpx.HTTPError, ValueError):
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"credo serve was not ready in {timeout_s:.0f} s: {log.read_text()[-2000:]}")
-            time.sleep(0.5)
-        yield url, proc.pid
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    with serving(env, log=log, timeout_s=timeout_s, args=["--no-first-key"], ready=embedder_ready, grace_s=30,
+                 poll_s=0.5) as server:
+        yield server.url, server.pid
 
 
 def drive(url: str, key: str, *, seconds: float, window_s: float, clients: int, pids: tuple[int, int | None],

@@ -1,8 +1,9 @@
 """The nemesis of a history run: it kills a `credo serve` process, or the Neo4j process, with SIGKILL at random
 moments and starts it again after a pause, recording each fault (kind, target, killed at, back at).
 
-`serve` faults kill one of the two servers and restart it on the same port; `neo4j` faults kill the private local
-Neo4j (`LocalNeo4j`; never one given by NEO4J_URI) and start it again on the same data (recovery replays its logs).
+`serve` faults kill one of the two servers (a `ServeProcess`, credo/ops/serve_process.py) and restart it on the same
+port; `neo4j` faults kill the private local Neo4j (`LocalNeo4j`; never one given by NEO4J_URI) and start it again on
+the same data (recovery replays its logs).
 The kinds alternate (in a shuffled order unless `shuffle` is off), so any two consecutive faults are one of each kind.
 """
 
@@ -11,17 +12,12 @@ from __future__ import annotations
 import os
 import random
 import signal
-import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
 
-import httpx
-
-CREDO = str(Path(sys.executable).with_name("credo"))
+from credo.ops.serve_process import ServeProcess
 
 
 def utcnow() -> datetime:
@@ -36,59 +32,6 @@ class Fault:
     target: str  # the server's URL, or the Neo4j pid
     killed_at: datetime
     back_at: datetime | None = None
-
-
-class ServeProcess:
-    """One `credo serve` on a fixed port, started and stopped (gracefully or by SIGKILL) by the run."""
-
-    def __init__(self, port: int, env: dict[str, str], log: Path) -> None:
-        self.port, self.env, self.log = port, env, log
-        self.url = f"http://127.0.0.1:{port}"
-        self.proc: subprocess.Popen | None = None
-
-    def start(self, timeout_s: float = 180.0) -> None:
-        """Start it and wait until /health answers 200."""
-        self.launch()
-        self.wait_ready(timeout_s)
-
-    def launch(self) -> None:
-        """Start the process (niced), not waiting for it."""
-        with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(["nice", "-n", "10", CREDO, "serve", "--port", str(self.port),
-                                          "--no-first-key"], env=self.env, stdout=log, stderr=subprocess.STDOUT,
-                                         start_new_session=True)
-
-    def wait_ready(self, timeout_s: float = 180.0) -> None:
-        """Wait until /health answers 200 (RuntimeError when the process exits or the time is up)."""
-        assert self.proc is not None
-        deadline = time.monotonic() + timeout_s
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"credo serve on port {self.port} exited; see {self.log}")
-            try:
-                if httpx.get(f"{self.url}/health", timeout=2).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"credo serve on port {self.port} did not answer /health; see {self.log}")
-            time.sleep(0.3)
-
-    def kill(self) -> None:
-        """SIGKILL, then reap it."""
-        if self.proc is not None and self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(30)
-
-    def stop(self) -> None:
-        """SIGINT (graceful), SIGKILL after 20 s."""
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            self.kill()
 
 
 class Nemesis(threading.Thread):

@@ -34,8 +34,9 @@ import httpx  # noqa: E402
 
 from bench.history.clients import PREDICATE, Client, History, Registry, Tenant  # noqa: E402
 from bench.history.collect import collect  # noqa: E402
-from bench.history.nemesis import CREDO, Fault, Nemesis, ServeProcess  # noqa: E402
+from bench.history.nemesis import Fault, Nemesis  # noqa: E402
 from bench.history.records import Op, dump_final, dump_ops  # noqa: E402
+from credo.ops.serve_process import CREDO, ServeProcess  # noqa: E402
 
 
 @dataclass
@@ -51,14 +52,6 @@ class Outcome:
 
 def _say(message: str) -> None:
     print(f"[{datetime.now(timezone.utc):%H:%M:%S}] {message}", flush=True)
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _neo4j(out: Path, instance: str | None, private: bool):
@@ -122,7 +115,8 @@ def run(*, seconds: float, clients: int = 8, tenants: int = 2, seed: int | None 
     servers: list[ServeProcess] = []
     try:
         subprocess.run([CREDO, "db", "migrate"], env=env, check=True, capture_output=True, timeout=600)
-        servers = [ServeProcess(_free_port(), env, out / f"serve-{i}.log") for i in range(2)]
+        servers = [ServeProcess(env, log=out / f"serve-{i}.log", args=["--no-first-key"], nice=10, new_session=True)
+                   for i in range(2)]
         for server in servers:  # both start at once, then each is waited for
             server.launch()
         for server in servers:

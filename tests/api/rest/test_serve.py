@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
-import sys
-import time
+import tempfile
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -15,46 +13,17 @@ from pathlib import Path
 import httpx
 import pytest
 
+from credo.ops import serve_process
+from credo.ops.serve_process import CREDO, ServeProcess, free_port
 from tests.api.conftest import new_tenant
-
-CREDO = str(Path(sys.executable).with_name("credo"))
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @contextmanager
-def serving(env: dict[str, str], *, timeout_s: float = 120) -> Iterator[tuple[str, subprocess.Popen]]:
+def serving(env: dict[str, str], *, timeout_s: float = 120) -> Iterator[tuple[str, ServeProcess]]:
     """Run `credo serve` on a free port until /health answers; stop it with SIGINT (graceful) at the end."""
-    port = free_port()
-    proc = subprocess.Popen([CREDO, "serve", "--port", str(port)], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + timeout_s
-    try:
-        while True:
-            if proc.poll() is not None:
-                raise AssertionError(f"credo serve exited: {proc.stdout.read()}")
-            try:
-                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise AssertionError("credo serve did not answer /health in time")
-            time.sleep(0.3)
-        yield url, proc
-    finally:
-        proc.send_signal(2)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    with tempfile.TemporaryDirectory(prefix="credo-serve-") as logs, \
+            serve_process.serving(env, log=Path(logs) / "serve.log", timeout_s=timeout_s) as server:
+        yield server.url, server
 
 
 @pytest.fixture
@@ -66,21 +35,21 @@ def two_servers(cli_env) -> Iterator[tuple[str, str]]:
 
 
 def test_credo_serve_answers_health_and_stops_gracefully(cli_env):
-    with serving(dict(cli_env)) as (url, proc):
+    with serving(dict(cli_env)) as (url, server):
         assert httpx.get(f"{url}/health").json()["status"] == "ok"
         assert httpx.get(f"{url}/v1/stale").status_code == 401
-    assert proc.returncode == 0
+    assert server.proc.returncode == 0
 
 
 def test_credo_serve_without_neo4j_uri_starts_its_own_and_prints_a_first_key(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("NEO4J_")}
     env.update(CREDO_DATA_DIR=str(tmp_path / "data"), CREDO_INSTANCE=f"serve-{os.getpid()}", HF_HUB_OFFLINE="1",
                CREDO_TENANT="first")
-    with serving(env, timeout_s=300) as (url, proc):
+    with serving(env, timeout_s=300) as (url, server):
         health = httpx.get(f"{url}/health").json()
         assert {k: health[k] for k in ("status", "database", "auth")} == {"status": "ok", "database": "up", "auth": True}
         assert health["embedder"] in ("preparing", "ready")
-    output = proc.stdout.read()
+        output = server.output()  # the first key is printed before the server listens
     key = next(line.strip() for line in output.splitlines() if line.strip().startswith("credo_"))
     assert key and "created the first API key" in output
     subprocess.run([CREDO, "neo4j", "stop"], env=env, check=False, capture_output=True, timeout=120)
