@@ -1,7 +1,7 @@
 """The nemesis of a history run: it kills a `credo serve` process, or the Neo4j process, with SIGKILL at random
 moments and starts it again after a pause, recording each fault (kind, target, killed at, back at).
 
-`serve` faults kill one of the two servers (a `ServeProcess`, credo/ops/serve_process.py) and restart it on the same
+`serve` faults kill one of the two servers (a `ServeProcess`, ops/serve_process.py) and restart it on the same
 port; `neo4j` faults kill the private local Neo4j (`LocalNeo4j`; never one given by NEO4J_URI) and start it again on
 the same data (recovery replays its logs).
 The kinds alternate (in a shuffled order unless `shuffle` is off), so any two consecutive faults are one of each kind.
