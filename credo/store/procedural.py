@@ -34,9 +34,11 @@ class ProceduralMixin:
         """The live recipes of a task shape, best first (by rate, then uses), each with its record."""
         return recipe_service.recipes(self._ctx, build(c.RecipesQuery, task_shape=task_shape, known_at=known_at))
 
-    def consent_recipe(self, recipe_id: str, *, accept: bool) -> Recipe:
-        """A person's answer to a user-facing recipe: accepted, it is served; declined, it never is."""
-        return recipe_service.consent_recipe(self._ctx, build(c.ConsentRecipe, recipe_id=recipe_id, accept=accept))
+    def consent_recipe(self, recipe_id: str, *, accept: bool, message_id: str | None = None) -> Recipe:
+        """A person's answer to a user-facing recipe: accepted on the word of their message `message_id` saying yes
+        (after an agent message that showed them its steps), it is served; declined, it never is."""
+        return recipe_service.consent_recipe(self._ctx, build(c.ConsentRecipe, recipe_id=recipe_id, accept=accept,
+                                                              message_id=message_id))
 
 
 HANDLERS: dict[str, Callable[..., Any]] = {
