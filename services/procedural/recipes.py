@@ -14,6 +14,7 @@ from credo.graph.gate import sources as source_repo
 from credo.graph.procedural import recipes as recipe_repo
 from credo.schema import commands_procedural as c
 from credo.schema.errors import EvidenceRefused, InvalidInput, NotFound
+from credo.schema.pages import After, checked_key, keyed_page
 from credo.schema.recipes import Recipe
 from credo.schema.search import most_sensitive
 from credo.services.core.clearance import label
@@ -103,12 +104,17 @@ def consent_recipe(ctx: Context, cmd: c.ConsentRecipe) -> Recipe:
     return ctx.write(work)
 
 
-def recipes(ctx: Context, cmd: c.RecipesQuery) -> list[Recipe]:
+def recipes(ctx: Context, cmd: c.RecipesQuery, *, page: After | None = None) -> list[Recipe]:
     """The live recipes of a task shape (as believed at `known_at`, default now), best first: by rate, then uses.
-    A retired, declined or not yet consented recipe is never among them."""
+    A retired, declined or not yet consented recipe is never among them. `page` reads one page in the query
+    (keyset: `.next_after` is the key the next page starts after)."""
     key = rules.shape_key(cmd.task_shape)
     known = None if cmd.known_at is None else ctx.known_point(cmd.known_at.at)
-    return ctx.read(lambda tx: recipe_repo.of_shape(tx, ctx.tenant, key, sorted(rules.SERVED), known))
+    after = None if page is None else rules.page_key(checked_key(page, "text", "text", "text"))
+    most = recipe_repo.ALL if page is None else page.limit + 1
+    found = ctx.read(lambda tx: recipe_repo.of_shape(tx, ctx.tenant, key, sorted(rules.SERVED), known, after=after,
+                                                     limit=most))
+    return found if page is None else keyed_page(found, page, key=recipe_repo.recipe_key)
 
 
 def _current(w: Write, recipe_id: str) -> Recipe:

@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+import math
 import unicodedata
 
 from credo.schema.errors import InvalidInput, TransitionRefused
@@ -81,6 +82,20 @@ def after_outcome(recipe_id: str, state: RecipeState, uses: int, successes: int,
         raise TransitionRefused(recipe_id, state, "an outcome (its record is history)")
     uses, successes = counted(uses, successes, outcome)
     return ("retired" if retires(uses, successes) else state), uses, successes
+
+
+def page_key(key: list[str] | None) -> tuple[float, int, str] | None:
+    """A recipes page's key (rate, uses, recipe id as text, `graph/procedural` `recipe_key`) read back; anything
+    else is a cursor of another listing or edited by hand: InvalidInput naming `cursor`."""
+    if key is None:
+        return None
+    try:
+        rate, uses = float(key[0]), int(key[1])
+    except (ValueError, OverflowError):
+        rate, uses = math.nan, -1
+    if not (0.0 <= rate <= 1.0 and 0 <= uses <= 2**62):
+        raise InvalidInput("cursor", "is not a cursor of this listing")
+    return rate, uses, key[2]
 
 
 def surface_line(steps: list[str]) -> str:
