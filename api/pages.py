@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from typing import Any, Generic, TypeVar
 
@@ -19,6 +19,8 @@ from pydantic import BaseModel
 
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import Unreadable
+from credo.schema.pages import After
+from credo.schema.time import point
 
 T = TypeVar("T")
 DEFAULT_LIMIT = 50
@@ -124,3 +126,26 @@ def page(items: Sequence[Any], *, offset: int, limit: int, pinned: str | None, f
     more = offset + limit < len(items)
     return Page(items=chunk, next_cursor=encode(offset + limit, pinned, fingerprint) if more else None,
                 unreadable=list(getattr(items, "unreadable", ())))
+
+
+def keyset_read(handle: Callable[..., Any], cmd: Any, fields: dict[str, Any], *, operation: str, limit: Any,
+                cursor: Any) -> Page:
+    """One page of a listing its Store method cuts in the query by key (it takes `page`, an `After`), for a surface
+    that is handed `limit` and `cursor` as plain values (MCP's tools): `limit` 1 to MAX_LIMIT (default
+    DEFAULT_LIMIT), a cursor of this very query only; later pages read at the first page's known time when the
+    command has a `known_at` the caller left open. `handle(cmd, page=...)` runs the read."""
+    if limit is None:
+        limit = DEFAULT_LIMIT
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+        raise InvalidInput("limit", f"must be a whole number from 1 to {MAX_LIMIT} (the most items of one page)")
+    if cursor is not None and not isinstance(cursor, str):
+        raise InvalidInput("cursor", "is not a cursor this server issued")
+    fingerprint = query_hash({"operation": operation, **fields})
+    offset, pinned, after = read_cursor(cursor, fingerprint) if cursor else (0, None, None)
+    pin = "known_at" in type(cmd).model_fields and fields.get("known_at") is None
+    if pin and pinned:
+        cmd = cmd.model_copy(update={"known_at": point(pinned, "cursor")})
+    result = handle(cmd, page=After(after, limit))
+    if pin and pinned is None:
+        pinned = pin_time(result)
+    return keyset_page(result, offset=offset, pinned=pinned, fingerprint=fingerprint)

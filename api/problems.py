@@ -30,6 +30,7 @@ from credo.schema.errors import (
     TransitionRefused,
     Unauthenticated,
     UpstreamFailed,
+    RateLimited,
 )
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -58,6 +59,7 @@ PROBLEMS: dict[type[CredoError], ProblemKind] = {
     ConflictError: ProblemKind(409, "rule_refused", "A rule refused the write"),
     TransitionRefused: ProblemKind(409, "transition_refused", "The lifecycle does not allow this transition"),
     UpstreamFailed: ProblemKind(502, "upstream_failed", "The LLM endpoint failed", retryable=True),
+    RateLimited: ProblemKind(429, "rate_limited", "A per-tenant limit is reached; wait, then retry", retryable=True),
     DatabaseUnavailable: ProblemKind(503, "database_unavailable", "The database does not answer", retryable=True),
     ConfigError: ProblemKind(503, "not_configured", "The server is not configured for this operation"),
     MigrationError: ProblemKind(503, "migration_needed", "The graph schema does not match this server"),

@@ -48,6 +48,10 @@ class Settings(BaseSettings):
 
     verifier: str = Field(  # none | rules | llm | review (credo/bootstrap.py `verifier_for`)
         default="none", validation_alias=AliasChoices("CREDO_VERIFIER", "verifier"))
+    verifier_per_minute: int = Field(  # LLM verifications a tenant may start in any minute (services/verify/limits.py)
+        default=30, ge=1, validation_alias=AliasChoices("CREDO_VERIFIER_PER_MINUTE", "verifier_per_minute"))
+    verifier_concurrency: int = Field(  # ... and run at once; past either, 429 rate_limited naming the limit
+        default=2, ge=1, validation_alias=AliasChoices("CREDO_VERIFIER_CONCURRENCY", "verifier_concurrency"))
     crypto: str = Field(default="off", validation_alias=AliasChoices("CREDO_CRYPTO", "crypto"))  # off | on | read-only
     key_dir: Path | None = Field(default=None, validation_alias=AliasChoices("CREDO_KEY_DIR", "key_dir"))
 

@@ -22,7 +22,8 @@ class TimelineQuery(Command):
 class RollOffEpisodes(Command):
     """Forget every episode older than its workflow's TTL, each verified by its residue report."""
 
-    now: Time | None = Field(default=None, description="measure ages at this instant (default: the store's now)")
+    now: Time | None = Field(default=None, description="measure ages at this instant (default: the store's now); "
+                                                       "never later than the store's clock")
 
 
 class Reflect(Command):

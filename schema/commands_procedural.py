@@ -51,3 +51,7 @@ class ConsentRecipe(Command):
 
     recipe_id: Id
     accept: bool
+    message_id: Id | None = Field(default=None, description="accept only: the id (s_...) of the person's message "
+                                                            "saying yes, after an agent message that showed them "
+                                                            "the recipe's steps (both ingested after the recipe was "
+                                                            "recorded)")

@@ -14,6 +14,7 @@
     │   └── NotCurrent           it targets a version or conflict that is not current any more (re-read)
     ├── TransitionRefused        the lifecycle table does not allow this state change     (accept the refusal)
     ├── UpstreamFailed           the LLM endpoint failed or answered nonsense          (wait, then retry)
+    ├── RateLimited              a per-tenant bound on a costly call is reached; names the limit  (wait, then retry)
     ├── Unauthenticated          no API key, an unknown one or a revoked one                (present a key)
     ├── Forbidden                the key lacks the scope, or the content is above its clearance  (use another key)
     └── CsrfRefused              a page's form came without its session's CSRF token      (reload the page)
@@ -105,6 +106,17 @@ class NotCurrent(ConflictError):
 class UpstreamFailed(CredoError):
     """An upstream service (the LLM endpoint) failed or answered something unusable."""
 
+
+
+class RateLimited(CredoError):
+    """A per-tenant bound on a costly call (the LLM verifier) is reached: `field` names the limit, `retry_after` the
+    seconds to wait; nothing was called or written."""
+
+    def __init__(self, field: str, rule: str, *, retry_after: int) -> None:
+        super().__init__(f"{field}: {rule}")
+        self.field = field
+        self.rule = rule
+        self.retry_after = retry_after
 
 
 class Unauthenticated(CredoError):

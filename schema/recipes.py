@@ -42,3 +42,4 @@ class Recipe(BaseModel):
     sensitivity: str | None = None
     # the write plan that admitted it (schema/policy.py WritePlan as compact JSON): the policy's id among it
     write_plan: str | None = None
+    consented_in: str | None = None  # the person's message (s_...) that accepted a user-facing recipe

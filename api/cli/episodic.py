@@ -25,7 +25,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     timeline.set_defaults(handler=cmd_timeline)
 
     roll = subparsers.add_parser("roll-off", help="forget the episodes older than their workflow's TTL (verified)")
-    roll.add_argument("--now", metavar="TIME", help="measure ages at this instant (default: now)")
+    roll.add_argument("--now", metavar="TIME", help="measure ages at this earlier instant (default: now; "
+                                                         "a later one is refused)")
     roll.add_argument("--json", action="store_true", help="print JSON")
     roll.set_defaults(handler=cmd_roll_off)
 

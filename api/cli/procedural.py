@@ -34,6 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     answer = consent.add_mutually_exclusive_group(required=True)
     answer.add_argument("--accept", dest="accept", action="store_true", help="serve it from now on")
     answer.add_argument("--decline", dest="accept", action="store_false", help="never serve it")
+    consent.add_argument("--message", dest="message_id", help="accept: the person's message saying yes (s_...)")
     consent.add_argument("--json", action="store_true", help="print JSON")
     consent.set_defaults(handler=cmd_consent)
 
@@ -58,7 +59,8 @@ def cmd_outcome(args: argparse.Namespace) -> int:
 
 def cmd_consent(args: argparse.Namespace) -> int:
     """Record a person's answer and print the recipe."""
-    return printed(connected(args).consent_recipe(args.recipe_id, accept=args.accept), args.json, _recipe_lines)
+    return printed(connected(args).consent_recipe(args.recipe_id, accept=args.accept,
+                                                          message_id=args.message_id), args.json, _recipe_lines)
 
 
 def cmd_recipes(args: argparse.Namespace) -> int:

@@ -21,6 +21,7 @@ from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from credo.api import pages
 from credo.api.problems import problem_for
 from credo.api.rest.routes import Written
 from credo.schema.api_keys import Principal
@@ -70,15 +71,17 @@ class Conflicts(BaseModel):
 
 
 class Recipes(BaseModel):
-    """The live recipes of a task shape, best first."""
+    """One page of the live recipes of a task shape, best first; `next_cursor` (null on the last) goes on."""
 
     items: list[Recipe]
+    next_cursor: str | None = None
 
 
 class Episodes(BaseModel):
-    """The episodes of a session or an entity, in time order."""
+    """One page of the episodes of a session or an entity, in time order; `next_cursor` (null on the last) goes on."""
 
     items: list[Fact]
+    next_cursor: str | None = None
 
 
 def _written(fact: Fact) -> Written[Fact]:
@@ -96,6 +99,7 @@ class ToolSpec:
     shape: Callable[[Any], BaseModel]  # the Store method's return value -> the result
     description: str
     fixed: dict[str, Any] = field(default_factory=dict)  # command fields the tool sets itself and does not offer
+    paged: bool = False  # answers one page (`limit`, `cursor`; api/pages.py `keyset_read`), cut in the Store's query
 
     @property
     def op(self) -> Operation:
@@ -225,10 +229,11 @@ TOOLS: tuple[ToolSpec, ...] = (
         "+ 1) / (uses + 2)); a recipe whose rate stays below 0.5 over 10 uses retires and is never served again. "
         "Say unknown when you cannot tell: it is logged and changes nothing."),
     ToolSpec(
-        "recipes", Recipes, lambda found: Recipes(items=found),
+        "recipes", Recipes, lambda page: Recipes(items=page.items, next_cursor=page.next_cursor),
         "Before a task, ask how tasks of its shape were done here: the live recipes of `task_shape`, best first "
         "(by success rate, then uses), each with its steps, uses, successes, rate and the source it was earned "
-        "by. Retired, declined and not yet consented recipes are never served. No evidence needed."),
+        "by. Retired, declined and not yet consented recipes are never served. One page of at most `limit` (default "
+        "50, at most 200); pass `next_cursor` as `cursor` for the next. No evidence needed.", paged=True),
     ToolSpec(
         "check_transition", TransitionReport, lambda found: found,
         "Check your own writes as changes: give `known_before` (just before you wrote) and `known_after` (now). It "
@@ -250,10 +255,12 @@ TOOLS: tuple[ToolSpec, ...] = (
         "person when recent outcomes left the long-term view. Refused as not_configured while the tenant has not "
         "turned preference validation on. No evidence needed."),
     ToolSpec(
-        "timeline", Episodes, lambda found: Episodes(items=found),
+        "timeline", Episodes, lambda page: Episodes(items=page.items, next_cursor=page.next_cursor),
         "What happened, in time order: the episodes (facts of kind episodic) of one `session` (stated in its "
         "messages) or of one `entity` (about it), within [from_, to): each placed at its valid_from (an undated one "
-        "at its known time), then by known time. A scan by time, not a search by relevance. No evidence needed."),
+        "at its known time), then by known time. A scan by time, not a search by relevance. One page of at most "
+        "`limit` (default 50, at most 200); pass `next_cursor` as `cursor` for the next. No evidence needed.",
+        paged=True),
     ToolSpec(
         "reflect", Reflection, lambda found: found,
         "Reflect on the episodes of a `session` or an `entity` within [from_, to): returns semantic candidates "
@@ -307,6 +314,12 @@ def _tool(spec: ToolSpec, store_for: StoreFor, local: Local) -> Tool:
         try:
             store = store_for(caller(ctx, local))
             store.authorize(op.name, arguments)  # 403 before the arguments are read (the Store checks it again)
+            if spec.paged:  # one page, cut in the read's query by key, as over REST
+                given = {k: v for k, v in arguments.items() if k not in PAGING}
+                command = _validate(spec, given)
+                return spec.shape(pages.keyset_read(lambda cmd, page: store.handle(op.name, cmd, page=page), command,
+                                                    given, operation=op.name, limit=arguments.get("limit"),
+                                                    cursor=arguments.get("cursor")))
             command = _validate(spec, arguments)
             return spec.shape(store.handle(op.name, command))  # validated once, here
         except CredoError as exc:
@@ -337,10 +350,19 @@ class _PassThrough(ArgModelBase):
         return dict(self.model_extra or {})
 
 
+PAGING = ("limit", "cursor")  # a paged tool's arguments that are the page's, not the command's
+
+
 def _input_schema(spec: ToolSpec) -> dict[str, Any]:
     schema = spec.op.command.model_json_schema()
     for name in spec.fixed:
         schema.get("properties", {}).pop(name, None)
+    if spec.paged:
+        schema.setdefault("properties", {}).update({
+            "limit": {"type": "integer", "minimum": 1, "maximum": pages.MAX_LIMIT, "default": pages.DEFAULT_LIMIT,
+                      "description": "the most items of this page"},
+            "cursor": {"type": "string", "maxLength": pages.CURSOR_MAX,
+                       "description": "the `next_cursor` of the page before, with the same other arguments"}})
     return schema
 
 

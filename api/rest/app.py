@@ -35,7 +35,7 @@ from credo.graph.core.db import Database
 from credo.schema.api_keys import Principal
 from credo.api.rest.limits import BodyLimit
 from credo.schema.command_base import refusal, rule_of
-from credo.schema.errors import CredoError, InvalidInput
+from credo.schema.errors import CredoError, InvalidInput, RateLimited
 from credo.services.access import api_keys
 from credo.services.access import ui_sessions
 from credo.settings import Settings
@@ -177,6 +177,8 @@ def install_error_handlers(app: FastAPI) -> None:
         if problem.status >= 500:
             log.error("request %s failed: %s", problem.request_id, exc, exc_info=problem.status == 500)
         headers = {"WWW-Authenticate": 'Bearer realm="credo"'} if problem.status == 401 else None
+        if isinstance(exc, RateLimited):
+            headers = {"Retry-After": str(exc.retry_after)}
         return _problem_response(problem, headers)
 
     @app.exception_handler(RequestValidationError)

@@ -156,6 +156,7 @@ PROBLEM_TEXT = {400: "the body is not JSON", 401: "missing, unknown or revoked A
                 409: "refused by a rule, not current any more, or a lost race (retryable)",
                 413: "the body is larger than the route's limit (CREDO_MAX_BODY_BYTES, CREDO_MAX_BULK_BODY_BYTES)",
                 422: "a value broke a rule (names the field and the rule)", 502: "the LLM endpoint failed",
+                429: "a per-tenant limit of the LLM verifier is reached (names it; Retry-After says when)",
                 503: "the database does not answer, or the server is not configured for this"}
 
 
@@ -172,6 +173,7 @@ def _caller_store(op: Operation) -> Any:
 
 PROBLEM_STATUSES = {"GET": (400, 401, 403, 404, 409, 422, 502, 503),
                     "POST": (400, 401, 403, 404, 409, 413, 422, 502, 503)}
+RATE_LIMITED = frozenset({"verify"})  # operations that call the LLM verifier in the request (services/verify/limits.py)
 
 
 def add_route(router: APIRouter, op: Operation) -> None:
@@ -219,7 +221,9 @@ def add_route(router: APIRouter, op: Operation) -> None:
     router.add_api_route(op.path, endpoint, methods=[op.http_method], name=op.name, status_code=status,
                          response_model=_response_model(op), summary=(op.command.__doc__ or op.name).split("\n")[0],
                          operation_id=op.name, tags=[op.path.split("/")[2]],
-                         responses=problem_responses(*PROBLEM_STATUSES[op.http_method]), openapi_extra=extra)
+                         responses=problem_responses(*PROBLEM_STATUSES[op.http_method],
+                                                     *((429,) if op.name in RATE_LIMITED else ())),
+                         openapi_extra=extra)
 
 
 def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, limit: int | None,

@@ -7,6 +7,7 @@ from typing import Any
 
 from credo.schema import commands_procedural as c
 from credo.schema.commands import build
+from credo.schema.pages import After
 from credo.schema.recipes import Recipe
 from credo.services.core.context import Context
 from credo.services.procedural import recipes as recipe_service
@@ -30,13 +31,17 @@ class ProceduralMixin:
         cmd = build(c.RecipeOutcomeReport, recipe_id=recipe_id, outcome=outcome)
         return recipe_service.recipe_outcome(self._ctx, cmd)
 
-    def recipes(self, task_shape: str, *, known_at: Any = None) -> list[Recipe]:
-        """The live recipes of a task shape, best first (by rate, then uses), each with its record."""
-        return recipe_service.recipes(self._ctx, build(c.RecipesQuery, task_shape=task_shape, known_at=known_at))
+    def recipes(self, task_shape: str, *, known_at: Any = None, page: After | None = None) -> list[Recipe]:
+        """The live recipes of a task shape, best first (by rate, then uses), each with its record; `page` reads one
+        page of them in its query (REST's and MCP's pages: `.next_after`)."""
+        return recipe_service.recipes(self._ctx, build(c.RecipesQuery, task_shape=task_shape, known_at=known_at),
+                                      page=page)
 
-    def consent_recipe(self, recipe_id: str, *, accept: bool) -> Recipe:
-        """A person's answer to a user-facing recipe: accepted, it is served; declined, it never is."""
-        return recipe_service.consent_recipe(self._ctx, build(c.ConsentRecipe, recipe_id=recipe_id, accept=accept))
+    def consent_recipe(self, recipe_id: str, *, accept: bool, message_id: str | None = None) -> Recipe:
+        """A person's answer to a user-facing recipe: accepted on the word of their message `message_id` saying yes
+        (after an agent message that showed them its steps), it is served; declined, it never is."""
+        return recipe_service.consent_recipe(self._ctx, build(c.ConsentRecipe, recipe_id=recipe_id, accept=accept,
+                                                              message_id=message_id))
 
 
 HANDLERS: dict[str, Callable[..., Any]] = {

@@ -36,7 +36,19 @@ def current(tx: Tx, tenant: str, recipe_id: str) -> Recipe | None:
     return recipe_from_row(row["recipe"]) if row else None
 
 
-def of_shape(tx: Tx, tenant: str, shape_key: str, states: list[str], known: datetime | None) -> list[Recipe]:
-    """The recipes of a shape in `states` at `known` (None: now) the caller may see, best first."""
-    rows = tx.rows(READ_RECIPES, tenant=tenant, shape_key=shape_key, states=states, known=known)
+ALL = 2**62  # `$limit` of a whole read (one parameter type whatever the read)
+
+
+def of_shape(tx: Tx, tenant: str, shape_key: str, states: list[str], known: datetime | None, *,
+             after: tuple[float, int, str] | None = None, limit: int = ALL) -> list[Recipe]:
+    """The recipes of a shape in `states` at `known` (None: now) the caller may see, best first: at most `limit`
+    after the key `after` (rate, uses, recipe id; None: from the first)."""
+    rate, uses, recipe_id = after if after is not None else (None, None, None)
+    rows = tx.rows(READ_RECIPES, tenant=tenant, shape_key=shape_key, states=states, known=known, after_rate=rate,
+                   after_uses=uses, after_id=recipe_id, limit=limit)
     return [recipe_from_row(r["recipe"]) for r in rows]
+
+
+def recipe_key(recipe: Recipe) -> list[str]:
+    """The key a page of recipes ends on: rate (its exact text), uses, recipe id (`services/procedural` reads it)."""
+    return [repr(recipe.rate), str(recipe.uses), recipe.recipe_id]

@@ -16,7 +16,7 @@ from credo.graph.episodic import episodes as episode_repo
 from credo.schema import commands_episodic as ce
 from credo.schema import commands_forget as cf
 from credo.schema.episodic import RollOff
-from credo.schema.errors import NotFound, TransitionRefused
+from credo.schema.errors import InvalidInput, NotFound, TransitionRefused
 from credo.schema.facts import STATE_VALUES
 from credo.schema.lifecycle import State
 from credo.services.core.context import Context
@@ -31,8 +31,14 @@ ACTOR = "episodic roll-off"
 
 def roll_off(ctx: Context, cmd: ce.RollOffEpisodes, *, probes: dict[str, Any] | None = None) -> RollOff:
     """Forget every episode the caller may see that is older than its workflow's TTL at `now` (default: the
-    store's now); returns one forget result, with its residue report, per episode forgotten."""
-    return expire(ctx, now=ctx.now() if cmd.now is None else cmd.now.at, probes=probes)
+    store's now; a later one is refused, so no caller forgets an episode before its TTL); returns one forget result,
+    with its residue report, per episode forgotten."""
+    clock = ctx.now()
+    if cmd.now is not None and cmd.now.at > clock:
+        raise InvalidInput("now", f"must not be later than the store's clock ({clock.isoformat()}): a roll-off at a "
+                                  "future instant would forget episodes before their TTL; omit it to use the "
+                                  "store's now")
+    return expire(ctx, now=clock if cmd.now is None else cmd.now.at, probes=probes)
 
 
 def expire(ctx: Context, *, now: datetime, probes: dict[str, Any] | None = None) -> RollOff:

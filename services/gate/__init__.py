@@ -4,4 +4,4 @@ extraction, why a fact is held, and its PROV export.
 Other capabilities import from here only the modules in PUBLIC (tests/test_architecture.py); `core` and the adapters
 are open to all."""
 
-PUBLIC = ('rules',)
+PUBLIC = ('rules', 'consent')  # consent: a recipe's consent takes the person's yes by its rules

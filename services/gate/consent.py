@@ -5,12 +5,16 @@ forgets it through forgetting (tombstone, residue report, verified). Each writes
 The yes must be an eligible human message (acceptance's rules: not the agent's own, not a system event, not a pure
 question, the session's current generation) that is no refusal ("No, don't"), of the session and generation the fact
 was quoted from, after the quoted message (the person is answering the line they were shown), by the person quoted
-(in a shared session another participant's yes consents for no one else)."""
+(in a shared session another participant's yes consents for no one else).
+
+A user-facing recipe's consent (services/procedural) takes the person's yes by the same rules (`answered`): what
+differs is only what the line shows (the recipe's steps) and what "after" is measured from (the recipe's write)."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from datetime import datetime
 from typing import Any
 
 from credo.graph.core import ledger
@@ -53,12 +57,18 @@ def awaiting(fact: Fact) -> Fact:
     return fact
 
 
-def check_answer(fact_id: str, message: Source, current_generation: int, quoted: list[Source]) -> None:
-    """Refuse a message that cannot be the person's yes to the surfaced fact (pure rule, fields named `message_id`)."""
+def check_yes(message: Source, current_generation: int) -> None:
+    """Refuse a message that cannot be a person's yes to anything: not an eligible human message (acceptance's rules),
+    or a refusal (pure rule, field `message_id`). Consent to a fact and to a recipe both start here."""
     check_acceptance(message, current_generation, field="message_id")
     if is_refusal(message.text or ""):
         raise EvidenceRefused("message_id", f"message #{message.index} refuses (it says no): relay a refusal with "
                               "decision delete, never as consent")
+
+
+def check_answer(fact_id: str, message: Source, current_generation: int, quoted: list[Source]) -> None:
+    """Refuse a message that cannot be the person's yes to the surfaced fact (pure rule, fields named `message_id`)."""
+    check_yes(message, current_generation)
     if not any((s.session_id, s.generation) == (message.session_id, message.generation) for s in quoted):
         sessions = ", ".join(sorted({f"{s.session_id!r} generation {s.generation}" for s in quoted})) or "none"
         raise EvidenceRefused("message_id", f"fact {fact_id} was remembered in session {sessions}; a message of "
@@ -82,12 +92,43 @@ def check_shown(fact: Fact, message: Source, quoted: list[Source], conversation:
     """Refuse a yes no line answers: the agent's side of the conversation (a message that is not a human's) must
     have shown the fact's statement between the quoted message and the yes (pure rule, field `message_id`)."""
     asked_at = max((s.index or 0) for s in quoted if s.session_id == message.session_id)
-    statement = _plain(fact.statement or "")
-    if not any(m.kind == "message" and not eligible(m) and m.generation == message.generation
-               and asked_at < (m.index or 0) < (message.index or 0) and statement in _plain(m.text or "")
-               for m in conversation):
+    if not any(showed(m, message, [fact.statement or ""]) and asked_at < (m.index or 0) for m in conversation):
         raise EvidenceRefused("message_id", f"no message between #{asked_at} and #{message.index} showed the person "
                               f"{surface_line(fact.statement)!r}: consent answers the line they were shown")
+
+
+def showed(shown: Source, message: Source, texts: list[str]) -> bool:
+    """Whether `shown` is the agent's side of the conversation (a message that is not a human's) showing every one
+    of `texts` before `message`, in its session generation (pure rule)."""
+    said = _plain(shown.text or "")
+    return (shown.kind == "message" and not eligible(shown) and shown.session_id == message.session_id
+            and shown.generation == message.generation and (shown.index or 0) < (message.index or 0)
+            and all(_plain(t) in said for t in texts))
+
+
+def the_answer(tx: Tx, tenant: str, message_id: str) -> tuple[Source, list[Source], int]:
+    """The stored message `message_id`, its session's messages and the session's current generation; refused naming
+    `message_id` when it names no stored message (a missing message is not consent)."""
+    message = source_repo.by_ids(tx, tenant, [message_id]).get(message_id)
+    if message is None or message.kind != "message" or message.session_id is None:
+        raise EvidenceRefused("message_id", f"{message_id} names no stored message (a missing message is not "
+                              "consent)")
+    conversation = source_service.session(tx, tenant, message.session_id)
+    return message, conversation, source_service.current_generation(conversation)
+
+
+def answered(tx: Tx, tenant: str, message_id: str, *, texts: list[str], asked_at: datetime, line: str) -> Source:
+    """The person's yes to a line shown to them about something written at `asked_at` that no message quoted (a
+    user-facing recipe): an eligible human message, not a refusal, of its session's current generation, after an agent
+    message showing every one of `texts`, both written (known to the store) at or after `asked_at`; refused naming
+    `message_id` otherwise. The same rules as consent to a fact, with the store's clock in place of the quote."""
+    message, conversation, current = the_answer(tx, tenant, message_id)
+    check_yes(message, current)
+    if message.known_from < asked_at or not any(showed(m, message, texts) and m.known_from >= asked_at
+                                                  for m in conversation):
+        raise EvidenceRefused("message_id", f"no message before #{message.index}, written after it was asked for, "
+                              f"showed the person {line!r}: consent answers the line they were shown")
+    return message
 
 
 def consent(ctx: Context, cmd: cc.Consent, *, probes: dict[str, Any] | None = None) -> ConsentResult:
@@ -102,12 +143,7 @@ def consent(ctx: Context, cmd: cc.Consent, *, probes: dict[str, Any] | None = No
     def work(w: Write) -> ConsentResult:
         tx = w.tx
         fact = awaiting(the_current(tx, ctx.tenant, cmd.fact_id))
-        message = source_repo.by_ids(tx, ctx.tenant, [message_id]).get(message_id)
-        if message is None or message.kind != "message" or message.session_id is None:
-            raise EvidenceRefused("message_id", f"{message_id} names no stored message (a missing message is not "
-                                  "consent)")
-        conversation = source_service.session(tx, ctx.tenant, message.session_id)
-        current = source_service.current_generation(conversation)
+        message, conversation, current = the_answer(tx, ctx.tenant, message_id)
         quoted = [s for s in source_repo.by_ids(tx, ctx.tenant, _quoted_ids(tx, ctx, fact)).values()
                   if s.kind == "message"]
         check_answer(fact.fact_id, message, current, quoted)

@@ -13,12 +13,14 @@ from credo.graph.core.ledger import new_id
 from credo.graph.gate import sources as source_repo
 from credo.graph.procedural import recipes as recipe_repo
 from credo.schema import commands_procedural as c
-from credo.schema.errors import EvidenceRefused, NotFound
+from credo.schema.errors import EvidenceRefused, InvalidInput, NotFound
+from credo.schema.pages import After, checked_key, keyed_page
 from credo.schema.recipes import Recipe
 from credo.schema.search import most_sensitive
 from credo.services.core.clearance import label
 from credo.services.core.context import Context
 from credo.services.core.unit_of_work import Write
+from credo.services.gate import consent as consent_rules
 from credo.services.policy import plan as write_policy
 from credo.services.procedural import rules
 
@@ -78,26 +80,41 @@ def recipe_outcome(ctx: Context, cmd: c.RecipeOutcomeReport) -> Recipe:
 
 
 def consent_recipe(ctx: Context, cmd: c.ConsentRecipe) -> Recipe:
-    """A person's answer to a user-facing recipe: accepted, it is served; declined, never."""
+    """A person's answer to a user-facing recipe: accepted on the word of their message saying yes (consent's rules:
+    services/gate/consent.py `answered`), it is served; declined, never."""
+    if cmd.accept and cmd.message_id is None:
+        raise InvalidInput("message_id", "accepting needs the person's message that says yes (its id, s_...): a "
+                                         "user-facing recipe serves only on the person's word")
 
     def work(w: Write) -> Recipe:
         found = _current(w, cmd.recipe_id)
         state = rules.after_consent(found.recipe_id, found.state, found.user_facing, cmd.accept)
-        changed = _next(found, state=state)
+        changes: dict[str, object] = {"state": state}
+        if cmd.accept:
+            yes = consent_rules.answered(w.tx, ctx.tenant, str(cmd.message_id), texts=list(found.steps),
+                                         asked_at=found.known_from, line=rules.surface_line(found.steps))
+            changes["consented_in"] = yes.source_id
+        changed = _next(found, **changes)
         recipe_repo.write_version(w.tx, ctx.tenant, w.known, changed, previous=found.version_id)
         ledger.audit(w.tx, ctx.tenant, w.known, [("consent_recipe", found.recipe_id, {
-            "version_id": changed["version_id"], "accept": cmd.accept, "state": state})])
+            "version_id": changed["version_id"], "accept": cmd.accept, "state": state,
+            "source_id": changes.get("consented_in")})])
         return Recipe(tenant=ctx.tenant, known_from=w.known, **changed)
 
     return ctx.write(work)
 
 
-def recipes(ctx: Context, cmd: c.RecipesQuery) -> list[Recipe]:
+def recipes(ctx: Context, cmd: c.RecipesQuery, *, page: After | None = None) -> list[Recipe]:
     """The live recipes of a task shape (as believed at `known_at`, default now), best first: by rate, then uses.
-    A retired, declined or not yet consented recipe is never among them."""
+    A retired, declined or not yet consented recipe is never among them. `page` reads one page in the query
+    (keyset: `.next_after` is the key the next page starts after)."""
     key = rules.shape_key(cmd.task_shape)
     known = None if cmd.known_at is None else ctx.known_point(cmd.known_at.at)
-    return ctx.read(lambda tx: recipe_repo.of_shape(tx, ctx.tenant, key, sorted(rules.SERVED), known))
+    after = None if page is None else rules.page_key(checked_key(page, "text", "text", "text"))
+    most = recipe_repo.ALL if page is None else page.limit + 1
+    found = ctx.read(lambda tx: recipe_repo.of_shape(tx, ctx.tenant, key, sorted(rules.SERVED), known, after=after,
+                                                     limit=most))
+    return found if page is None else keyed_page(found, page, key=recipe_repo.recipe_key)
 
 
 def _current(w: Write, recipe_id: str) -> Recipe:

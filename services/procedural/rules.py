@@ -14,11 +14,14 @@
 - **Retirement** (reward decay, not a TTL): after an outcome, a recipe with at least MIN_USES uses whose rate is
   below RETIRE_BELOW retires: kept as history, never served again, never deleted (3 successes in 10 uses: 0.33).
 - **Consent**: a user-facing recipe waits for a person (pending_consent); accept makes it live, decline makes it
-  declined (never served); a person may still decline a live user-facing recipe later. Nothing else moves.
+  declined (never served); a person may still decline a live user-facing recipe later. Nothing else moves. Accepting
+  takes the person's message saying yes, after an agent message that showed every step (`surface_line` is one
+  wording), by the rules of consent to a fact (services/gate/consent.py `answered`).
 """
 
 from __future__ import annotations
 
+import math
 import unicodedata
 
 from credo.schema.errors import InvalidInput, TransitionRefused
@@ -79,6 +82,25 @@ def after_outcome(recipe_id: str, state: RecipeState, uses: int, successes: int,
         raise TransitionRefused(recipe_id, state, "an outcome (its record is history)")
     uses, successes = counted(uses, successes, outcome)
     return ("retired" if retires(uses, successes) else state), uses, successes
+
+
+def page_key(key: list[str] | None) -> tuple[float, int, str] | None:
+    """A recipes page's key (rate, uses, recipe id as text, `graph/procedural` `recipe_key`) read back; anything
+    else is a cursor of another listing or edited by hand: InvalidInput naming `cursor`."""
+    if key is None:
+        return None
+    try:
+        rate, uses = float(key[0]), int(key[1])
+    except (ValueError, OverflowError):
+        rate, uses = math.nan, -1
+    if not (0.0 <= rate <= 1.0 and 0 <= uses <= 2**62):
+        raise InvalidInput("cursor", "is not a cursor of this listing")
+    return rate, uses, key[2]
+
+
+def surface_line(steps: list[str]) -> str:
+    """The line an agent shows a person for a user-facing recipe (any wording works that shows every step)."""
+    return "Next time I'll do it this way: " + "; ".join(steps) + ". OK?"
 
 
 def after_consent(recipe_id: str, state: RecipeState, user_facing: bool, accept: bool) -> RecipeState:

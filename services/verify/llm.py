@@ -9,6 +9,7 @@ from typing import Any
 
 from credo.schema.verify import OVERREACH_KINDS, VERDICTS, Excerpt, Verdict
 from credo.services.adapters.llm_client import ChatClient
+from credo.services.verify.limits import TenantBound
 from credo.settings import Settings
 
 PROMPT = (
@@ -45,7 +46,10 @@ class LLMVerifier:
     name = "llm"
 
     def __init__(self, settings: Settings | None = None, *, client: ChatClient | None = None) -> None:
-        self._client = client or ChatClient(settings or Settings())
+        settings = settings or Settings()
+        self._client = client or ChatClient(settings)
+        # each call costs: the service holds a slot of this bound per tenant around it (services/verify/limits.py)
+        self.bound = TenantBound(per_minute=settings.verifier_per_minute, concurrent=settings.verifier_concurrency)
 
     def verify(self, statement: str, excerpt: Excerpt) -> Verdict:
         """Ask the endpoint; an endpoint that fails raises UpstreamFailed (nothing is recorded)."""

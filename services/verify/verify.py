@@ -10,6 +10,7 @@ version's evidence, epistemic status or state.
 from __future__ import annotations
 
 import logging
+from contextlib import nullcontext
 from typing import Any
 
 from credo.graph.core import ledger
@@ -23,7 +24,7 @@ from credo.graph.verify import reviews as review_repo
 from credo.graph.verify import verifications as verification_repo
 from credo.schema import commands as c
 from credo.schema import commands_verify as cv
-from credo.schema.errors import InvalidInput, NotFound, UpstreamFailed
+from credo.schema.errors import InvalidInput, NotFound, RateLimited, UpstreamFailed
 from credo.schema.facts import Fact, Listing
 from credo.schema.pages import After, checked_key, instant_key, keyed_page
 from credo.schema.verify import Excerpt, ReviewItem, Verdict, VerifiedBy, VerifyOutcome
@@ -52,7 +53,9 @@ def verify(ctx: Context, cmd: cv.Verify) -> VerifyOutcome:
         return VerifyOutcome(fact_id=fact.fact_id, version_id=fact.version_id, status="not verified", note=NO_VERIFIER)
     if getattr(verifier, "name", None) == "review":
         return _enqueue(ctx, fact, excerpt)
-    verdict = verifier.verify(fact.statement, excerpt)  # outside any transaction: it may wait on a network
+    bound = getattr(verifier, "bound", None)  # a costly verifier's per-tenant bound (services/verify/limits.py)
+    with bound.slot(ctx.tenant) if bound is not None else nullcontext():
+        verdict = verifier.verify(fact.statement, excerpt)  # outside any transaction: it may wait on a network
     recorded = ctx.write(lambda w: _record(w, fact, verdict, verifier=verifier.name, actor=None))
     return VerifyOutcome(fact_id=fact.fact_id, version_id=fact.version_id, status="verified", verified_by=recorded)
 
@@ -68,7 +71,7 @@ def verify_candidates(ctx: Context, fact_ids: list[str]) -> list[VerifyOutcome]:
     for fact_id in fact_ids:
         try:
             done.append(verify(ctx, cv.Verify(fact_id=fact_id)))
-        except UpstreamFailed as failed:
+        except (UpstreamFailed, RateLimited) as failed:  # over the tenant's bound: left "not verified" too
             log.warning("verifier failed on candidate %s: %s", fact_id, failed)
     return done
 

@@ -54,6 +54,11 @@ def test_over_rest_the_timeline_pages_roll_off_forgets_and_reflection_proposes(a
     assert (unread.status_code, unread.json()["field"]) == (403, "scope")
     refused = api.post("/v1/episodes/roll-off", headers={"X-API-Key": reader.secret}, json={})
     assert (refused.status_code, refused.json()["code"]) == (403, "forbidden")
+    # a roll-off at a future `now` (it would forget episodes before their TTL) is refused naming it
+    future = api.post("/v1/episodes/roll-off", headers=h, json={"now": "2999-01-01T00:00:00+00:00"})
+    assert (future.status_code, future.json()["field"]) == (422, "now"), future.text
+    kept = api.get("/v1/timeline", headers=h, params={"entity": "nightly job"}).json()["items"]
+    assert [f["fact_id"] for f in kept] == made
     # roll-off (chat: 24 h) forgets all three, each verified
     rolled = api.post("/v1/episodes/roll-off", headers=h, json={"now": "2025-02-05T00:00:00+00:00"})
     assert rolled.status_code == 200, rolled.text

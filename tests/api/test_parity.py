@@ -115,7 +115,7 @@ PYTHON_ONLY = {  # parameters only the Python API takes: objects no request can 
     "facts": {"window"}, "predicates": {"page"}, "summaries": {"page"}, "stale": {"page"}, "conflicts": {"page"}, "history": {"page"}, "served_to": {"page"}, "tasks_served": {"page"}, "extract": {"extractor"}, "add_summary": {"summarizer"}, "rebuild": {"summarizer"},
     "forget_subject": {"progress"}, "forget_tenant": {"progress"}, "forget_resume": {"progress"},
     "import_facts": {"progress"}, "review_queue": {"page"},
-    "timeline": {"page"}, "reflect": {"extractor"},
+    "timeline": {"page"}, "reflect": {"extractor"}, "recipes": {"page"},
 }
 OPTIONAL_AS_KEYWORDS = {  # the optional fields arrive through **fields: only those the caller gives are changes
     "correct_fact", "succeed_fact", "remember",

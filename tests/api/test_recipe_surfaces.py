@@ -53,6 +53,17 @@ def test_over_rest_refusals_name_the_field(api, tenant_a):
                                                     "because": shown["source_id"]}).json()["result"]
     bad = api.post(f"/v1/recipes/{made['recipe_id']}/outcome", headers=h, json={"outcome": "meh"})
     assert (bad.status_code, bad.json()["field"]) == (422, "outcome")
+    # an agent's key alone cannot make a user-facing recipe live: the person's yes is required, and must be a person's
+    asked = api.post("/v1/recipes", headers=h, json={"task_shape": SHAPE, "steps": ["a"], "user_facing": True,
+                                                     "because": shown["source_id"]}).json()["result"]
+    alone = api.post(f"/v1/recipes/{asked['recipe_id']}/consent", headers=h, json={"accept": True})
+    assert (alone.status_code, alone.json()["code"], alone.json()["field"]) == (422, "invalid_input", "message_id")
+    [own] = api.post("/v1/sessions/x/messages", headers=h, json={"messages": [
+        {"index": 0, "role": "assistant", "origin": "agent", "author": "agent", "text": "Next time: a. OK?",
+         "at": "2025-01-01T09:00:00+00:00"}]}).json()["result"]
+    forged = api.post(f"/v1/recipes/{asked['recipe_id']}/consent", headers=h,
+                      json={"accept": True, "message_id": own["source_id"]})
+    assert (forged.status_code, forged.json()["code"], forged.json()["field"]) == (422, "evidence_refused", "message_id")
 
 
 def test_an_agent_records_a_recipe_reports_an_outcome_and_asks_for_recipes_over_mcp(store):
@@ -93,7 +104,14 @@ def test_the_cli_records_reports_consents_and_lists_recipes(cli_env, store):
     recipe = json.loads(added.stdout)
     assert recipe["state"] == "pending_consent"
     assert "no live recipe" in run(["recipes", SHAPE], cli_env).stdout
-    consented = run(["recipe", "consent", recipe["recipe_id"], "--accept"], cli_env)
+    alone = run(["recipe", "consent", recipe["recipe_id"], "--accept"], cli_env)  # an agent alone consents to nothing
+    assert alone.returncode == 1 and "message_id" in alone.stderr, alone.stdout + alone.stderr
+    _shown, yes = store.ingest_messages("c", [
+        {"index": 0, "role": "assistant", "origin": "agent", "author": "agent", "at": "2025-01-01T09:00:00+00:00",
+         "text": "Next time I'll do it this way: renew; reload. OK?"},
+        {"index": 1, "role": "user", "origin": "human_input", "author": "ana", "text": "Yes",
+         "at": "2025-01-01T09:01:00+00:00"}])
+    consented = run(["recipe", "consent", recipe["recipe_id"], "--accept", "--message", yes.source_id], cli_env)
     assert consented.returncode == 0 and "[live]" in consented.stdout, consented.stderr
     used = run(["recipe", "outcome", recipe["recipe_id"], "success"], cli_env)
     assert used.returncode == 0 and "1 of 1 uses" in used.stdout, used.stderr

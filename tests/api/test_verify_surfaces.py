@@ -58,6 +58,22 @@ def test_over_rest_the_configured_rules_verifier_records_a_verdict_that_why_show
         assert why["verified_by"]["verdict"] == "overreach" and why["evidence"] == "stated"
 
 
+def test_over_rest_the_llm_verifier_past_its_bound_answers_429_naming_the_limit(neo4j_db, tenant_a, chat_endpoint):
+    fact_id = seeded(neo4j_db, tenant_a.name)
+    supported = json.dumps({"verdict": "supported", "overreach_kind": None, "reason": "says the same"})
+    with chat_endpoint([supported] * 3) as replay:
+        settings = Settings(verifier="llm", llm_base_url=replay.url, llm_model="m", verifier_per_minute=1)
+        with TestClient(create_app(settings, db=neo4j_db, embedder=None)) as api:
+            assert api.post(f"/v1/facts/{fact_id}/verify", headers=tenant_a.headers, json={}).status_code == 200
+            refused = api.post(f"/v1/facts/{fact_id}/verify", headers=tenant_a.headers, json={})
+            spec = api.get("/openapi.json").json()["paths"]["/v1/facts/{fact_id}/verify"]["post"]["responses"]
+    assert refused.status_code == 429, refused.text
+    problem = refused.json()
+    assert (problem["code"], problem["field"], problem["retryable"]) == ("rate_limited", "verifier_per_minute", True)
+    assert "CREDO_VERIFIER_PER_MINUTE" in problem["rule"] and 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert len(replay.requests) == 1 and "429" in spec  # the endpoint was asked once; the route documents 429
+
+
 def test_over_rest_with_no_verifier_a_fact_reads_not_verified(api, neo4j_db, tenant_a):
     fact_id = seeded(neo4j_db, tenant_a.name)
     answer = api.post(f"/v1/facts/{fact_id}/verify", headers=tenant_a.headers, json={})

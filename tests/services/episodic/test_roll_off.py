@@ -10,7 +10,7 @@ import pytest
 
 from credo.cypher import Query
 from credo.schema.api_keys import Principal
-from credo.schema.errors import Forbidden
+from credo.schema.errors import Forbidden, InvalidInput
 from credo.services.episodic.rules import due, workflow_of
 from credo.services.policy import rules as policy_rules
 from credo.services.policy.plan import DEFAULT_VERSION
@@ -69,8 +69,24 @@ def test_roll_off_at_a_later_now_reaches_the_episodes_that_aged_since(store, clo
     clock.at(NOW)
     chat = _episode(store, "laterchat", NOW - H, "chat")
     assert store.roll_off().forgotten == []
-    done = store.roll_off(now=NOW + 23 * H)  # 24 h old: exactly its TTL
+    clock.at(NOW + 23 * H)
+    done = store.roll_off()  # 24 h old: exactly its TTL
     assert [r.target_id for r in done.forgotten] == [chat.fact_id]
+
+
+def test_a_now_later_than_the_stores_clock_is_refused_and_forgets_nothing(store, clock):
+    # given a chat episode an hour old: its TTL (24 h) is 23 hours away
+    clock.at(NOW)
+    chat = _episode(store, "futurechat", NOW - H, "chat")
+    # when a caller claims it is already tomorrow, then the roll-off is refused naming `now`
+    with pytest.raises(InvalidInput) as refused:
+        store.roll_off(now=NOW + 23 * H)
+    assert refused.value.field == "now" and "store's clock" in refused.value.rule
+    # and nothing was forgotten before its TTL
+    assert [f.fact_id for f in store.timeline(entity="support desk")] == [chat.fact_id]
+    assert store.audit(operation="forget").items == []
+    # while a now in the past only reaches less (nothing had aged then)
+    assert store.roll_off(now=NOW - D).forgotten == []
 
 
 def test_maintain_rolls_off_expired_episodes_too(store, clock):

@@ -73,10 +73,15 @@ def test_a_user_facing_recipe_is_served_only_once_a_person_consents(store, succe
     declined = store.record_recipe(SHAPE, ["another way"], because=success.source_id, user_facing=True)
     assert asked.state == "pending_consent" and store.recipes(SHAPE) == []
     assert store.consent_recipe(declined.recipe_id, accept=False).state == "declined"
-    assert store.consent_recipe(asked.recipe_id, accept=True).state == "live"
+    _shown, yes = store.ingest_messages("s", [
+        {"index": 0, "role": "assistant", "origin": "agent", "author": "agent", "at": "2025-01-01T09:00:00+00:00",
+         "text": "Next time I'll do it this way: " + "; ".join(STEPS) + ". OK?"},
+        {"index": 1, "role": "user", "origin": "human_input", "author": "ana", "text": "Yes, please",
+         "at": "2025-01-01T09:01:00+00:00"}])
+    assert store.consent_recipe(asked.recipe_id, accept=True, message_id=yes.source_id).state == "live"
     assert [r.recipe_id for r in store.recipes(SHAPE)] == [asked.recipe_id]
     with pytest.raises(TransitionRefused):
-        store.consent_recipe(declined.recipe_id, accept=True)
+        store.consent_recipe(declined.recipe_id, accept=True, message_id=yes.source_id)
     store.consent_recipe(asked.recipe_id, accept=False)  # consent withdrawn
     assert store.recipes(SHAPE) == []
     assert [e.detail["accept"] for e in store.audit(operation="consent_recipe").items] == [False, True, False]
