@@ -35,7 +35,7 @@ def _converted(node: dict[str, Any]) -> dict[str, Any]:
     # the lines indexed as graph/core/flags.py indexes a new write's
     split = [split_cause(e["cause"]) if isinstance(e["cause"], str) else (None, None) for e in node["edges"]]
     causes, roots, indexes = cause_lines([(line, path[0] if path else None) for line, path in split])
-    edges = [{"edge": e["edge"], "cause": index, "path": path,
+    edges = [{"edge": e["edge"], "cause": index, "path": " -> ".join(path) if path else None,  # as text (0024)
               "actor": e["actor"] if e["actor"] != node["actor"] else None,
               "reason": e["reason"] if e["reason"] != node["reason"] else None}
              for e, (_line, path), index in zip(node["edges"], split, indexes)]

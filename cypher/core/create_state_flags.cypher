@@ -8,7 +8,7 @@
 // $tenant  tenant id
 // $known   known time of the write
 // $change  {change_id, kind, actor, reason, verified_at (or null), causes (list of lines), roots (list of fact ids)}
-// $rows    list of {version_id, state, cause (index into $change.causes; null for the first line or none), path (list of fact ids, or null)}
+// $rows    list of {version_id, state, cause (index into $change.causes; null for the first line or none), path (the fact ids from the root joined by " -> ", or null)}
 // returns: flagged (list of version ids actually flagged), statements (their statements, in the same order)
 @new_state_change(c, $known)
 WITH c

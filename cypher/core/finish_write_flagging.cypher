@@ -7,7 +7,7 @@
 // $tenant  tenant id (the clock's, and the flagged versions')
 // $known   known time of the write
 // $change  {change_id, kind, actor, reason, verified_at (or null), causes (list of lines), roots (list of fact ids)}
-// $flags   list of {version_id, state, cause (index into $change.causes; null for the first line or none), path (list of fact ids, or null)}
+// $flags   list of {version_id, state, cause (index into $change.causes; null for the first line or none), path (the fact ids from the root joined by " -> ", or null)}
 // $seq     the chain's new head position (unchanged when the write appends nothing)
 // $head    the hash of the chain's new last event (unchanged when the write appends nothing)
 // $rows    list of {event_id, tenant, seq, action, subject_id, ids, actor, on_behalf_of, reason, detail (JSON text), prev_hash, hash,

@@ -2,7 +2,7 @@
 // none is: the one place the flags' known interval is read (state_at applies it to the version's own state). A
 // version never flagged (most are) is told by its degree, without walking its relationships. The edge holds the
 // state, its known interval and its cause (an index into its :StateChange's cause lines, absent for the first,
-// and a cascade's path);
+// and a cascade's path, as the text shown: the fact ids from the root joined by " -> ", migration 0024);
 // the node what the flags of one write share (actor, reason, verification time; an edge's own actor, reason or
 // verified_at, which migration 0007 wrote per edge, comes first).
 CASE WHEN COUNT { (VERSION)-[:FLAGGED]->() } > 0 THEN

@@ -5,7 +5,7 @@ kind, actor, reason, verified_at, causes, roots, at})`. The edge is the flag: it
 read at any known time takes the flag believed then (cypher/fragments/flag_at.cypher), else the version's own
 state; it holds only what differs per version: the state, the known interval and the cause reference (`cause`, an
 index into the node's `causes` lines, absent for the first, and for a cascade `path`, the fact ids from the root to
-the version). One
+the version as the text readers show, joined by " -> ": one string, not a list of ids, migration 0024). One
 StateChange node per flagging write (a cascade, a deprecation, a quarantine) holds what its flags share: who did it
 and why, when it was verified, the cause lines and the root facts they name. The per-version cost is one edge of
 three or four properties (no new node, no full-text or vector index entry, no copied SOURCED_FROM / DEPENDS_ON /
@@ -60,7 +60,7 @@ def _params(rows: list[FlagRow], kind: str, actor: str | None, reason: str | Non
     """The state change (what every flag of the write shares: each distinct cause line once, with the root its
     paths start from) and one small row per version (state, cause index, path)."""
     causes, roots, indexes = cause_lines([(r.cause, r.path[0] if r.path else None) for r in rows])
-    params = [{"version_id": r.version_id, "state": r.state, "cause": index, "path": list(r.path) if r.path else None}
+    params = [{"version_id": r.version_id, "state": r.state, "cause": index, "path": " -> ".join(r.path) if r.path else None}
               for r, index in zip(rows, indexes)]
     change = {"change_id": new_id("sc"), "kind": kind, "actor": actor, "reason": reason, "verified_at": verified_at,
               "causes": causes, "roots": roots}

@@ -56,8 +56,9 @@ def with_flag(row: dict[str, Any]) -> dict[str, Any]:
     if flag:
         row["state"] = flag["state"]
         cause, path = flag.get("cause") or None, flag.get("path")  # an empty line 0: this flag names no cause
-        # a cascade's flag names its cause line (on the state change) and its own path from the root
-        row["stale_cause"] = f"{cause}; path {' -> '.join(path)}" if cause is not None and path else cause
+        # a cascade's flag names its cause line (on the state change) and its own path from the root (stored as the
+        # text shown: migration 0024)
+        row["stale_cause"] = f"{cause}; path {path}" if cause is not None and path else cause
         if flag.get("verified_at") is not None:
             row["verified_at"] = flag["verified_at"]
     return row

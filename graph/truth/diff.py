@@ -40,10 +40,11 @@ def flags(tx: Tx, tenant: str, known_a: datetime, known_b: datetime, *, subject_
                        cause=_cause(r["cause"], r["path"]), reason=r["reason"]) for r in rows]
 
 
-def _cause(line: str | None, path: list[str] | None) -> str | None:
-    """A cascade flag's cause line with the path from its root, as `stale()` shows it (graph/core/records.py)."""
+def _cause(line: str | None, path: str | None) -> str | None:
+    """A cascade flag's cause line with the path from its root (stored as the text shown: migration 0024), as
+    `stale()` shows it (graph/core/records.py)."""
     line = line or None  # an empty line 0: the flag names no cause
-    return f"{line}; path {' -> '.join(path)}" if line is not None and path else line
+    return f"{line}; path {path}" if line is not None and path else line
 
 
 def disputes(tx: Tx, tenant: str, known_a: datetime, known_b: datetime, *, subject_ids: list[str] | None = None,

@@ -37,7 +37,8 @@ def test_a_cascade_writes_its_shared_cause_once_on_the_state_change_and_per_flag
         assert set(r["edge"]) == {"state", "known_from", "path"}, r["edge"]
         assert r["edge"]["state"] == "stale"
     paths = {r["fact_id"]: r["edge"]["path"] for r in rows}
-    assert paths[b.fact_id] == [p.fact_id, a.fact_id, b.fact_id] and paths[c.fact_id] == [p.fact_id, c.fact_id]
+    # (one text, as readers show it: migration 0024)
+    assert paths[b.fact_id] == f"{p.fact_id} -> {a.fact_id} -> {b.fact_id}" and paths[c.fact_id] == f"{p.fact_id} -> {c.fact_id}"
     # and the one state change holds the actor, the reason, the cause line and its root
     [change] = {r["change"]["change_id"]: r["change"] for r in rows}.values()
     assert (change["actor"], change["reason"], change["roots"]) == ("cascade", "stale: lost all support", [p.fact_id])
