@@ -40,7 +40,7 @@ from credo.schema.preferences import FlagSetting, Preference
 from credo.schema.provenance import ExtractionResult, WhyTree
 from credo.schema.receipts import ReadReceipt
 from credo.schema.recipes import Recipe
-from credo.schema.policy import WritePolicyVersion
+from credo.schema.policy import WritePolicyVersion, WritePolicyVersions
 from credo.schema.search import SearchResult
 from credo.schema.sources import Source
 from credo.schema.transition import TransitionReport
@@ -273,6 +273,11 @@ OPERATIONS: list[Operation] = [
     # consent to a surfaced semantic write (issue 27 item 1, DESIGN §9)
     Operation("consent", "write", ccons.Consent, "consent", "POST", "/v1/facts/{fact_id}/consent", ConsentResult,
               write=True, mcp="consent", cli="consent"),
+    # the write policy's versions: who set each, when, what changed (issue 27 item 1)
+    Operation("write_policy_versions", "read", pol.WritePolicyVersionsQuery, "write_policy_versions", "GET",
+              "/v1/policy/versions", WritePolicyVersions,
+              mcp_reason="an operator's audit of the tenant's configuration over time; an agent's writes are planned "
+                         "by the policy in force, never by its history", cli="policy versions"),
 ]
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}

@@ -147,3 +147,37 @@ class WritePolicyVersion(BaseModel):
 
 
 DEFAULT_VERSION = WritePolicyVersion(policy_id=DEFAULT_POLICY_ID)
+
+
+PolicyValue = str | dict[str, str] | None
+"""One field of a kind's override as stored: a word ("logged", "never"), an episodic TTL table, or None (the
+default)."""
+
+
+class PolicyChange(BaseModel):
+    """One field of one kind that a version set differently from the version before it (None: the default)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: MemoryKind
+    field: Literal["earns", "when", "invalidate", "visible", "ttl"]
+    before: PolicyValue = None
+    after: PolicyValue = None
+
+
+class WritePolicyEntry(WritePolicyVersion):
+    """One version of a tenant's write policy as listed: its id and known interval, the principal who set it (None
+    for the defaults, which nobody set), the plan it gives each kind (None: the kind earns no slot) and what it
+    changed from the version before it (the oldest stored version is compared with the defaults)."""
+
+    set_by: str | None = None
+    plans: dict[str, WritePlan | None] = Field(default_factory=dict)
+    changes: list[PolicyChange] = Field(default_factory=list)
+
+
+class WritePolicyVersions(BaseModel):
+    """One page of a tenant's write policy versions, newest first, the defaults last; pass `next_after` as `after`
+    for the next page (null: the last)."""
+
+    items: list[WritePolicyEntry]
+    next_after: str | None = None

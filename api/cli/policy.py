@@ -1,4 +1,4 @@
-"""`credo policy show|set`: the tenant's write policy, per kind of memory (DESIGN §9)."""
+"""`credo policy show|set|versions`: the tenant's write policy, per kind of memory (DESIGN §9), and its versions."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from credo.api.cli.facts import connected
 from credo.api.render import to_json
 from credo.schema.errors import InvalidInput
 from credo.schema.facts import MEMORY_KINDS
-from credo.schema.policy import WritePolicyVersion
+from credo.schema.policy import PolicyChange, WritePolicyVersion
 from credo.services.policy import rules
 
 
@@ -27,6 +27,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                   '"semantic": {"visible": "logged"}}')
     put.add_argument("--json", action="store_true", help="print JSON")
     put.set_defaults(handler=cmd_set)
+    versions = sub.add_parser("versions", help="the versions of the write policy, newest first: who set each, when, "
+                                               "what changed")
+    versions.add_argument("--after", help="continue after this version (the `more: --after` of a page)")
+    versions.add_argument("--limit", type=int, help="at most this many versions (default 100)")
+    versions.add_argument("--json", action="store_true", help="print JSON")
+    versions.set_defaults(handler=cmd_versions)
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -43,6 +49,34 @@ def cmd_set(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise InvalidInput("file", f"{args.file} is not JSON: {exc}") from None
     return _print(connected(args).set_write_policy(document), args.json)
+
+
+def cmd_versions(args: argparse.Namespace) -> int:
+    """Print one page of the policy's versions, one block per version, and the cursor of the next page."""
+    page = connected(args).write_policy_versions(after=args.after, limit=args.limit)
+    if args.json:
+        print(to_json(page))
+        return 0
+    for v in page.items:
+        since = "never set: DESIGN §9's defaults" if v.known_from is None else f"known from {v.known_from.isoformat()}"
+        until = f" to {v.known_to.isoformat()}" if v.known_to else (" (in force)" if v.known_from else "")
+        print(f"{v.policy_id}  {since}{until}" + (f"  set by {v.set_by}" if v.set_by else ""))
+        for change in v.changes:
+            print(f"  {_change(change)}")
+        if v.known_from is not None and not v.changes:
+            print("  (the same as the version before it)")
+    if page.next_after is not None:
+        print(f"more: --after {page.next_after}")
+    return 0
+
+
+def _change(change: PolicyChange) -> str:
+    def shown(value: object) -> str:
+        if isinstance(value, dict):
+            return ", ".join(f"{w} {d}" for w, d in value.items())
+        return "default" if value is None else str(value)
+
+    return f"{change.kind}.{change.field}: {shown(change.before)} -> {shown(change.after)}"
 
 
 def _print(version: WritePolicyVersion, as_json: bool) -> int:

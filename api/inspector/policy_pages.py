@@ -1,7 +1,8 @@
 """The write policy and the transition check as inspector pages (server-rendered, no script, read-only) with their
-JSON twins: the tenant's policy in force per kind of memory, as known now or at an earlier known time; and for two
-known times whether the writes between them were covered, preserving and faithful. Setting a policy stays an
-admin's act over the CLI or REST (`credo policy set`, `POST /v1/policy`)."""
+JSON twins: the tenant's policy in force per kind of memory, as known now or at an earlier known time, with its
+versions (who set each, when, what changed); and for two known times whether the writes between them were covered,
+preserving and faithful. Setting a policy stays an admin's act over the CLI or REST (`credo policy set`,
+`POST /v1/policy`)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from credo.services.policy.rules import DEFAULTS
 
 router = APIRouter(prefix="/ui", include_in_schema=False)
 FIELDS = ("when", "invalidate", "visible")
+SHOWN = 20  # versions per page of the list
 
 
 def kind_rows(version: WritePolicyVersion) -> list[KindRow]:
@@ -36,23 +38,28 @@ def kind_rows(version: WritePolicyVersion) -> list[KindRow]:
     return rows
 
 
-def policy_view(store: Any, *, known_at: str | None) -> PolicyView:
-    """The policy in force as known at `known_at` (default now), with its table per kind."""
+def policy_view(store: Any, *, known_at: str | None, after: str | None = None) -> PolicyView:
+    """The policy in force as known at `known_at` (default now), with its table per kind, and a page of its versions
+    after the version `after` (None: from the newest)."""
     version = store.write_policy(known_at=known_at or None)
-    return PolicyView(known_at=known_at or None, version=version, kinds=kind_rows(version))
+    versions = store.write_policy_versions(after=after or None, limit=SHOWN)
+    return PolicyView(known_at=known_at or None, version=version, kinds=kind_rows(version), versions=versions.items,
+                      after=after or None, next_after=versions.next_after)
 
 
 @router.get("/policy.json", response_model=PolicyView)
-def policy_json(request: Request, known_at: str | None = None) -> PolicyView:
+def policy_json(request: Request, known_at: str | None = None, after: str | None = None) -> PolicyView:
     """The page as JSON."""
-    return policy_view(store_of(request), known_at=known_at)
+    return policy_view(store_of(request), known_at=known_at, after=after)
 
 
 @router.get("/policy", response_class=HTMLResponse)
-def policy_page(request: Request, known_at: str | None = None) -> Response:
+def policy_page(request: Request, known_at: str | None = None, after: str | None = None) -> Response:
     """The tenant's write policy in force: per kind who earns a slot, when, what invalidates it, who sees it, and
-    the episodic TTL per workflow; its id and since when it is known."""
-    return _page(request, "policy.html", lambda s: policy_view(s, known_at=known_at), known_at=known_at or "")
+    the episodic TTL per workflow; its id and since when it is known; and its versions, each a link to the page as
+    known then."""
+    return _page(request, "policy.html", lambda s: policy_view(s, known_at=known_at, after=after),
+                 known_at=known_at or "")
 
 
 def transition_view(store: Any, *, known_before: str | None, known_after: str | None) -> TransitionView:

@@ -12,7 +12,7 @@ from credo.schema.episodic import Reflection
 from credo.schema.facts import Conflict, Fact
 from credo.schema.forget import ForgetPreview  # noqa: F401 - the forget confirmation's view model
 from credo.schema.ledger import AuditEvent
-from credo.schema.policy import WritePolicyVersion
+from credo.schema.policy import WritePolicyEntry, WritePolicyVersion
 from credo.schema.preferences import Preference
 from credo.schema.provenance import WhyTree
 from credo.schema.receipts import ReadReceipt
@@ -124,11 +124,15 @@ class KindRow(BaseModel):
 
 
 class PolicyView(BaseModel):
-    """The write policy page: the version in force (as known at `known_at`, default now) and its table per kind."""
+    """The write policy page: the version in force (as known at `known_at`, default now), its table per kind, and
+    one page of the policy's versions (each linked to the page as known then)."""
 
     known_at: str | None = None
     version: WritePolicyVersion
     kinds: list[KindRow]
+    versions: list[WritePolicyEntry] = Field(default_factory=list)  # a page of its versions, newest first
+    after: str | None = None  # the version that page starts after (None: from the newest)
+    next_after: str | None = None  # the version the next page starts after (None: the defaults closed the list)
 
 
 class EpisodesView(BaseModel):

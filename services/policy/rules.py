@@ -8,7 +8,8 @@ from typing import Any
 
 from credo.schema.facts import MEMORY_KINDS
 from credo.schema.policy import (
-    DEFAULT_POLICY_ID, DEFAULT_TTL, DEFAULT_TTLS, KindRule, WritePlan, WritePolicyVersion, duration,
+    DEFAULT_POLICY_ID, DEFAULT_TTL, DEFAULT_TTLS, KindRule, PolicyChange, WritePlan, WritePolicy, WritePolicyVersion,
+    duration,
 )
 
 DEFAULTS: dict[str, dict[str, str]] = {
@@ -84,3 +85,23 @@ def plan(candidate: Any, kind: str, version: WritePolicyVersion, writer: str = "
         invalidate=rule.invalidate or default["invalidate"], visible=visible,
         ttl=ttl_text(version, workflow_of(candidate)) if kind == "episodic" else None, policy=version.policy_id,
     )
+
+
+OVERRIDES = ("earns", "when", "invalidate", "visible", "ttl")
+"""The fields of a kind's override, in the order a change is listed."""
+
+
+def changes(before: WritePolicy, after: WritePolicy) -> list[PolicyChange]:
+    """What `after` sets differently from `before`, field by field per kind (None: the default), in kind order."""
+    found = []
+    for kind in MEMORY_KINDS:
+        old, new = before.rule(kind), after.rule(kind)
+        found += [PolicyChange(kind=kind, field=f, before=getattr(old, f), after=getattr(new, f))
+                  for f in OVERRIDES if getattr(old, f) != getattr(new, f)]
+    return found
+
+
+def plans(version: WritePolicyVersion) -> dict[str, WritePlan | None]:
+    """The plan a policy version gives each kind for an agent's candidate of no named workflow (the "default" one);
+    None where the kind earns no slot."""
+    return {kind: plan({}, kind, version) for kind in MEMORY_KINDS}

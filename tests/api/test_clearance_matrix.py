@@ -138,6 +138,7 @@ def _calls(w: World) -> dict[str, list[tuple[dict[str, str], dict[str, Any]]]]:
         "write_policy": [({}, {}), ({}, {"known_at": "2000-01-01"})],
         "preference": [({"fact_id": i}, {}) for i in w.preferences.values()],
         "timeline": [({}, {"entity": "Standup"}), ({}, {"entity": "Standup", "from_": "2024-01-01"})],
+        "write_policy_versions": [({}, {}), ({}, {"limit": 1})],
     }
 
 
