@@ -8,6 +8,8 @@ operations it may call). Every operation of the registry (`schema/operations.py`
     curate  a person's decisions: direct writes and corrections, conflicts, reverify, admit/reject, lifecycle, merges
     forget  forget and purge of items (and of one subject)
     admin   tenant-wide forget and its resume, import, maintain, the audit ledger
+    attest  vouch that a message is a person's: with the tenant flag `attested_human_messages` on, only a key holding
+            it may ingest human testimony (services/gate/attest.py); it is no operation's scope
 
 A key made before scopes existed (`scopes` unset) keeps what it could do then: every scope (`credo keys list` says
 "all (made before scopes)").
@@ -23,13 +25,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from credo.schema.errors import Forbidden
 
-SCOPES: tuple[str, ...] = ("read", "write", "curate", "forget", "admin")
+SCOPES: tuple[str, ...] = ("read", "write", "curate", "forget", "admin", "attest")
 ALL_SCOPES: frozenset[str] = frozenset(SCOPES)
 PRESETS: dict[str, tuple[str, ...]] = {
     "reader": ("read",),
     "agent": ("read", "write"),  # remembers and recalls through the gate; cannot decide, correct or erase
     "curator": ("read", "write", "curate", "forget"),
     "operator": SCOPES,  # every scope: the person who runs the service
+    # the application that really receives the person's input (a chat app, a voice front end): it relays their turns
+    # and vouches for them; the agent keeps its own `agent` key (the tenant flag `attested_human_messages`)
+    "harness": ("read", "write", "attest"),
 }
 DEFAULT_PRESET = "agent"
 

@@ -16,8 +16,10 @@ PreferenceOutcome = Literal["accepted", "rejected", "revoked", "unknown"]
 person took it back), unknown (only logged)."""
 PREFERENCE_OUTCOMES: tuple[PreferenceOutcome, ...] = get_args(PreferenceOutcome)
 
-TenantFlag = Literal["preference_validation"]
-"""The tenant flags an admin may set (set_tenant_flag); each is off until set."""
+TenantFlag = Literal["preference_validation", "attested_human_messages"]
+"""The tenant flags an admin may set (set_tenant_flag); each is off until set. `attested_human_messages`: only a key
+holding `attest` may ingest human testimony, and no key quotes or consents with a message it vouched for itself
+(services/gate/attest.py)."""
 TENANT_FLAGS: tuple[TenantFlag, ...] = get_args(TenantFlag)
 
 

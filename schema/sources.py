@@ -113,6 +113,9 @@ class Source(BaseModel):
     origin: str | None = None
     known_from: datetime
     consumed_by: str | None = None
+    # who vouched that a human message is a person's: the actor that ingested it (`key:<id>`, or `local:<user>`);
+    # None on other sources and on messages ingested before it was recorded (services/gate/attest.py)
+    attested_by: str | None = None
     # labelled like a fact: None counts as internal; a writer cleared below that labels its sources with its clearance
     sensitivity: str | None = None
     tombstone: Tombstone | None = None  # set once forgotten: the text, title, uri and author are gone

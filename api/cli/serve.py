@@ -26,8 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     create.add_argument("--clearance", default="internal",
                         help="what the key may read: public, internal, confidential, secret or all (default internal)")
     create.add_argument("--scope", action="append", default=None, metavar="SCOPE",
-                        help="read, write, curate, forget, admin, or a preset: reader, agent (read+write, the "
-                             "default), curator (read, write, curate, forget), operator (all); repeat or comma-separate")
+                        help="read, write, curate, forget, admin, attest, or a preset: reader, agent (read+write, the "
+                             "default), curator (read, write, curate, forget), harness (read, write, attest: the app "
+                             "that receives the person's input), operator (all); repeat or comma-separate")
     create.add_argument("--json", action="store_true")
     create.set_defaults(handler=cmd_keys_create)
     listing = keys.add_parser("list", help="keys (never their secrets), of --tenant or --all tenants")

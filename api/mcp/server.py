@@ -112,7 +112,11 @@ TOOLS: tuple[ToolSpec, ...] = (
         "ingest_messages", Written[list[Source]], lambda found: Written[list[Source]](result=found),
         "Ingest the conversation turn before remembering from it: every message with its index in the session, "
         "role, origin (who wrote it: human_input / delivered_interjection are a human's words; agent, tool_result, "
-        "system_event ... are not, whatever the role), author, text and time `at`. Messages are immutable evidence."),
+        "system_event ... are not, whatever the role), author, text and time `at`. Messages are immutable evidence. "
+        "Each human message records the key that vouched for it; when the tenant flag attested_human_messages is on, "
+        "only a key with the `attest` scope (the harness that receives the person's input) may send human_input or "
+        "delivered_interjection (403 otherwise, nothing written): send only your own side of the conversation, and "
+        "you cannot quote or consent with a human message your own key vouched for."),
     ToolSpec(
         "remember", Written[Remembered], lambda fact: Written[Remembered](result=fact, cascade=fact.cascade),
         "Remember a claim the human made in the current turn (the messages after the agent's last message). "

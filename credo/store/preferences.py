@@ -18,7 +18,8 @@ class PreferencesMixin:
     _ctx: Context
 
     def set_tenant_flag(self, flag: str, *, enabled: bool) -> FlagSetting:
-        """Turn a tenant flag on or off from now on (`preference_validation`: off until set)."""
+        """Turn a tenant flag on or off from now on (`preference_validation`, `attested_human_messages`: each off until
+        set)."""
         return preference_service.set_tenant_flag(self._ctx, build(c.SetTenantFlag, flag=flag, enabled=enabled))
 
     def preference_outcome(self, fact_id: str, outcome: str) -> Preference:

@@ -25,7 +25,7 @@ CONSUME_MESSAGES = load("consume_messages")
 CREATE_EPISODE = load("create_episode")
 
 _FIELDS = ("source_id", "tenant", "kind", "text", "title", "uri", "author", "at", "session_id", "generation",
-           "index", "role", "origin", "known_from", "consumed_by", "sensitivity")
+           "index", "role", "origin", "known_from", "consumed_by", "sensitivity", "attested_by")
 
 
 def text_hash(text: str | None) -> str:

@@ -4,4 +4,6 @@ extraction, why a fact is held, and its PROV export.
 Other capabilities import from here only the modules in PUBLIC (tests/test_architecture.py); `core` and the adapters
 are open to all."""
 
-PUBLIC = ('rules', 'consent')  # consent: a recipe's consent takes the person's yes by its rules
+# consent: a recipe's consent takes the person's yes by its rules; attest: and refuses a yes the consenting key vouched
+# for itself (the tenant flag attested_human_messages)
+PUBLIC = ('rules', 'consent', 'attest')

@@ -10,6 +10,7 @@ from credo.schema import commands as c
 from credo.schema.errors import EvidenceRefused
 from credo.schema.facts import EVIDENCE_ORDER, EndKind, Evidence, Fact
 from credo.schema.sources import Source
+from credo.services.gate import attest
 from credo.services.gate import sources as source_service
 from credo.services.core.context import Context
 from credo.services.gate.turns import eligible, is_pure_question
@@ -63,6 +64,7 @@ def accept(ctx: Context, cmd: c.Accept) -> Fact:
         fact = the_current(tx, ctx.tenant, fact_id)
         found, current_generation = source_service.find_message(tx, ctx.tenant, ref)
         check_acceptance(found, current_generation)
+        attest.check_vouched(tx, ctx, known, [found], field="message", use="accept")
         own = provenance_repo.of_version(tx, fact.version_id, FAR_FUTURE)
         check_same_conversation(fact.fact_id, found, [e.source for e in own.sources if e.source.kind == "message"])
         newer = next_version(fact, known, evidence=stronger(fact.evidence, Evidence.ACCEPTED), verified_at=known)

@@ -33,6 +33,7 @@ from credo.services.core.context import Context
 from credo.services.core.unit_of_work import Write
 from credo.services.core.versions import the_current
 from credo.services.forget import forget as forget_service
+from credo.services.gate import attest
 from credo.services.gate import sources as source_service
 from credo.services.gate.acceptance import check_acceptance
 from credo.services.gate.admission import admit_version
@@ -147,6 +148,7 @@ def consent(ctx: Context, cmd: cc.Consent, *, probes: dict[str, Any] | None = No
         quoted = [s for s in source_repo.by_ids(tx, ctx.tenant, _quoted_ids(tx, ctx, fact)).values()
                   if s.kind == "message"]
         check_answer(fact.fact_id, message, current, quoted)
+        attest.check_vouched(tx, ctx, w.known, [message], field="message_id", use="consent")
         check_shown(fact, message, quoted, conversation)
         newer = admit_version(w, ctx, fact, f"the person's consent in message #{message.index}")
         source_repo.link_accepted_in(tx, w.known, [(newer.version_id, message.source_id)])

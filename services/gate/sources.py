@@ -22,6 +22,7 @@ from credo.services.core.context import Context
 from credo.services.core.versions import next_version, replace, retire, the_current
 from credo.services.facts import evidence_rules
 from credo.services.core.unit_of_work import Write
+from credo.services.gate import attest
 from credo.services.gate.rules import locate
 
 STANDALONE_KINDS = ("document", "tool_result", "observation", "code", "test", "log")
@@ -71,7 +72,9 @@ def parse_messages(messages: Sequence[Any]) -> list[MessageIn]:
 
 
 def ingest_messages(ctx: Context, cmd: c.IngestMessages) -> list[Source]:
-    """Record conversation messages; re-sending an identical message is a no-op, changing one is refused."""
+    """Record conversation messages; re-sending an identical message is a no-op, changing one is refused. Each human
+    message records who vouched for it; under the tenant flag `attested_human_messages` only a principal holding
+    `attest` may ingest one (services/gate/attest.py)."""
     session_id, generation = cmd.session_id, cmd.generation  # non-empty and a positive integer (the command's types)
     parsed = parse_messages(cmd.messages)
 
@@ -79,6 +82,7 @@ def ingest_messages(ctx: Context, cmd: c.IngestMessages) -> list[Source]:
 
     def work(w: Write) -> list[Source]:
         tx, known = w.tx, w.known
+        attest.check_ingest(tx, ctx, known, (m.origin for m in parsed))  # before anything of the batch is written
         visible, hidden = source_repo.session_read(tx, ctx.tenant, session_id)
         stored = {(s.generation, s.index): s for s in map(source_repo.source_from_row, visible)}
         rows, result = [], []
@@ -94,7 +98,7 @@ def ingest_messages(ctx: Context, cmd: c.IngestMessages) -> list[Source]:
                 result.append(old)
                 continue
             row = {"source_id": new_id("s"), "kind": "message", "session_id": session_id, "generation": generation,
-                   **m.model_dump(), "sensitivity": sensitivity}
+                   **m.model_dump(), "sensitivity": sensitivity, "attested_by": attest.voucher(ctx, m.origin)}
             rows.append(row)
             result.append(Source(tenant=ctx.tenant, known_from=known, **{k: v for k, v in row.items() if v is not None}))
         source_repo.create(tx, ctx.tenant, known, rows)

@@ -30,6 +30,7 @@ from credo.schema.time import optional_point
 from credo.services.facts import evidence_rules
 from credo.services.facts import predicates as predicate_service
 from credo.services.facts import record as record_fact
+from credo.services.gate import attest
 from credo.services.gate import sources as source_service
 from credo.services.gate.carry_rules import Gap, carries
 from credo.services.core.context import Context
@@ -168,6 +169,7 @@ def remember_in_turn(
         tx, known = w.tx, w.known
         if message.source_id not in source_repo.by_ids(tx, ctx.tenant, [message.source_id]):
             raise EvidenceRefused("quote", f"the matched message {message.source_id} is no longer stored")
+        attest.check_vouched(tx, ctx, known, [message], field="quote", use="quote")
         # the Turn is a snapshot: the turn may have moved on since it was opened (the agent replied)
         now = source_service.session(tx, ctx.tenant, turn.session_id)
         current, _ = turn_messages(now, turn.generation, turn.start_index if turn.since_given else None)

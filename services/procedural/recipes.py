@@ -20,6 +20,7 @@ from credo.schema.search import most_sensitive
 from credo.services.core.clearance import label
 from credo.services.core.context import Context
 from credo.services.core.unit_of_work import Write
+from credo.services.gate import attest
 from credo.services.gate import consent as consent_rules
 from credo.services.policy import plan as write_policy
 from credo.services.procedural import rules
@@ -93,6 +94,7 @@ def consent_recipe(ctx: Context, cmd: c.ConsentRecipe) -> Recipe:
         if cmd.accept:
             yes = consent_rules.answered(w.tx, ctx.tenant, str(cmd.message_id), texts=list(found.steps),
                                          asked_at=found.known_from, line=rules.surface_line(found.steps))
+            attest.check_vouched(w.tx, ctx, w.known, [yes], field="message_id", use="consent")
             changes["consented_in"] = yes.source_id
         changed = _next(found, **changes)
         recipe_repo.write_version(w.tx, ctx.tenant, w.known, changed, previous=found.version_id)
