@@ -4,4 +4,4 @@
 capabilities import from here only the modules in PUBLIC (tests/test_architecture.py); `core` and the adapters are
 open to all."""
 
-PUBLIC = ('drift', 'posterior')  # posterior: its `flag` reads a tenant flag (the gate's attested_human_messages)
+PUBLIC = ('drift',)

@@ -1,5 +1,5 @@
-"""Preference posteriors and tenant flags in the graph: one :PreferencePosterior node per version (known_from,
-known_to), so a read at a past known time is a window over versions; one :TenantFlag node per setting, likewise."""
+"""Preference posteriors in the graph: one :PreferencePosterior node per version (known_from, known_to), so a read at
+a past known time is a window over versions. (Tenant flags: graph/core/tenant_flags.py.)"""
 
 from __future__ import annotations
 
@@ -10,21 +10,8 @@ from credo.cypher import load
 from credo.graph.core.db import Tx
 from credo.graph.core.records import native
 
-READ_TENANT_FLAG = load("read_tenant_flag")
-SET_TENANT_FLAG = load("set_tenant_flag")
 READ_PREFERENCE = load("read_preference")
 CREATE_PREFERENCE_VERSION = load("create_preference_version")
-
-
-def flag(tx: Tx, tenant: str, name: str, known: datetime) -> tuple[bool, datetime | None]:
-    """Whether a tenant flag is on at `known`, and since when it was set (off and None when never set)."""
-    row = tx.one(READ_TENANT_FLAG, tenant=tenant, flag=name, known=known)
-    return (bool(row["enabled"]), native(row["known_from"])) if row else (False, None)
-
-
-def set_flag(tx: Tx, tenant: str, name: str, enabled: bool, known: datetime) -> None:
-    """Set a tenant flag from `known` on (the earlier setting closed, never changed)."""
-    tx.one(SET_TENANT_FLAG, tenant=tenant, flag=name, enabled=enabled, known=known)
 
 
 def posterior(tx: Tx, tenant: str, fact_id: str, known: datetime | None) -> tuple[dict[str, Any] | None, str | None]:

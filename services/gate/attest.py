@@ -25,7 +25,7 @@ from datetime import datetime
 from typing import Any
 
 from credo.graph.core.db import Tx
-from credo.graph.preferences import posterior as flag_repo
+from credo.graph.core import tenant_flags as flag_repo
 from credo.schema.errors import EvidenceRefused, Forbidden
 from credo.schema.sources import HUMAN_ORIGINS, Source
 from credo.services.core.context import Context

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from credo.graph.core import ledger
+from credo.graph.core import tenant_flags
 from credo.graph.core import versions as fact_repo
 from credo.graph.core.db import Tx
 from credo.graph.core.ledger import new_id
@@ -33,7 +34,7 @@ def set_tenant_flag(ctx: Context, cmd: c.SetTenantFlag) -> FlagSetting:
     """Turn a tenant flag on or off from now on (one ledger event); earlier known times keep their setting."""
 
     def work(w: Write) -> FlagSetting:
-        posterior_repo.set_flag(w.tx, ctx.tenant, cmd.flag, cmd.enabled, w.known)
+        tenant_flags.set_flag(w.tx, ctx.tenant, cmd.flag, cmd.enabled, w.known)
         ledger.audit(w.tx, ctx.tenant, w.known, [("set_tenant_flag", ctx.tenant, {"flag": cmd.flag,
                                                                                    "enabled": cmd.enabled})])
         return FlagSetting(tenant=ctx.tenant, flag=cmd.flag, enabled=cmd.enabled, known_from=w.known)
@@ -86,7 +87,7 @@ def preference(ctx: Context, cmd: c.PreferenceQuery) -> Preference:
 
 def _require_flag(tx: Tx, tenant: str, known: datetime) -> None:
     """ConfigError naming the flag unless preference validation is on for the tenant (nothing is written)."""
-    on, _since = posterior_repo.flag(tx, tenant, FLAG, known)
+    on, _since = tenant_flags.flag(tx, tenant, FLAG, known)
     if not on:
         raise ConfigError(f"preference validation is off for this tenant (tenant flag {FLAG!r}); an admin turns it "
                           f"on with set_tenant_flag({FLAG!r}, enabled=true)")
