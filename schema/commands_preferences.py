@@ -28,3 +28,9 @@ class SetTenantFlag(Command):
 
     flag: TenantFlag
     enabled: bool
+
+
+class TenantFlagsQuery(Command):
+    """Every tenant flag, on or off and since when, as believed now or at `known_at`."""
+
+    known_at: Time | None = Field(default=None, description="as the store knew it then (default now)")

@@ -36,7 +36,7 @@ from credo.schema.forget import ForgetJob, ForgetResult, ResidueReport
 from credo.schema.facts import AsOf, AsOfAnswer, Conflict, Fact, PathStep, PredicateDef, Relation
 from credo.schema.imports import ImportReport
 from credo.schema.ledger import AuditPage, LedgerReport
-from credo.schema.preferences import FlagSetting, Preference
+from credo.schema.preferences import FlagSetting, Preference, TenantFlagState
 from credo.schema.provenance import ExtractionResult, WhyTree
 from credo.schema.receipts import ReadReceipt
 from credo.schema.recipes import Recipe
@@ -257,6 +257,9 @@ OPERATIONS: list[Operation] = [
     # preference validation, off by default behind a tenant flag (issue 27 item 3)
     Operation("set_tenant_flag", "admin", pref.SetTenantFlag, "set_tenant_flag", "POST", "/v1/tenant/flags",
               FlagSetting, write=True, mcp_reason="a tenant's configuration is an operator's act", cli="tenant-flag"),
+    Operation("tenant_flags", "read", pref.TenantFlagsQuery, "tenant_flags", "GET", "/v1/tenant/flags",
+              list[TenantFlagState], mcp_reason="an operator's view of the tenant's configuration; an agent is told "
+              "by the refusals a flag causes", cli="tenant-flags"),
     Operation("preference_outcome", "write", pref.PreferenceOutcomeReport, "preference_outcome", "POST",
               "/v1/facts/{fact_id}/preference/outcome", Preference, write=True, mcp="preference_outcome",
               cli="preference outcome"),

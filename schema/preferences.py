@@ -34,6 +34,17 @@ class FlagSetting(BaseModel):
     known_from: datetime
 
 
+class TenantFlagState(BaseModel):
+    """A tenant flag as believed at the time asked: on or off, and since when it was set (None: never set, so off)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tenant: str
+    flag: TenantFlag
+    enabled: bool
+    known_from: datetime | None
+
+
 class PreferenceDrift(BaseModel):
     """Why a drift item was opened: the short-term view of a preference left its long-term view by more than the
     threshold after an outcome. It asks a person; it changes nothing of the fact."""

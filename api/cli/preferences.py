@@ -1,4 +1,5 @@
-"""`credo preference outcome|show`, `credo tenant-flag`: preference validation (off until an admin sets the flag)."""
+"""`credo preference outcome|show`, `credo tenant-flag`, `credo tenant-flags`: preference validation (off until an admin
+sets the flag) and the tenant's flags."""
 
 from __future__ import annotations
 
@@ -34,6 +35,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     flag.add_argument("--json", action="store_true", help="print JSON")
     flag.set_defaults(handler=cmd_flag)
 
+    flags = subparsers.add_parser("tenant-flags", help="every tenant flag, on or off and since when")
+    flags.add_argument("--known-at", help="as the store knew it then")
+    flags.add_argument("--json", action="store_true", help="print JSON")
+    flags.set_defaults(handler=cmd_flags)
+
 
 def cmd_outcome(args: argparse.Namespace) -> int:
     """Report an outcome and print the posterior as it now stands."""
@@ -49,6 +55,13 @@ def cmd_flag(args: argparse.Namespace) -> int:
     """Set a tenant flag and print the setting."""
     return printed(connected(args).set_tenant_flag(args.flag, enabled=args.enabled), args.json,
                    lambda s: [f"{s.flag}: {'on' if s.enabled else 'off'} from {s.known_from.isoformat()}"])
+
+
+def cmd_flags(args: argparse.Namespace) -> int:
+    """Print every tenant flag as believed now or at --known-at."""
+    return printed(connected(args).tenant_flags(known_at=args.known_at), args.json,
+                   lambda s: [f"{s.flag}: {'on' if s.enabled else 'off'}"
+                              + (f" since {s.known_from.isoformat()}" if s.known_from else " (never set)")])
 
 
 def _preference_lines(found: Preference) -> list[str]:

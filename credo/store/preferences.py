@@ -7,7 +7,7 @@ from typing import Any
 
 from credo.schema import commands_preferences as c
 from credo.schema.commands import build
-from credo.schema.preferences import FlagSetting, Preference
+from credo.schema.preferences import FlagSetting, Preference, TenantFlagState
 from credo.services.core.context import Context
 from credo.services.preferences import posterior as preference_service
 
@@ -22,6 +22,10 @@ class PreferencesMixin:
         set)."""
         return preference_service.set_tenant_flag(self._ctx, build(c.SetTenantFlag, flag=flag, enabled=enabled))
 
+    def tenant_flags(self, *, known_at: Any = None) -> list[TenantFlagState]:
+        """Every tenant flag, on or off and since when, as believed now or at `known_at`."""
+        return preference_service.tenant_flags(self._ctx, build(c.TenantFlagsQuery, known_at=known_at))
+
     def preference_outcome(self, fact_id: str, outcome: str) -> Preference:
         """How acting on a preference turned out: accepted (α + 1), rejected (β + 1), revoked (β + 5); unknown is only
         logged. Refused (ConfigError) while the tenant flag `preference_validation` is off."""
@@ -34,7 +38,7 @@ class PreferencesMixin:
 
 
 HANDLERS: dict[str, Callable[..., Any]] = {
-    "set_tenant_flag": preference_service.set_tenant_flag,
+    "set_tenant_flag": preference_service.set_tenant_flag, "tenant_flags": preference_service.tenant_flags,
     "preference_outcome": preference_service.preference_outcome, "preference": preference_service.preference,
 }
 """This mixin's operations whose service entry point takes its command, `(ctx, cmd)` (see `Store.handle`)."""

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from credo.graph.core import ledger
-from credo.graph.core import tenant_flags
+from credo.graph.core import tenant_flags as flag_repo
 from credo.graph.core import versions as fact_repo
 from credo.graph.core.db import Tx
 from credo.graph.core.ledger import new_id
@@ -22,7 +22,7 @@ from credo.graph.preferences import posterior as posterior_repo
 from credo.schema import commands_preferences as c
 from credo.schema.errors import ConfigError, InvalidInput, NotFound
 from credo.schema.facts import Fact
-from credo.schema.preferences import FlagSetting, Preference
+from credo.schema.preferences import TENANT_FLAGS, FlagSetting, Preference, TenantFlagState
 from credo.services.core.context import Context
 from credo.services.core.unit_of_work import Write
 from credo.services.preferences import drift, rules
@@ -34,12 +34,24 @@ def set_tenant_flag(ctx: Context, cmd: c.SetTenantFlag) -> FlagSetting:
     """Turn a tenant flag on or off from now on (one ledger event); earlier known times keep their setting."""
 
     def work(w: Write) -> FlagSetting:
-        tenant_flags.set_flag(w.tx, ctx.tenant, cmd.flag, cmd.enabled, w.known)
+        flag_repo.set_flag(w.tx, ctx.tenant, cmd.flag, cmd.enabled, w.known)
         ledger.audit(w.tx, ctx.tenant, w.known, [("set_tenant_flag", ctx.tenant, {"flag": cmd.flag,
                                                                                    "enabled": cmd.enabled})])
         return FlagSetting(tenant=ctx.tenant, flag=cmd.flag, enabled=cmd.enabled, known_from=w.known)
 
     return ctx.write(work)
+
+
+def tenant_flags(ctx: Context, cmd: c.TenantFlagsQuery) -> list[TenantFlagState]:
+    """Every tenant flag as believed now or at `known_at`: on or off, and since when (None: never set, so off)."""
+    known = ctx.now() if cmd.known_at is None else ctx.known_point(cmd.known_at)
+
+    def read(tx: Tx) -> list[TenantFlagState]:
+        found = [(name, *flag_repo.flag(tx, ctx.tenant, name, known)) for name in TENANT_FLAGS]
+        return [TenantFlagState(tenant=ctx.tenant, flag=name, enabled=on, known_from=since)
+                for name, on, since in found]
+
+    return ctx.read(read)
 
 
 def preference_outcome(ctx: Context, cmd: c.PreferenceOutcomeReport) -> Preference:
@@ -87,7 +99,7 @@ def preference(ctx: Context, cmd: c.PreferenceQuery) -> Preference:
 
 def _require_flag(tx: Tx, tenant: str, known: datetime) -> None:
     """ConfigError naming the flag unless preference validation is on for the tenant (nothing is written)."""
-    on, _since = tenant_flags.flag(tx, tenant, FLAG, known)
+    on, _since = flag_repo.flag(tx, tenant, FLAG, known)
     if not on:
         raise ConfigError(f"preference validation is off for this tenant (tenant flag {FLAG!r}); an admin turns it "
                           f"on with set_tenant_flag({FLAG!r}, enabled=true)")

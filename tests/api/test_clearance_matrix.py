@@ -139,6 +139,7 @@ def _calls(w: World) -> dict[str, list[tuple[dict[str, str], dict[str, Any]]]]:
         "preference": [({"fact_id": i}, {}) for i in w.preferences.values()],
         "timeline": [({}, {"entity": "Standup"}), ({}, {"entity": "Standup", "from_": "2024-01-01"})],
         "write_policy_versions": [({}, {}), ({}, {"limit": 1})],
+        "tenant_flags": [({}, {}), ({}, {"known_at": "2000-01-01"})],
     }
 
 

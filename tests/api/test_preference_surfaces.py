@@ -85,3 +85,27 @@ def test_the_cli_sets_the_flag_reports_outcomes_and_shows_the_posterior(cli_env,
     assert counted.returncode == 0 and "Beta(1, 2)" in counted.stdout, counted.stderr
     shown = run(["preference", "show", preference.fact_id, "--json"], cli_env)
     assert shown.returncode == 0 and json.loads(shown.stdout)["recent"] == ["rejected"], shown.stderr
+
+
+def test_the_flags_list_over_rest_and_the_cli_as_set_and_as_known_earlier(api, neo4j_db, tenant_a, cli_env):
+    read_only = new_tenant(neo4j_db, scopes=("read",))
+    listed = api.get("/v1/tenant/flags", headers=read_only.headers)
+    assert listed.status_code == 200, listed.text
+    assert {f["flag"]: (f["enabled"], f["known_from"]) for f in listed.json()["items"]} == {
+        "preference_validation": (False, None), "attested_human_messages": (False, None)}
+    assert api.post("/v1/tenant/flags", headers=read_only.headers,
+                    json={"flag": "attested_human_messages", "enabled": True}).status_code == 403
+    turned = api.post("/v1/tenant/flags", headers=tenant_a.headers, json={"flag": "attested_human_messages",
+                                                                           "enabled": True}).json()["result"]
+    now = {f["flag"]: f for f in api.get("/v1/tenant/flags", headers=tenant_a.headers).json()["items"]}
+    assert (now["attested_human_messages"]["enabled"], now["attested_human_messages"]["known_from"]) == (
+        True, turned["known_from"])
+    earlier = api.get("/v1/tenant/flags", headers=tenant_a.headers, params={"known_at": "2000-01-01T00:00:00Z"})
+    assert all(f["enabled"] is False for f in earlier.json()["items"]), earlier.text
+    bad = api.get("/v1/tenant/flags", headers=tenant_a.headers, params={"known_at": "yesterday-ish"})
+    assert (bad.status_code, bad.json()["field"]) == (422, "known_at")
+    turned_cli = run(["tenant-flag", "preference_validation", "--on"], cli_env)
+    assert turned_cli.returncode == 0, turned_cli.stderr
+    shown = run(["tenant-flags"], cli_env)
+    assert shown.returncode == 0 and "preference_validation: on since" in shown.stdout, shown.stderr
+    assert "attested_human_messages: off (never set)" in shown.stdout

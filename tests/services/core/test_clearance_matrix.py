@@ -185,6 +185,7 @@ CALLS: dict[str, Callable[[World], list[dict[str, Any]]]] = {
     "check_transition": lambda w: [{"known_before": "2000-01-01", "known_after": "2099-01-01"},
                                    {"known_before": "2024-02-01", "known_after": "2024-02-04"}],
     "write_policy_versions": lambda w: [{}, {"limit": 1}],
+    "tenant_flags": lambda w: [{}, {"known_at": "2000-01-01"}],
 }
 # the ledger names ids of every act (auditors read it; it never holds content): its version ids are not checked
 CONTENT_FREE = {"audit", "verify_ledger"}
