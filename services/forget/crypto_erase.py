@@ -19,11 +19,11 @@ from credo.services.core.context import Context
 from credo.services.core.crypto import Cipher
 from credo.services.adapters.key_stores import subject_of
 
-COVERED = ("statement, quote and literal value of every version, source text and title, evidence quotes, and "
-           "recipes' task shapes and steps, sealed under their subject's or source's key")
+COVERED = ("statement, quote and literal value of every version, source text and title, evidence quotes, "
+           "verifiers' reasons, and recipes' task shapes and steps, sealed under their subject's or source's key")
 NOT_COVERED = ("not covered (their copies in transaction logs and backups stay readable until they expire; forgetting "
                "removed them from the store): embeddings, entity names and aliases, summaries' topics and texts, "
-               "reasons and other free text (verifiers' reasons, ledger reasons, details and claimed actors, end and "
+               "reasons and other free text (ledger reasons, details and claimed actors, end and "
                "lapse reasons, stale causes, task labels), source uris and authors, recipes' shape keys (the sorted "
                "words of a task shape, which recipes are looked up by), stored in plaintext; and read receipts' "
                "questions, sealed under the tenant's receipts key, which forgetting one subject never destroys "

@@ -86,6 +86,9 @@ def residue(tx: Tx, tenant: str, kind: str, target_id: str, probe: Probe,
                                    embeddings=probe.embeddings[:3],
                                    subject_ids=ledger_subjects(fact_ids, source_ids), entity_ids=probe.entities,
                                    probe_ids=[target_id], same_vector=SAME_VECTOR)
+    found += [Residue(place="free text", ref=f"Verification:{vid}", detail="a verifier's sealed reason quotes the "
+                      "forgotten content") for vid in (holding(repo.sealed_reasons(tx, tenant), probe.texts)
+                                                       if probe.texts else [])]  # crypto mode only
     return list(dict.fromkeys(places + found)), list(dict.fromkeys(kept))
 
 
