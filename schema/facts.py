@@ -256,6 +256,9 @@ class Fact(BaseModel):
     # set on a candidate that waits for a person's decision: "consent" (a surfaced write, DESIGN §9), never served
     # until `consent` accepts it
     awaiting: Literal["consent"] | None = None
+    # set on a candidate correction awaiting consent (`remember(..., replaces=...)` under a surfaced policy): the fact
+    # it would correct once accepted, which serves unchanged meanwhile
+    replaces: str | None = None
 
     @classmethod
     def trusted(cls, **values: Any) -> "Fact":

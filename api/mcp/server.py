@@ -131,7 +131,9 @@ TOOLS: tuple[ToolSpec, ...] = (
         "quotes ('I guess', 'maybe', 'not confirmed yet') become hypotheses; the same claim later stated plainly by "
         "a human is confirmed, keeping both quotes. `content` is the claim rewritten to be readable on its own, "
         "saying no more than the quote. Leave valid_from unset unless the human said when it started. `replaces` "
-        "corrects an earlier fact through the same gate. A claim that contradicts established knowledge is kept as "
+        "corrects an earlier fact through the same gate; when surfaced, the correction waits for consent like any "
+        "other (a candidate of its own naming the fact in `replaces`; the earlier fact keeps serving until the "
+        "person accepts). A claim that contradicts established knowledge is kept as "
         "conflicted, not applied. When the answer has `surface` (the tenant surfaces such writes: the default), the "
         "fact is NOT served yet: show the person that line ('I will remember that: ...') and relay their answer "
         "with consent (accept with the id of their message saying yes, or delete)."),
@@ -279,8 +281,9 @@ TOOLS: tuple[ToolSpec, ...] = (
         "conversation, after your own message showing them the line (ingest both first); your own messages, system "
         "events, questions, a refusal ('No, don't') and another participant's yes are refused as evidence_refused "
         "naming message_id. The fact is then served (or kept conflicted if it contradicts "
-        "established knowledge). decision delete: the fact is forgotten (verified; the answer carries the residue "
-        "report) and never served. Never decide for the person."),
+        "established knowledge); a correction (`replaces`) is then applied to the fact it replaces, whose new "
+        "version the answer gives. decision delete: the fact is forgotten (verified; the answer carries the residue "
+        "report) and never served; a deleted correction leaves the fact it would replace as it was. Never decide for the person."),
 )
 
 

@@ -122,6 +122,7 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
         aliases=tuple(data.get("aliases") or ()), independent_sources=data.get("independent_sources") or 0,
         operational=bool(data.get("operational")), evidence_hold=bool(data.get("evidence_hold")),
         write_plan=data.get("write_plan"), awaiting=data.get("awaiting"),
+        replaces=data.get("replaces"),
     )
     if not problems:
         try:
@@ -190,6 +191,7 @@ def fact_props(fact: Fact, *, embedding: list[float] | None = None, norm_subject
         "evidence_hold": fact.evidence_hold or None,
         "write_plan": fact.write_plan,
         "awaiting": fact.awaiting,
+        "replaces": fact.replaces,
         "embedding": vector(embedding),
     }
     return {k: v for k, v in props.items() if v is not None}

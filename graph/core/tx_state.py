@@ -30,6 +30,8 @@ class Sealer(Protocol):
 
     def seal_recipe(self, tenant: str, row: dict[str, Any]) -> dict[str, Any]: ...
 
+    def seal_verdict(self, tenant: str, row: dict[str, Any], subject_id: str) -> dict[str, Any]: ...
+
 
 class ClosingFlags(Protocol):
     """Fact flags left to the write's closing statement (graph/core/flags.py `Deferred`)."""

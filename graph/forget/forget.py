@@ -44,6 +44,8 @@ READ_ORPHAN_ENTITIES = load("read_orphan_entities")
 READ_ENTITY_NAMES = load("read_entity_names")
 READ_PURGED_TOMBSTONE = load("read_purged_tombstone")
 READ_SEALED_QUESTIONS = load("read_sealed_questions")
+READ_SEALED_REASONS = load("read_sealed_reasons")
+SCRUB_SEALED_REASONS = load("scrub_sealed_reasons")
 
 
 def target(tx: Tx, tenant: str, ident: str) -> dict[str, Any] | None:
@@ -217,6 +219,20 @@ def sealed_questions(tx: Tx, tenant: str) -> list[tuple[str, str]]:
     if tx.state.cipher is None:
         return []
     return [(r["receipt_id"], r["query"]) for r in tx.rows(READ_SEALED_QUESTIONS, tenant=tenant)]
+
+
+def sealed_reasons(tx: Tx, tenant: str) -> list[tuple[str, str]]:
+    """(verification id, reason) of the tenant's verdicts whose reason is sealed, opened with this transaction's
+    cipher (a destroyed key's reads as such); none without a cipher."""
+    if tx.state.cipher is None:
+        return []
+    return [(r["verification_id"], r["reason"]) for r in tx.rows(READ_SEALED_REASONS, tenant=tenant)]
+
+
+def scrub_sealed_reasons(tx: Tx, tenant: str, verification_ids: list[str], removed: str) -> None:
+    """Replace the reasons of these verdicts (sealed ones found quoting forgotten content) by `removed`."""
+    if verification_ids:
+        tx.one(SCRUB_SEALED_REASONS, tenant=tenant, verification_ids=list(verification_ids), removed=removed)
 
 
 def scrub_fact_copies(tx: Tx, tenant: str, *, fact_ids: list[str], source_ids: list[str], texts: list[str],

@@ -12,6 +12,7 @@ from credo.schema.forget import Residue
 READ_RECIPE_TEXTS = load("read_recipe_texts")
 SCRUB_RECIPES = load("scrub_recipes")
 READ_RECIPE_RESIDUE = load("read_recipe_residue")
+READ_RECIPE_BECAUSE = load("read_recipe_because")
 
 
 def texts(tx: Tx, tenant: str, *, recipe_ids: list[str] = (), source_ids: list[str] = ()) -> dict[str, list[str]]:
@@ -37,3 +38,11 @@ def residue(tx: Tx, tenant: str, *, recipe_ids: list[str] = (), source_ids: list
         return []
     rows = tx.rows(READ_RECIPE_RESIDUE, tenant=tenant, recipe_ids=list(recipe_ids), source_ids=list(source_ids))
     return [Residue(place=r["place"], ref=str(r["ref"]), detail=r["detail"]) for r in rows]
+
+
+def earned_by(tx: Tx, tenant: str, recipe_ids: list[str]) -> dict[str, str]:
+    """recipe id -> the id of the source it was earned by (`because`; kept on a forgotten recipe's tombstone)."""
+    if not recipe_ids:
+        return {}
+    return {r["recipe_id"]: r["because"] for r in tx.rows(READ_RECIPE_BECAUSE, tenant=tenant,
+                                                          recipe_ids=list(recipe_ids))}

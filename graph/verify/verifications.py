@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from credo.cypher import load
-from credo.graph.core.db import Tx
+from credo.graph.core.db import Tx, cipher_of
 from credo.graph.core.records import FAR_FUTURE, native
 from credo.schema.errors import NotFound
 from credo.schema.verify import VerifiedBy
@@ -22,10 +22,13 @@ def verified_from_row(row: dict[str, Any]) -> VerifiedBy:
     return VerifiedBy(**{k: native(v) for k, v in row.items() if v is not None and k in VerifiedBy.model_fields})
 
 
-def record(tx: Tx, tenant: str, known: datetime, row: dict[str, Any]) -> VerifiedBy:
-    """Record a verdict on a version the caller may see (NotFound otherwise); the version itself is unchanged."""
+def record(tx: Tx, tenant: str, known: datetime, row: dict[str, Any], *, subject_id: str) -> VerifiedBy:
+    """Record a verdict on a version the caller may see (NotFound otherwise); the version itself is unchanged. In
+    crypto-erasure mode its reason is sealed here under the key of the judged fact's subject (`subject_id`)."""
+    stored = {k: v for k, v in row.items() if v is not None}
+    cipher = cipher_of(tx)
     found = tx.one(CREATE_VERIFICATION, tenant=tenant, version_id=row["version_id"], known=known,
-                   row={k: v for k, v in row.items() if v is not None})
+                   row=cipher.seal_verdict(tenant, stored, subject_id) if cipher is not None else stored)
     if found is None:
         raise NotFound("fact version", row["version_id"])
     return verified_from_row({**row, "known_from": known})

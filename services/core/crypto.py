@@ -30,6 +30,7 @@ SOURCE_FIELDS = ("text", "title")  # a source's verbatim words, and a document's
 RECIPE_FIELDS = ("task_shape", "steps")  # a recipe's words (each step apart), under its source's key
 EDGE_QUOTE = "sourced_quote"  # the quote on a SOURCED_FROM edge, sealed under the source's key
 QUESTION = "query"  # a read receipt's question, sealed under the tenant's receipts key
+VERDICT_REASON = "reason"  # a verifier's reason on a :Verification, sealed under the judged fact's subject's key
 # A question is the asker's words, not a data subject's: it may name no stored subject or several, so no subject's
 # key fits it, and a key per question would be a key file per read. Forgetting removes the questions naming its
 # content from the store; this key, which forgetting one subject never destroys (other questions need it), keeps
@@ -190,6 +191,15 @@ class Cipher:
             row["steps"] = [s if not s or is_sealed(s) else self.seal(tenant, subject, node, "steps", s)[0]
                             for s in row["steps"]]
         return row
+
+    def seal_verdict(self, tenant: str, row: dict[str, Any], subject_id: str) -> dict[str, Any]:
+        """A :Verification's properties with its reason sealed under the key of the judged fact's subject (the key
+        its statement is sealed under): a verifier's reason may quote the statement (an LLM's does)."""
+        reason = row.get(VERDICT_REASON)
+        if not self.sealing or not isinstance(reason, str) or not reason or is_sealed(reason):
+            return row
+        return {**row, VERDICT_REASON: self.seal(tenant, fact_subject(subject_id), row["verification_id"],
+                                                 VERDICT_REASON, reason)[0]}
 
     def seal_question(self, tenant: str, receipt_id: str, question: str | None) -> str | None:
         """A read receipt's question sealed under the tenant's receipts key (RECEIPTS_SUBJECT)."""

@@ -19,11 +19,11 @@ from credo.services.core.context import Context
 from credo.services.core.crypto import Cipher
 from credo.services.adapters.key_stores import subject_of
 
-COVERED = ("statement, quote and literal value of every version, source text and title, evidence quotes, and "
-           "recipes' task shapes and steps, sealed under their subject's or source's key")
+COVERED = ("statement, quote and literal value of every version, source text and title, evidence quotes, "
+           "verifiers' reasons, and recipes' task shapes and steps, sealed under their subject's or source's key")
 NOT_COVERED = ("not covered (their copies in transaction logs and backups stay readable until they expire; forgetting "
                "removed them from the store): embeddings, entity names and aliases, summaries' topics and texts, "
-               "reasons and other free text (verifiers' reasons, ledger reasons, details and claimed actors, end and "
+               "reasons and other free text (ledger reasons, details and claimed actors, end and "
                "lapse reasons, stale causes, task labels), source uris and authors, recipes' shape keys (the sorted "
                "words of a task shape, which recipes are looked up by), stored in plaintext; and read receipts' "
                "questions, sealed under the tenant's receipts key, which forgetting one subject never destroys "
@@ -98,3 +98,34 @@ def _keys_status(tx: Tx, tenant: str, cipher: Cipher | None, key_ids: list[str])
                        "remembered content needs it; forget the subject to erase it)")
     return True, (f"key(s) {', '.join(key_ids)} destroyed: the {COVERED} in transaction logs and backups can no "
                   f"longer be decrypted; {NOT_COVERED}")
+
+
+RECIPE_PLAIN = ("its shape key (the sorted words of its task shape, which recipes are looked up by) was never sealed: "
+                "old copies of the recipe and the ledger's record_recipe detail hold it in plaintext until they expire")
+
+
+def recipe_status(tx: Tx, tenant: str, cipher: Cipher | None, recipe_id: str, because: str | None,
+                  key_ids: list[str], *, complete: bool = True) -> tuple[bool, str]:
+    """(crypto_erased, why) for a forgotten recipe, whose task shape and steps are sealed under the key of the source
+    it was earned by (`because`), not under a key of its own: forgetting the recipe alone never destroys that key."""
+    if cipher is None or because is None:
+        return status(tx, tenant, cipher, key_ids, complete=complete)
+    sealed_under = f"recipe {recipe_id}'s task shape and steps are sealed under the key of source {because}"
+    if not key_ids:
+        return False, (f"{sealed_under} (the source it was earned by), but no key of that source is known (stored "
+                       "in plaintext before crypto mode was on, or purged before this handle saw its keys): copies "
+                       f"in transaction logs and backups may stay readable until they expire; {RECIPE_PLAIN}")
+    alive = [k for k in key_ids if cipher.keys.get(tenant, k) is not None]
+    if alive:
+        users = _users(tx, tenant, alive)
+        held = ", ".join(f"key {k} ({users.get(k, 0)} remembered item(s) of source {because} still need it)"
+                         for k in alive)
+        return False, (f"{sealed_under} (the source it was earned by): {held} stays alive while the source is "
+                       "remembered, so the recipe's old copies in transaction logs and backups are still readable "
+                       f"with it (forgetting removed every copy from the store); {RECIPE_PLAIN}; forget source "
+                       f"{because} to destroy the key")
+    erased = f"{sealed_under}: key {', '.join(key_ids)} destroyed (the source was forgotten), so its old copies in " \
+             f"transaction logs and backups can no longer be decrypted; {RECIPE_PLAIN}"
+    if not complete:
+        return False, f"not erased while copies of it are still in the store (see residue); {erased}"
+    return True, erased

@@ -112,11 +112,14 @@ def scrub_copies(tx: Tx, tenant: str, known: datetime, probe: Probe, *, fact_ids
     and every free text of the tenant naming it (reasons, causes, claimed actors, task labels, ledger details: the
     ledger's redacted, its chain intact), removed in one statement; returns the summaries to rebuild."""
     sealed = holding(repo.sealed_questions(tx, tenant), probe.texts) if probe.texts else []  # crypto mode only
-    return repo.scrub_fact_copies(tx, tenant, fact_ids=fact_ids, source_ids=source_ids, texts=probe.texts,
-                                  receipt_ids=sealed, free=free_probes(probe.texts, tenant), free_text=FREE_RULE,
-                                  subject_ids=ledger_subjects(fact_ids, source_ids), known=known, by=by,
-                                  behalf=behalf, reason=reason, cause=f"premise forgotten for {reason}",
-                                  text_hash=text_hash(SUMMARY_TEXT))
+    rebuild = repo.scrub_fact_copies(tx, tenant, fact_ids=fact_ids, source_ids=source_ids, texts=probe.texts,
+                                     receipt_ids=sealed, free=free_probes(probe.texts, tenant), free_text=FREE_RULE,
+                                     subject_ids=ledger_subjects(fact_ids, source_ids), known=known, by=by,
+                                     behalf=behalf, reason=reason, cause=f"premise forgotten for {reason}",
+                                     text_hash=text_hash(SUMMARY_TEXT))
+    if probe.texts:  # a sealed verifier's reason on a remembered fact quoting it (crypto mode only): free text too
+        repo.scrub_sealed_reasons(tx, tenant, holding(repo.sealed_reasons(tx, tenant), probe.texts), FREE_REMOVED)
+    return rebuild
 
 
 def tombstone_event(tx: Tx, tenant: str, known: datetime, target_id: str, kind: str, behalf: str | None,

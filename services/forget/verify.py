@@ -86,6 +86,9 @@ def residue(tx: Tx, tenant: str, kind: str, target_id: str, probe: Probe,
                                    embeddings=probe.embeddings[:3],
                                    subject_ids=ledger_subjects(fact_ids, source_ids), entity_ids=probe.entities,
                                    probe_ids=[target_id], same_vector=SAME_VECTOR)
+    found += [Residue(place="free text", ref=f"Verification:{vid}", detail="a verifier's sealed reason quotes the "
+                      "forgotten content") for vid in (holding(repo.sealed_reasons(tx, tenant), probe.texts)
+                                                       if probe.texts else [])]  # crypto mode only
     return list(dict.fromkeys(places + found)), list(dict.fromkeys(kept))
 
 
@@ -140,7 +143,13 @@ def verify(ctx: Context, *, target_id: str, kind: str | None = None, probe: Prob
         keys = probe.keys if ctx.cipher is None else list(dict.fromkeys(probe.keys + sealed.content_keys(
             tx, ctx.tenant, fact_ids=([tid] if kind == "fact" else []) + list(extra_facts),
             source_ids=[tid] if kind == "source" else [])))  # crypto off: nothing sealed to look up
-        erased, why = crypto_erase.status(tx, ctx.tenant, ctx.cipher, keys, complete=not places)
+        if kind == "recipe":  # sealed under the key of the source it was earned by, never its own
+            because = recipe_repo.earned_by(tx, ctx.tenant, [tid]).get(tid)
+            keys = sealed.content_keys(tx, ctx.tenant, fact_ids=[], source_ids=[because]) if because else []
+            erased, why = crypto_erase.recipe_status(tx, ctx.tenant, ctx.cipher, tid, because, keys,
+                                                     complete=not places)
+        else:
+            erased, why = crypto_erase.status(tx, ctx.tenant, ctx.cipher, keys, complete=not places)
         return ResidueReport(target_id=tid, kind=kind, residue=places, probes=ran, probe_from=probe_from,
                              checked=checked, left_by_design=kept,
                              tombstone=Tombstone(forgotten_at=tombstone["forgotten_at"], by=tombstone["by"],

@@ -1,6 +1,9 @@
 """Consent (DESIGN §9): a surfaced write ("I will remember that …") waits as a candidate until the person answers.
 `accept` admits it through admission (the conflict rule runs) on the word of their message saying yes; `delete`
-forgets it through forgetting (tombstone, residue report, verified). Each writes one "consent" ledger event.
+forgets it through forgetting (tombstone, residue report, verified). Each writes one "consent" ledger event. A
+candidate correction (`remember(..., replaces=)` under a surfaced policy: `replaces` names the fact it would correct,
+which serves unchanged meanwhile) is applied on `accept` as that correction (`correct_on_consent`); `delete` forgets
+the candidate alone.
 
 The yes must be an eligible human message (acceptance's rules: not the agent's own, not a system event, not a pure
 question, the session's current generation) that is no refusal ("No, don't"), of the session and generation the fact
@@ -19,6 +22,7 @@ from typing import Any
 
 from credo.graph.core import ledger
 from credo.graph.core.db import Tx
+from credo.graph.core import versions as fact_repo
 from credo.graph.core.records import FAR_FUTURE
 from credo.graph.gate import provenance as provenance_repo
 from credo.graph.gate import sources as source_repo
@@ -27,17 +31,22 @@ from credo.schema import commands_forget as cf
 from credo.schema.commands import build
 from credo.schema.consent import ConsentResult, surface_line
 from credo.schema.errors import EvidenceRefused, InvalidInput
-from credo.schema.facts import Fact
+from credo.schema.facts import EndKind, Fact, check_version
+from credo.schema.lifecycle import State
 from credo.schema.sources import Source
 from credo.services.core.context import Context
 from credo.services.core.unit_of_work import Write
-from credo.services.core.versions import the_current
+from credo.services.core.versions import next_version, retire, the_current
 from credo.services.forget import forget as forget_service
 from credo.services.gate import attest
 from credo.services.gate import sources as source_service
 from credo.services.gate.acceptance import check_acceptance
 from credo.services.gate.admission import admit_version
-from credo.services.gate.turns import eligible
+from credo.services.gate.turns import apply_correction, check_correctable, eligible
+
+# what an accepted candidate correction gives the fact it replaces (services/gate/turns.py `correction` set them)
+CORRECTED = ("object", "object_name", "statement", "quote", "evidence", "epistemic", "evidence_hold", "operational",
+             "valid_from", "valid_from_precision", "valid_to", "valid_to_precision", "bounded_by", "scope")
 
 DELETED_REASON = "the person deleted it when asked for consent"
 # an answer opening with a refusal says no, whatever follows ("No, don't remember that"); "no problem" is a yes
@@ -150,14 +159,31 @@ def consent(ctx: Context, cmd: cc.Consent, *, probes: dict[str, Any] | None = No
         check_answer(fact.fact_id, message, current, quoted)
         attest.check_vouched(tx, ctx, w.known, [message], field="message_id", use="consent")
         check_shown(fact, message, quoted, conversation)
-        newer = admit_version(w, ctx, fact, f"the person's consent in message #{message.index}")
+        by = f"the person's consent in message #{message.index}"
+        newer = correct_on_consent(w, ctx, fact, by) if fact.replaces else admit_version(w, ctx, fact, by)
         source_repo.link_accepted_in(tx, w.known, [(newer.version_id, message.source_id)])
         ledger.audit(tx, ctx.tenant, w.known, [("consent", fact.fact_id, {
             "decision": "accept", "version_id": newer.version_id, "source_id": message.source_id,
-            "state": newer.state})])
+            "state": newer.state, **({"replaces": fact.replaces} if fact.replaces else {})})])
         return ConsentResult(fact_id=fact.fact_id, decision="accept", fact=newer)
 
     return ctx.write(work)
+
+
+def correct_on_consent(w: Write, ctx: Context, candidate: Fact, by: str) -> Fact:
+    """Step: apply an accepted candidate correction to the fact it replaces, exactly as `remember(..., replaces=)`
+    corrects under a logged policy (the old version ends as a correction, its cascade runs, its premises are carried),
+    with the candidate's content, quote, sources and premises; the candidate itself ends, merged into that correction.
+    Refused (naming `fact_id`) when the replaced fact can no longer be corrected (conflicted, rejected, forgotten)."""
+    tx, known = w.tx, w.known
+    old = the_current(tx, ctx.tenant, candidate.replaces or "")
+    check_correctable(old, "fact_id")
+    newer = check_version(next_version(old, known, verified_at=known, state=State.ACTIVE.value, stale_cause=None,
+                                       **{k: getattr(candidate, k) for k in CORRECTED}))
+    apply_correction(w, old, newer, f"replaced by a remembered human statement ({by})", candidate=candidate)
+    retire(w, [(candidate, EndKind.MERGE.value, f"applied as the correction of fact {old.fact_id} on {by}")])
+    fact_repo.link_supersedes(tx, known, [(newer.version_id, candidate.version_id, "merge", None)])
+    return newer
 
 
 def _quoted_ids(tx: Tx, ctx: Context, fact: Fact) -> list[str]:

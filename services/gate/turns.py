@@ -128,7 +128,8 @@ def remember_in_turn(
     """The write gate of DESIGN §3; the result has evidence `stated` (a hypothesis when the quote hedges, or when it
     is an `operational` rule: a person's word alone is not direct evidence, DESIGN §11). Under a policy that
     surfaces semantic writes (the default, DESIGN §9) a new fact is written as a candidate awaiting consent and the
-    answer's `surface` is the line to show the person; a replacement (`replaces`) corrects at once."""
+    answer's `surface` is the line to show the person; so is a replacement (`replaces`): a candidate correction of
+    the replaced fact, which keeps serving until the person consents (services/gate/consent.py applies it then)."""
     if not isinstance(quote, str) or not quote.strip():
         raise EvidenceRefused("quote", "must not be empty (an empty quote proves nothing)")
     if not isinstance(content, str) or not content.strip():
@@ -178,8 +179,13 @@ def remember_in_turn(
                                   "the current turn (the agent has replied since); open a new turn and quote from it")
         premises = _premises(tx, ctx.tenant, depends_on)
         if replaces is not None:
-            fact = _replace(w, ctx, replaces, data, subject, None if defaulted else predicate, object,
-                            valid_from, valid_to)
+            old, newer = correction(w, ctx, replaces, data, subject, None if defaulted else predicate, object,
+                                    valid_from, valid_to)
+            plan = write_policy.admitted(w, newer, newer.kind)
+            if plan.visible == "surfaced":  # DESIGN §9: it waits for consent; the version it would replace serves
+                fact = propose_correction(w, old, newer, write_policy.stamp(w, newer, newer.kind))
+            else:
+                fact = apply_correction(w, old, newer, "replaced by a remembered human statement")
         else:
             if defaulted and predicate not in predicate_service.registry(tx, ctx.tenant):
                 predicate_repo.define(tx, ctx.tenant, known, PredicateDef(name=predicate, cardinality="multi"))
@@ -216,21 +222,17 @@ def _clip(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def _replace(w: Write, ctx: Context, ref: str, data: Any, subject: str | None, predicate: str | None,
-             object: Any, valid_from: Any, valid_to: Any) -> Fact:
-    """An explicit act: the replaced fact's current version is corrected to what the quote says.
+def correction(w: Write, ctx: Context, ref: str, data: Any, subject: str | None, predicate: str | None,
+               object: Any, valid_from: Any, valid_to: Any) -> tuple[Fact, Fact]:
+    """Step: the replaced fact's current version and the version correcting it to what the quote says (not written).
 
     The lifecycle table still applies (a rejected or forgotten fact cannot come back this way) and a conflicted
     fact needs resolve_conflict. The new version rests on the new quote's word: the old version's evidence
-    (SOURCED_FROM, ACCEPTED_IN) is not carried, its premises (DEPENDS_ON) are.
+    (SOURCED_FROM, ACCEPTED_IN) is not carried, its premises (DEPENDS_ON) are (`apply_correction`).
     """
     tx, known = w.tx, w.known
     old = the_current(tx, ctx.tenant, ref)
-    if old.state == State.CONFLICTED:
-        raise InvalidInput("replaces", f"fact {old.fact_id} is conflicted: settle the dispute with resolve_conflict "
-                           "(confirm, reject or split scopes) before replacing it")
-    if old.state != State.ACTIVE:  # active -> active is a correction, not a state change
-        check_transition(old.fact_id, old.state, State.ACTIVE)
+    check_correctable(old, "replaces")
     if subject is not None and subject != old.subject:
         raise InvalidInput("subject", f"a replacement keeps the subject ({old.subject!r}); remember a new fact instead")
     if predicate is not None and normalise_predicate(predicate) != old.predicate:
@@ -255,9 +257,38 @@ def _replace(w: Write, ctx: Context, ref: str, data: Any, subject: str | None, p
     if data.scope:
         changes["scope"] = data.scope
     check_interval(changes.get("valid_from", old.valid_from), changes.get("valid_to", old.valid_to))
-    newer = check_version(next_version(old, known, **changes))
-    retire(w, [(old, EndKind.CORRECTION.value, "replaced by a remembered human statement")])
-    create_versions(w, [newer])
-    source_repo.carry_depends_on(tx, known, [(old.version_id, newer.version_id)])
-    fact_repo.link_supersedes(tx, known, [(newer.version_id, old.version_id, "correction", None)])
+    return old, check_version(next_version(old, known, **changes))
+
+
+def check_correctable(old: Fact, field: str) -> None:
+    """Refuse correcting `old` where the lifecycle table does not allow it (a conflicted fact needs a decision)."""
+    if old.state == State.CONFLICTED:
+        raise InvalidInput(field, f"fact {old.fact_id} is conflicted: settle the dispute with resolve_conflict "
+                           "(confirm, reject or split scopes) before replacing it")
+    if old.state != State.ACTIVE:  # active -> active is a correction, not a state change
+        check_transition(old.fact_id, old.state, State.ACTIVE)
+
+
+def apply_correction(w: Write, old: Fact, newer: Fact, why: str, *, candidate: Fact | None = None) -> Fact:
+    """Step: `old` stops being believed (a correction, its cascade runs) and `newer` is written in its place,
+    carrying its premises; a `candidate` correction the person accepted gives `newer` its sources, premises and
+    embedding (its statement is the candidate's). Returns `newer`."""
+    retire(w, [(old, EndKind.CORRECTION.value, why)])
+    if candidate is None:
+        create_versions(w, [newer])
+    else:
+        fact_repo.create_versions(w.tx, [newer])
+        fact_repo.carry_edges(w.tx, w.known, [(candidate.version_id, newer.version_id)], {newer.version_id})
+    source_repo.carry_depends_on(w.tx, w.known, [(old.version_id, newer.version_id)])
+    fact_repo.link_supersedes(w.tx, w.known, [(newer.version_id, old.version_id, "correction", None)])
     return newer
+
+
+def propose_correction(w: Write, old: Fact, newer: Fact, plan: str) -> Fact:
+    """Step: the correction of `old` written as a candidate of its own awaiting consent (`replaces` names `old`'s
+    fact); nothing of `old` changes, so it keeps serving until `consent` accepts (services/gate/consent.py)."""
+    candidate = newer.model_copy(update={
+        "fact_id": new_id("f"), "state": State.CANDIDATE.value, "awaiting": "consent", "replaces": old.fact_id,
+        "verified_at": None, "write_plan": plan, "aliases": (), "independent_sources": 0, "disputed": False})
+    create_versions(w, [candidate])
+    return candidate

@@ -149,7 +149,7 @@ def _record(w: Write, fact: Fact, verdict: Verdict, *, verifier: str, actor: str
     row = {"verification_id": new_id("vb"), "fact_id": fact.fact_id, "version_id": fact.version_id,
            "verifier": verifier, "verdict": verdict.verdict, "overreach_kind": verdict.overreach_kind,
            "reason": verdict.reason, "actor": actor}
-    recorded = verification_repo.record(w.tx, w.tenant, w.known, row)
+    recorded = verification_repo.record(w.tx, w.tenant, w.known, row, subject_id=fact.subject_id)
     ledger.audit(w.tx, w.tenant, w.known, [("review" if item_id else "verify", fact.fact_id, {
         "version_id": fact.version_id, "verification_id": row["verification_id"], "verifier": verifier,
         "verdict": verdict.verdict, "overreach_kind": verdict.overreach_kind,

@@ -24,6 +24,7 @@ def msg(index, text, origin="human_input", role="user", author="alice"):
 @pytest.fixture
 def remembered(store, clock):
     clock.at("2025-06-01T10:00:00+00:00")
+    store.set_write_policy({"semantic": {"visible": "logged"}})  # served at once: its corrections too (no consent)
     store.ingest_messages("w", [
         msg(0, "Note for the ops runbook: the  nightly   export runs at 02:00 UTC."),
         msg(1, "And keep the export bucket private."),
