@@ -143,11 +143,12 @@ TOOLS: tuple[ToolSpec, ...] = (
         "for the next.",
         fixed={"include_undated": True}, paged=True),  # undated facts come apart in the answer, never dropped
     ToolSpec(
-        "relations", AsOfAnswer[Relation], AsOf.answer,
+        "relations", AsOfAnswer[Relation], lambda page: AsOf(page.items, page.unreadable).answer(page.next_cursor),
         "Who is who at a point: every relation of `entity` in both directions (direction out: the entity is the "
         "subject; in: it is the object - e.g. the relations of Alice include 'Acme account owned_by Alice'). "
         "The dated answer is `items`; relations whose start is unknown come apart, under `undated` (they may "
-        "hold). valid_at / known_at default to now; no evidence needed."),
+        "hold). valid_at / known_at default to now. One page of at most `limit` (default 50, at most 200); pass "
+        "`next_cursor` as `cursor` for the next. No evidence needed.", paged=True),
     ToolSpec(
         "context", ContextPackage, lambda package: package,
         "What the store knows about `query` (a question or an entity's name), in three parts - read this before "

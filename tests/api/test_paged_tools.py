@@ -1,4 +1,4 @@
-"""The MCP listing tools (`timeline`, `recipes`, `stale`, `conflicts`, `facts_as_of`) answer one page (`limit`,
+"""The MCP listing tools (`timeline`, `recipes`, `stale`, `conflicts`, `facts_as_of`, `who`) answer one page (`limit`,
 default 50, at most 200; `next_cursor` to go on), as REST does and through the same path, cut in the query: an agent
 cannot read a tenant's whole memory in one call, a write between pages neither repeats nor skips an item, and a limit
 past the cap or a foreign cursor is refused naming the field."""
@@ -110,10 +110,20 @@ def _facts(store, count: int, at: str = "Service") -> None:
         store.add_fact(f"{at}{i}", "runs_on", f"host {i}", valid_from="2024-01-01")
 
 
+def _relations(store, count: int, at: str = "Peer") -> None:
+    """`count` relations of the entity Hub, both ways: it uses some, others own it."""
+    for i in range(count):
+        if i % 2:
+            store.add_fact(f"{at} team {i}", "owns", "Hub", valid_from="2024-01-01", object_is_entity=True)
+        else:
+            store.add_fact("Hub", "uses", f"{at} tool {i}", valid_from=f"2024-01-0{i % 9 + 1}", object_is_entity=True)
+
+
 LISTINGS = {  # tool -> (its arguments, how to seed `count` items, the id of an item, the key of the page's items)
     "stale": ({}, _stale, lambda i: i["version_id"], "items"),
     "conflicts": ({}, _conflicts, lambda c: c["conflict_id"], "conflicts"),
     "facts_as_of": ({}, _facts, lambda f: f["version_id"], "items"),
+    "who": ({"entity": "Hub"}, _relations, lambda r: r["fact"]["version_id"], "items"),
 }
 
 
@@ -158,7 +168,7 @@ def test_a_write_between_pages_neither_repeats_nor_skips_an_item(store, clock, t
     items, _sizes = _pages(store, tool, arguments, 2, between=write)
     ids = [ident(i) for i in items]
     assert len(ids) == len(set(ids)) and ids[:5] == before  # each once, the first page's listing whole and in order
-    if tool == "facts_as_of":  # read at the first page's known time: the later write is not in this listing
+    if tool in ("facts_as_of", "who"):  # read at the first page's known time: the later write is not in this listing
         assert ids == before
 
 
@@ -182,7 +192,7 @@ def _foreign_cursor(cursor: str) -> str:
 
 
 @pytest.mark.parametrize(("tool", "query"), [("stale", "read_stale"), ("conflicts", "read_conflicts"),
-                                             ("facts_as_of", "read_facts_all")])
+                                             ("facts_as_of", "read_facts_all"), ("who", "read_relations_page")])
 def test_a_listing_tool_reads_its_page_in_the_query_not_the_whole_listing(store, rows_read, tool, query):
     arguments, seed, _ident, _key = LISTINGS[tool]
     seed(store, 7)
