@@ -9,7 +9,9 @@ later pages read the store as believed then, so the pages of one listing never d
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
+import inspect
 import json
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
@@ -18,7 +20,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel
 
 from credo.schema.errors import InvalidInput
-from credo.schema.facts import Unreadable
+from credo.schema.facts import Unreadable, Window
 from credo.schema.pages import After
 from credo.schema.time import point
 
@@ -129,23 +131,41 @@ def page(items: Sequence[Any], *, offset: int, limit: int, pinned: str | None, f
 
 
 def keyset_read(handle: Callable[..., Any], cmd: Any, fields: dict[str, Any], *, operation: str, limit: Any,
-                cursor: Any) -> Page:
-    """One page of a listing its Store method cuts in the query by key (it takes `page`, an `After`), for a surface
-    that is handed `limit` and `cursor` as plain values (MCP's tools): `limit` 1 to MAX_LIMIT (default
+                cursor: Any, by: str | None = "page") -> Page:
+    """One page of a listing, the one paging path of REST's and MCP's listings: `limit` 1 to MAX_LIMIT (default
     DEFAULT_LIMIT), a cursor of this very query only; later pages read at the first page's known time when the
-    command has a `known_at` the caller left open. `handle(cmd, page=...)` runs the read."""
+    command has a `known_at` the caller left open. `by` is how the Store method cuts the listing in its query:
+    "page" (by key: it takes `page`, an `After`), "window" (by position: `window`, a `Window`; a read it answers
+    whole is sliced) or None (it takes neither: the whole listing, sliced). `handle(cmd, **paging)` runs the read."""
     if limit is None:
         limit = DEFAULT_LIMIT
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
         raise InvalidInput("limit", f"must be a whole number from 1 to {MAX_LIMIT} (the most items of one page)")
     if cursor is not None and not isinstance(cursor, str):
         raise InvalidInput("cursor", "is not a cursor this server issued")
-    fingerprint = query_hash({"operation": operation, **fields})
+    fingerprint = query_hash({"operation": operation, **fields})  # a cursor of another listing is foreign
     offset, pinned, after = read_cursor(cursor, fingerprint) if cursor else (0, None, None)
+    if after is not None and by != "page":  # a keyset cursor edited onto a listing paged by position
+        raise InvalidInput("cursor", "is not a cursor of this listing")
     pin = "known_at" in type(cmd).model_fields and fields.get("known_at") is None
-    if pin and pinned:
+    if pin and pinned:  # the page's known time, pinned (read_cursor checked it is an instant)
         cmd = cmd.model_copy(update={"known_at": point(pinned, "cursor")})
-    result = handle(cmd, page=After(after, limit))
+    paging = {"page": After(after, limit)} if by == "page" else {}
+    if by == "window":
+        paging = {"window": Window(offset, limit)}
+    result = handle(cmd, **paging)
     if pin and pinned is None:
-        pinned = pin_time(result)
-    return keyset_page(result, offset=offset, pinned=pinned, fingerprint=fingerprint)
+        pinned = pin_time(result)  # read from the Store's answer, the list, before it is shaped
+    if by == "page":
+        return keyset_page(result, offset=offset, pinned=pinned, fingerprint=fingerprint)
+    if getattr(result, "windowed", False):
+        return window_page(result, pinned=pinned, fingerprint=fingerprint)
+    return page(result, offset=offset, limit=limit, pinned=pinned, fingerprint=fingerprint)
+
+
+@functools.cache
+def cut_by(kind: type, method: str) -> str | None:
+    """How a Store method cuts its listing in its query, as `keyset_read` takes it: "page" (by key: it takes
+    `page`), "window" (by position: `window`) or None (neither)."""
+    parameters = inspect.signature(getattr(kind, method)).parameters
+    return "page" if "page" in parameters else "window" if "window" in parameters else None

@@ -59,15 +59,17 @@ INSTRUCTIONS = (
 
 # -- results -------------------------------------------------------------------------------------
 class StaleItems(BaseModel):
-    """Everything awaiting re-verification or a rebuild, oldest first."""
+    """One page of what awaits re-verification or a rebuild, oldest first; `next_cursor` (null on the last) goes on."""
 
     items: list[StaleItem]
+    next_cursor: str | None = None
 
 
 class Conflicts(BaseModel):
-    """Writes kept but not applied."""
+    """One page of the writes kept but not applied, oldest first; `next_cursor` (null on the last) goes on."""
 
     conflicts: list[Conflict]
+    next_cursor: str | None = None
 
 
 class Recipes(BaseModel):
@@ -138,19 +140,21 @@ TOOLS: tuple[ToolSpec, ...] = (
         "fact is NOT served yet: show the person that line ('I will remember that: ...') and relay their answer "
         "with consent (accept with the id of their message saying yes, or delete)."),
     ToolSpec(
-        "facts", AsOfAnswer[Fact], AsOf.answer,
+        "facts", AsOfAnswer[Fact], lambda page: AsOf(page.items, page.unreadable).answer(page.next_cursor),
         "Facts valid at `valid_at` (world time) as believed at `known_at` (default: both now); no evidence needed. "
         "Each fact carries its evidence kind (stated / accepted / unknown), epistemic status (hypothesis / "
         "confirmed), state and whether it is disputed. The dated answer is `items`; facts whose start is unknown come "
         "apart, under `undated`: they may hold at the point, nobody knows since when. `unreadable` names stored "
-        "versions skipped.",
-        fixed={"include_undated": True}),  # undated facts come apart in the answer, never dropped
+        "versions skipped. One page of at most `limit` (default 50, at most 200); pass `next_cursor` as `cursor` "
+        "for the next.",
+        fixed={"include_undated": True}, paged=True),  # undated facts come apart in the answer, never dropped
     ToolSpec(
-        "relations", AsOfAnswer[Relation], AsOf.answer,
+        "relations", AsOfAnswer[Relation], lambda page: AsOf(page.items, page.unreadable).answer(page.next_cursor),
         "Who is who at a point: every relation of `entity` in both directions (direction out: the entity is the "
         "subject; in: it is the object - e.g. the relations of Alice include 'Acme account owned_by Alice'). "
         "The dated answer is `items`; relations whose start is unknown come apart, under `undated` (they may "
-        "hold). valid_at / known_at default to now; no evidence needed."),
+        "hold). valid_at / known_at default to now. One page of at most `limit` (default 50, at most 200); pass "
+        "`next_cursor` as `cursor` for the next. No evidence needed.", paged=True),
     ToolSpec(
         "context", ContextPackage, lambda package: package,
         "What the store knows about `query` (a question or an entity's name), in three parts - read this before "
@@ -168,9 +172,10 @@ TOOLS: tuple[ToolSpec, ...] = (
         "(session, index, author), the accepting message, its premises and its supersessions. No evidence needed; "
         "ids of other tenants answer not_found like ids that do not exist."),
     ToolSpec(
-        "stale", StaleItems, lambda found: StaleItems(items=found),
+        "stale", StaleItems, lambda page: StaleItems(items=page.items, next_cursor=page.next_cursor),
         "What awaits re-verification (facts whose premises changed) or a rebuild (summaries), oldest first, each "
-        "with its cause. No evidence needed."),
+        "with its cause. One page of at most `limit` (default 50, at most 200); pass `next_cursor` as `cursor` for "
+        "the next. No evidence needed.", paged=True),
     ToolSpec(
         "diff", BeliefDiff, lambda found: found,
         "What changed in what the store believes between two known times: `known_a` (excluded, e.g. when you "
@@ -185,9 +190,10 @@ TOOLS: tuple[ToolSpec, ...] = (
         "note saying who confirmed it), lapsed (its reason no longer applies; kept as history) or retracted (it "
         "was wrong). Conflicted facts are decided with resolve_conflict instead."),
     ToolSpec(
-        "conflicts", Conflicts, lambda found: Conflicts(conflicts=found),
-        "Writes kept but not applied: each conflict names the challenger and the established version it "
-        "contradicts. No evidence needed."),
+        "conflicts", Conflicts, lambda page: Conflicts(conflicts=page.items, next_cursor=page.next_cursor),
+        "Writes kept but not applied, oldest first: each conflict names the challenger and the established version "
+        "it contradicts. One page of at most `limit` (default 50, at most 200); pass `next_cursor` as `cursor` for "
+        "the next. No evidence needed.", paged=True),
     ToolSpec(
         "resolve_conflict", Written[Fact], _written,
         "Decide a conflict - an explicit act that needs a human's decision, never a guess from timestamps: "
@@ -324,9 +330,10 @@ def _tool(spec: ToolSpec, store_for: StoreFor, local: Local) -> Tool:
             if spec.paged:  # one page, cut in the read's query by key, as over REST
                 given = {k: v for k, v in arguments.items() if k not in PAGING}
                 command = _validate(spec, given)
-                return spec.shape(pages.keyset_read(lambda cmd, page: store.handle(op.name, cmd, page=page), command,
-                                                    given, operation=op.name, limit=arguments.get("limit"),
-                                                    cursor=arguments.get("cursor")))
+                return spec.shape(pages.keyset_read(lambda cmd, **paging: store.handle(op.name, cmd, **paging),
+                                                    command, given, operation=op.name, limit=arguments.get("limit"),
+                                                    cursor=arguments.get("cursor"),
+                                                    by=pages.cut_by(type(store), op.store_method)))
             command = _validate(spec, arguments)
             return spec.shape(store.handle(op.name, command))  # validated once, here
         except CredoError as exc:

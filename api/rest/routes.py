@@ -8,7 +8,6 @@ POST operations take a JSON body generated from the command model minus the path
 
 from __future__ import annotations
 
-import functools
 import inspect
 import json
 from typing import Annotated, Any, Generic, TypeVar, get_args
@@ -25,10 +24,8 @@ from credo.api.rest.limits import MAX_JSON_DEPTH, too_deep
 from credo.schema.cascade import CascadeReport
 from credo.schema.commands import Command, build
 from credo.schema.errors import InvalidInput, TooLarge
-from credo.schema.facts import AsOf, Window
-from credo.schema.pages import After
+from credo.schema.facts import AsOf
 from credo.schema.operations import OPERATIONS, Operation
-from credo.schema.time import point
 
 T = TypeVar("T")
 
@@ -236,31 +233,10 @@ def run(request: Request, store: Any, op: Operation, fields: dict[str, Any], *, 
     if op.write or not op.paged:
         result = store.handle(op.name, cmd, **extras)
         return Written(result=result, cascade=_cascade_of(result)) if op.write else result
-    fingerprint = pages.query_hash({"operation": op.name, **fields})  # a cursor of another listing is foreign
-    offset, pinned, after = pages.read_cursor(cursor, fingerprint) if cursor else (0, None, None)
-    size = limit or pages.DEFAULT_LIMIT
-    pin_known = "known_at" in op.command.model_fields and fields.get("known_at") is None
-    if pin_known and pinned:  # the page's known time, pinned (read_cursor checked it is an instant)
-        cmd = cmd.model_copy(update={"known_at": point(pinned, "cursor")})
-    # the page is cut in the read's query, not from the whole list: by key (keyset), or by position (a window); the
-    # page is not a command field but an extra of the handler
-    paging: dict[str, Any] = {}
-    keyed = _takes(type(store), op.store_method, "page")
-    if after is not None and not keyed:  # a keyset cursor edited onto a listing paged by position
-        raise InvalidInput("cursor", "is not a cursor of this listing")
-    if keyed:
-        paging["page"] = After(after, size)
-    elif _takes(type(store), op.store_method, "window"):
-        paging["window"] = Window(offset, size)
-    result = store.handle(op.name, cmd, **extras, **paging)
-    if pin_known and pinned is None:
-        pinned = pages.pin_time(result)  # read from the Store's answer, the list, before it is shaped
-    if keyed:
-        page = pages.keyset_page(result, offset=offset, pinned=pinned, fingerprint=fingerprint)
-    elif getattr(result, "windowed", False):
-        page = pages.window_page(result, pinned=pinned, fingerprint=fingerprint)
-    else:
-        page = pages.page(result, offset=offset, limit=size, pinned=pinned, fingerprint=fingerprint)
+    # the page is cut in the read's query, not from the whole list (by key, or by position): one path, the MCP tools'
+    page = pages.keyset_read(lambda command, **paging: store.handle(op.name, command, **extras, **paging), cmd,
+                             fields, operation=op.name, limit=limit, cursor=cursor,
+                             by=pages.cut_by(type(store), op.store_method))
     if op.as_of:  # the page's items split into the dated answer and the undated ones apart (the AsOfAnswer)
         return AsOf(page.items, page.unreadable).answer(page.next_cursor)
     return page
@@ -276,13 +252,6 @@ def _bounded_rows(op: Operation, fields: dict[str, Any], most: int) -> None:
     if isinstance(rows, list) and len(rows) > most:
         raise TooLarge("rows", f"at most {most} rows per request over HTTP (got {len(rows)}): send them in several "
                                "requests, or run `credo import FILE.jsonl` beside the server (batches with progress)")
-
-
-@functools.cache
-def _takes(kind: type, method: str, parameter: str) -> bool:
-    """Whether a Store method reads one page of its listing in the query: by key (it takes `page`, an `After`) or
-    by position (`window`, a `Window`)."""
-    return parameter in inspect.signature(getattr(kind, method)).parameters
 
 
 def add_routes(router: APIRouter) -> None:

@@ -227,9 +227,12 @@ class Store(ProvenanceMixin, CascadeMixin, LifecycleMixin, SearchMixin, RecallMi
         cmd = build(c.ChainQuery, subject=subject, predicate=predicate, known_at=known_at, scope=scope)
         return read_facts.chain(self._ctx, cmd)
 
-    def relations(self, entity: str, *, valid_at: Any = None, known_at: Any = None) -> AsOf[Relation]:
-        """Every relation of an entity at the point, both directions; undated ones after, apart and marked."""
-        return who.relations(self._ctx, build(c.WhoQuery, entity=entity, valid_at=valid_at, known_at=known_at))
+    def relations(self, entity: str, *, valid_at: Any = None, known_at: Any = None,
+                  page: After | None = None) -> AsOf[Relation]:
+        """Every relation of an entity at the point, both directions; undated ones after, apart and marked; `page`
+        reads one page of them in its query (REST's and MCP's pages: `.next_after` says which the next follows)."""
+        cmd = build(c.WhoQuery, entity=entity, valid_at=valid_at, known_at=known_at)
+        return who.relations(self._ctx, cmd, page=page)
 
     def holders(self, predicate: str, object: Any, *, valid_at: Any = None, known_at: Any = None) -> AsOf[Fact]:
         """Who held `predicate object` at the point; undated holders after, apart and marked."""

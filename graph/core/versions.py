@@ -340,6 +340,9 @@ def _as_believed(found: list[Fact], known_at: datetime | None) -> list[Fact]:
     ]
 
 
+as_believed = _as_believed  # for the repositories that read versions page by page (graph/facts/relations.py)
+
+
 def relations(
     tx: Tx, tenant: str, norm: str, *, valid_at: datetime, known_at: datetime | None, states: list[str]
 ) -> tuple[list[Fact], list[tuple[Fact, str | None]], set[str], set[str]] | None:

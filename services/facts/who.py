@@ -6,13 +6,16 @@ from datetime import datetime
 from typing import Any
 
 from credo.graph.facts import entities as entity_repo
+from credo.graph.facts import relations as relations_repo
 from credo.graph.core import versions as fact_repo
 from credo.graph.core.db import Tx
+from credo.graph.core.records import readable
 from credo.schema import commands as c
 from credo.schema.errors import InvalidInput, NotFound
 from credo.schema.facts import AsOf, Fact, PathStep, Relation, literal
 from credo.schema.lifecycle import SERVED_VALUES
 from credo.schema.names import clean_name, normalise_predicate
+from credo.schema.pages import After, key_parts
 from credo.services.core.context import Context
 from credo.services.facts.evidence import weak_versions
 from credo.services.facts.read import points
@@ -26,11 +29,15 @@ def _entity(tx: Tx, tenant: str, name: str, known_at: datetime | None):
     return found
 
 
-def relations(ctx: Context, cmd: c.WhoQuery) -> AsOf[Relation]:
+def relations(ctx: Context, cmd: c.WhoQuery, *, page: After | None = None) -> AsOf[Relation]:
     """Every served relation of an entity at the point, both directions (incoming ones under their inverse name);
-    the undated ones that may hold there follow, apart and marked."""
+    the undated ones that may hold there follow, apart and marked. A `page` is cut in the query by key, in the
+    same order (`.next_after`)."""
     entity, valid_at, known_at = clean_name(cmd.entity, "entity"), cmd.valid_at, cmd.known_at
     valid, known = points(ctx, valid_at, known_at)
+    if page is not None:
+        after = _relation_after(page)
+        return ctx.read(lambda tx: _relations_page(tx, ctx.tenant, entity, page, after, valid=valid, known=known))
 
     def work(tx: Tx) -> AsOf[Relation]:
         # one query: the entity, both directions and the inverse names (four round trips before)
@@ -39,23 +46,73 @@ def relations(ctx: Context, cmd: c.WhoQuery) -> AsOf[Relation]:
         if found is None:
             raise NotFound("entity", entity)
         out, inc, premised, sourced = found
-        result = [Relation(direction="out", predicate=f.predicate, other=f.object_name, fact=f) for f in out]
-        result += [
-            Relation(direction="in", predicate=inverse or f"{f.predicate} (of)", other=f.subject, fact=f)
-            for f, inverse in inc
-        ]
-        # a relation resting on premises not valid at the point is not served there (DESIGN §5); only those
-        # resting on some are checked (none: no second round trip)
-        served = served_at(tx, ctx.tenant, AsOf(result, out.unreadable + inc.unreadable), valid_at=valid,
-                           known_at=known, fact=lambda r: r.fact, premised=premised)
-        # no query when none could be weak (a relation with no source linked never is)
-        weak = weak_versions(tx, [r.fact for r in served if r.fact.version_id in sourced], known)
-        if not weak:
-            return served
-        return AsOf([r.model_copy(update={"weak": True}) if r.fact.version_id in weak else r for r in served],
-                    served.unreadable)
+        result = [_relation(f, incoming=False) for f in out]
+        result += [_relation(f, incoming=True, inverse=inverse) for f, inverse in inc]
+        return _served(tx, ctx.tenant, AsOf(result, out.unreadable + inc.unreadable), premised, sourced,
+                       valid=valid, known=known)
 
     return ctx.read(work)
+
+
+def _relation(fact: Fact, *, incoming: bool, inverse: str | None = None) -> Relation:
+    if incoming:
+        return Relation(direction="in", predicate=inverse or f"{fact.predicate} (of)", other=fact.subject, fact=fact)
+    return Relation(direction="out", predicate=fact.predicate, other=fact.object_name, fact=fact)
+
+
+def _served(tx: Tx, tenant: str, found: AsOf[Relation], premised: set[str], sourced: set[str], *, valid: datetime,
+            known: datetime | None) -> AsOf[Relation]:
+    """The relations served at the point, the weak ones marked."""
+    # a relation resting on premises not valid at the point is not served there (DESIGN §5); only those
+    # resting on some are checked (none: no second round trip)
+    served = served_at(tx, tenant, found, valid_at=valid, known_at=known, fact=lambda r: r.fact, premised=premised)
+    # no query when none could be weak (a relation with no source linked never is)
+    weak = weak_versions(tx, [r.fact for r in served if r.fact.version_id in sourced], known)
+    if not weak:
+        return served
+    return AsOf([r.model_copy(update={"weak": True}) if r.fact.version_id in weak else r for r in served],
+                served.unreadable)
+
+
+def _relation_after(page: After) -> list[str] | None:
+    """The page's key, checked to be a relation's ([rank 0 to 3, valid_from or "", known_from, version id]); another
+    shape is bad input naming the cursor."""
+    if page.key is None:
+        return None
+    rank, _valid, known, _version = key_parts(page, "text", "instant", "instant", "text")
+    if rank not in ("0", "1", "2", "3") or known is None:
+        raise InvalidInput("cursor", "is not a cursor of this listing")
+    return list(page.key)
+
+
+def _relations_page(tx: Tx, tenant: str, entity: str, page: After, after: list[str] | None, *, valid: datetime,
+                    known: datetime | None) -> AsOf[Relation]:
+    """One page of an entity's relations: rows read in the query one more than wanted (to know whether more
+    follow); a relation unreadable, or unsupported at the point, is passed over and the page refilled from where its
+    query stopped, so a page is never short while more follow."""
+    kept: list[Relation] = []
+    unreadable: list[Any] = []
+    norm = entity_repo.normalise(entity)
+    while True:
+        want = page.limit - len(kept)
+        found = relations_repo.relations_page(tx, tenant, norm, valid_at=valid, known_at=known,
+                                              states=SERVED_VALUES, after=after, limit=want + 1)
+        if found is None:
+            raise NotFound("entity", entity)
+        head = found[:want]
+        rows = readable(head, "relations", lambda row: row.fact)
+        unreadable += rows.unreadable
+        believed = fact_repo.as_believed([row.fact for row in rows], known)
+        result = AsOf([_relation(f, incoming=row.incoming, inverse=row.inverse) for row, f in zip(rows, believed)])
+        kept += _served(tx, tenant, result, {row.fact.fact_id for row in rows if row.premised},
+                        {row.fact.version_id for row in rows if row.sourced}, valid=valid, known=known)
+        ended = len(found) <= want
+        if head:
+            after = relations_repo.relation_key(head[-1])
+        if ended or len(kept) == page.limit:
+            listing = AsOf(kept, unreadable)
+            listing.next_after = None if ended else after
+            return listing
 
 
 def holders(ctx: Context, cmd: c.HoldersQuery) -> AsOf[Fact]:

@@ -116,6 +116,7 @@ PYTHON_ONLY = {  # parameters only the Python API takes: objects no request can 
     "forget_subject": {"progress"}, "forget_tenant": {"progress"}, "forget_resume": {"progress"},
     "import_facts": {"progress"}, "review_queue": {"page"},
     "timeline": {"page"}, "reflect": {"extractor"}, "recipes": {"page"},
+    "relations": {"page"},
 }
 OPTIONAL_AS_KEYWORDS = {  # the optional fields arrive through **fields: only those the caller gives are changes
     "correct_fact", "succeed_fact", "remember",
