@@ -23,6 +23,7 @@ from credo.schema.search import SEARCH_PATHS, FoundVersion, clearance_rank, epoc
 
 SEARCH_FACTS = load("search_facts")
 SEARCH_ENTITIES_SUMMARIES = load("search_entities_summaries")
+SEARCH_LOOKUPS = load("search_lookups")
 # widening stops here: past it a Lucene match scores too low to matter, and reading more would make one tenant's
 # deep history the cost of every search (the cap bounds only how deep a path looks, never what it may serve)
 MAX_CANDIDATES = 12_800
@@ -80,6 +81,11 @@ def facts(
             break
         kept += [r for r in rows if r["path"] not in short]
         cuts = {p: wider(cuts[p], visible[p], need) if p in short else 0 for p in PATHS}
+    return _found(rows)
+
+
+def _found(rows: list[dict]) -> tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str], set[str]]:
+    """search_facts' rows (or search_lookups' fact rows) as facts' answer: per path best first, premised, sourced."""
     out: dict[str, list[tuple[Fact | FoundVersion, float]]] = {"lexical": [], "vector": [], "graph": []}
     premised: set[str] = set()
     sourced: set[str] = set()
@@ -144,3 +150,31 @@ def entities_and_summaries(
     summaries = [(summary_from_row(r["summary"], r["trace"]), float(r["score"])) for r in rows
                  if r["summary"] is not None]
     return found, summaries
+
+
+def lookups(
+    tx: Tx, tenant: str, *, entity_lucene: str | None, summary_lucene: str | None, lucene: str | None,
+    valid_at: datetime, known_at: datetime | None, states: list[str], kinds: list[str] | None,
+    scope_key: str | None, pool: int, need: int,
+) -> tuple[list[tuple[Entity, str, float]], list[tuple[Summary, float]],
+           tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str], set[str]]]:
+    """In one round trip: `entities_and_summaries`' answer and `facts`' for the lexical path alone (`lucene` None:
+    none), the same rows either way; a lexical path whose first cut ran out of visible candidates is read again by
+    `facts` (which widens it)."""
+    cut = max(pool * 2, FIRST_CUT["lexical"]) if lucene is not None else 0
+    rows = tx.rows(SEARCH_LOOKUPS, tenant=tenant, entity_lucene=sized_text(entity_lucene),
+                   summary_lucene=sized_text(summary_lucene), lucene=sized_text(lucene), cut=cut,
+                   valid_at=valid_at.isoformat(), known_at=(known_at or FAR_FUTURE).isoformat(),
+                   states=sized_list(states), any_kind=kinds is None, kinds=sized_list(kinds),
+                   any_scope=scope_key is None, scope_key=sized_text(scope_key), pool=pool, full=pool)
+    found = [(Entity(entity_id=e["entity_id"], name=e["name"], kind=e["kind"], aliases=e["aliases"] or [],
+                     ids=e["ids"]), e["norm"], float(r["score"])) for r in rows if (e := r["entity"]) is not None]
+    summaries = [(summary_from_row(r["summary"], r["trace"]), float(r["score"])) for r in rows
+                 if r["summary"] is not None]
+    lexical = [{**r, "path": "lexical"} for r in rows if r["kind"] == "fact"]
+    visible = sum(1 for r in lexical if (r["fact"] or r["found"]) is not None)
+    if any(r["raw"] >= cut for r in lexical) and visible < need and cut < MAX_CANDIDATES:
+        return found, summaries, facts(tx, tenant, lucene=lucene, vector=None, entity_ids=[], words=[],
+                                       valid_at=valid_at, known_at=known_at, states=states, kinds=kinds,
+                                       scope_key=scope_key, pool=pool, need=need, paths=frozenset({"lexical"}))
+    return found, summaries, _found(lexical)
