@@ -4,6 +4,7 @@
     .venv/bin/python bench/compare_search_hits.py --tenants T1,T2 --out /tmp/a.json
     <other tree>/.venv/bin/python bench/compare_search_hits.py --tenants T1,T2 --out /tmp/b.json
     .venv/bin/python bench/compare_search_hits.py --diff /tmp/a.json /tmp/b.json
+    .venv/bin/python bench/compare_search_hits.py --tenants T1,T2 --cpu    # client and server CPU ms per search
 
 Uses NEO4J_URI. `--make` writes a tenant through `add_facts` (real embeddings: the lexical and vector paths find the
 same facts, entities exist) and a bulk tenant (bench_search.py's shape, random vectors). The questions are
@@ -24,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import credo  # noqa: E402
 from bench_search import DELETE, bulk, distinct, ingest, questions, rows  # noqa: E402
+from server_cpu import Cpu  # noqa: E402
 
 
 def asked(n: int, seed: int) -> list[str]:
@@ -44,6 +46,22 @@ def answers(store: credo.Store, qs: list[str]) -> list[list]:
     return out
 
 
+def cpu(tenants: list[str], qs: list[str]) -> int:
+    """Client and server CPU ms per search (limit 10) over the questions, per tenant, after 10 warm-ups."""
+    with credo.connect(tenant=tenants[0], start=False) as first:
+        meter = Cpu(first._db.uri)
+        for tenant in tenants:
+            store = first.for_tenant(tenant)
+            for q in qs[:10]:
+                store.search(q)
+            spent = meter.timed(lambda: [store.search(q) for q in qs])
+            n = len(qs)
+            server = "?" if spent["server"] is None else f"{spent['server'] * 1000 / n:.2f}"
+            print(f"{tenant}: {n} searches, wall {spent['wall'] * 1000 / n:.2f} ms, client "
+                  f"{spent['client'] * 1000 / n:.2f} ms, server {server} ms CPU per search", flush=True)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--make", action="store_true")
@@ -51,6 +69,7 @@ def main() -> int:
     parser.add_argument("--tenants")
     parser.add_argument("--out")
     parser.add_argument("--diff", nargs=2)
+    parser.add_argument("--cpu", action="store_true")
     parser.add_argument("--queries", type=int, default=150)
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
@@ -76,6 +95,8 @@ def main() -> int:
                 store._db.run_schema_query(DELETE, tenant=tenant)
         return 0
     qs = asked(args.queries, args.seed)
+    if args.cpu:
+        return cpu(args.tenants.split(","), qs)
     out = []
     with credo.connect(tenant=args.tenants.split(",")[0], start=False) as first:
         for tenant in args.tenants.split(","):

@@ -2,9 +2,8 @@
 // now) whose name or aliases match, each with every id merged into it, only those the caller may see a fact about;
 // the tenant's summary versions whose topic or text match, filtered by state, known time and clearance; and the
 // lexical path of search_facts.cypher (its `fact_text` branch, the same filter, ranks and projection), so the three
-// text look-ups cost one query's socket work and decoding on both sides. The entity and summary branches are those
-// of search_entities_summaries.cypher; the graph path, which needs the named entities, is asked after (only when the
-// question names one).
+// text look-ups cost one query's socket work and decoding on both sides (bench/history/journal.md, seventh round);
+// the graph path, which needs the named entities, is asked after (only when the question names one).
 // $entity_lucene   Lucene query for the entity_text index (tenant clause included), or '' (no entity look-up);
 //                  as in search_facts.cypher, every parameter keeps one type (one plan) whatever the search asks
 // $summary_lucene  Lucene query for the summary_text index (tenant clause included), or '' (no summaries)

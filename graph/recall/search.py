@@ -1,5 +1,5 @@
-"""Search reads: the fact paths in one query (any subset of them), entities and summaries by full text (tenant-scoped
-indexes).
+"""Search reads: the fact paths in one query (any subset of them); entities, summaries and the lexical path by full
+text in one query (tenant-scoped indexes).
 
 Tenant isolation at the index level: the full-text indexes index `tenant` too, so each Lucene query carries the
 tenant as a required clause; the vector path asks the one `fact_search` vector index with a filter it applies inside
@@ -22,7 +22,6 @@ from credo.schema.facts import Fact
 from credo.schema.search import SEARCH_PATHS, FoundVersion, clearance_rank, epoch_ms
 
 SEARCH_FACTS = load("search_facts")
-SEARCH_ENTITIES_SUMMARIES = load("search_entities_summaries")
 SEARCH_LOOKUPS = load("search_lookups")
 # widening stops here: past it a Lucene match scores too low to matter, and reading more would make one tenant's
 # deep history the cost of every search (the cap bounds only how deep a path looks, never what it may serve)
@@ -133,34 +132,17 @@ def wider(cut: int, visible: int, need: int) -> int:
     return min(max(2 * cut, -(-2 * cut * need // visible)), 8 * cut, MAX_CANDIDATES)
 
 
-def entities_and_summaries(
-    tx: Tx, tenant: str, *, entity_lucene: str | None, summary_lucene: str | None, known_at: datetime | None,
-    states: list[str], pool: int,
-) -> tuple[list[tuple[Entity, str, float]], list[tuple[Summary, float]]]:
-    """In one round trip: (entity with merged ids, normalised name, score) of the tenant's canonical entities
-    matching `entity_lucene`, and (summary, score) of its summaries matching `summary_lucene` (filtered by state,
-    known time and clearance), each best first; a None query skips its look-up."""
-    if entity_lucene is None and summary_lucene is None:
-        return [], []
-    rows = tx.rows(SEARCH_ENTITIES_SUMMARIES, tenant=tenant, entity_lucene=sized_text(entity_lucene),
-                   summary_lucene=sized_text(summary_lucene), known_at=(known_at or FAR_FUTURE).isoformat(),
-                   states=sized_list(states), pool=pool)
-    found = [(Entity(entity_id=e["entity_id"], name=e["name"], kind=e["kind"], aliases=e["aliases"] or [],
-                     ids=e["ids"]), e["norm"], float(r["score"])) for r in rows if (e := r["entity"]) is not None]
-    summaries = [(summary_from_row(r["summary"], r["trace"]), float(r["score"])) for r in rows
-                 if r["summary"] is not None]
-    return found, summaries
-
-
 def lookups(
     tx: Tx, tenant: str, *, entity_lucene: str | None, summary_lucene: str | None, lucene: str | None,
     valid_at: datetime, known_at: datetime | None, states: list[str], kinds: list[str] | None,
     scope_key: str | None, pool: int, need: int,
 ) -> tuple[list[tuple[Entity, str, float]], list[tuple[Summary, float]],
            tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str], set[str]]]:
-    """In one round trip: `entities_and_summaries`' answer and `facts`' for the lexical path alone (`lucene` None:
-    none), the same rows either way; a lexical path whose first cut ran out of visible candidates is read again by
-    `facts` (which widens it)."""
+    """In one round trip: (entity with merged ids, normalised name, score) of the tenant's canonical entities
+    matching `entity_lucene`, (summary, score) of its summaries matching `summary_lucene` (filtered by state, known
+    time and clearance), each best first (a None query skips its look-up), and `facts`' answer for the lexical path
+    alone (`lucene` None: none; the same rows either way: a lexical path whose first cut ran out of visible
+    candidates is read again by `facts`, which widens it)."""
     cut = max(pool * 2, FIRST_CUT["lexical"]) if lucene is not None else 0
     rows = tx.rows(SEARCH_LOOKUPS, tenant=tenant, entity_lucene=sized_text(entity_lucene),
                    summary_lucene=sized_text(summary_lucene), lucene=sized_text(lucene), cut=cut,
