@@ -39,6 +39,7 @@ def facts(
     valid_at: datetime, known_at: datetime | None,
     states: list[str], kinds: list[str] | None, scope_key: str | None, pool: int,
     need: int, paths: frozenset[str] = frozenset(PATHS), full: int | None = None, vector_floor: float = -1.0,
+    first: int | None = None,
 ) -> tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str], set[str]]:
     """Per path ('lexical', 'vector', 'graph'; only those in `paths` are read), the filtered versions best first
     with the path's score; the fact ids whose found version rests on premises; and the version ids of the found
@@ -50,10 +51,11 @@ def facts(
     cost a bounded number of rows, however large the tenant); while a path that was cut ran out of visible
     candidates before `need` (the caller's limit), the query runs again for that path alone with more (`wider`:
     only the tenant's own versions the index's filter cannot judge — state, kind, scope — can use them up, never
-    another tenant's), so nothing filtered takes a slot of the top `need`."""
+    another tenant's), so nothing filtered takes a slot of the top `need`. `first` replaces the first cut of the
+    paths asked (a path `lookups` read at its first cut and found short goes on here from its wider cut)."""
     # HNSW and Lucene cost grows with k: start near the pool (FIRST_CUT), widen when short (a vector start of 1.5 x
     # the pool was cheaper per query but doubled YAGO's re-queries: bench/history/journal.md)
-    cuts = {path: max(pool * 2, FIRST_CUT[path]) if path in paths else 0 for path in PATHS}
+    cuts = {path: (first or max(pool * 2, FIRST_CUT[path])) if path in paths else 0 for path in PATHS}
     if lucene is None:
         cuts["lexical"] = 0
     kept: list[dict] = []  # the rows of paths that need no wider cut
@@ -142,7 +144,7 @@ def lookups(
     matching `entity_lucene`, (summary, score) of its summaries matching `summary_lucene` (filtered by state, known
     time and clearance), each best first (a None query skips its look-up), and `facts`' answer for the lexical path
     alone (`lucene` None: none; the same rows either way: a lexical path whose first cut ran out of visible
-    candidates is read again by `facts`, which widens it)."""
+    candidates goes on in `facts` from the cut it widens to)."""
     cut = max(pool * 2, FIRST_CUT["lexical"]) if lucene is not None else 0
     rows = tx.rows(SEARCH_LOOKUPS, tenant=tenant, entity_lucene=sized_text(entity_lucene),
                    summary_lucene=sized_text(summary_lucene), lucene=sized_text(lucene), cut=cut,
@@ -155,8 +157,9 @@ def lookups(
                  if r["summary"] is not None]
     lexical = [{**r, "path": "lexical"} for r in rows if r["kind"] == "fact"]
     visible = sum(1 for r in lexical if (r["fact"] or r["found"]) is not None)
-    if any(r["raw"] >= cut for r in lexical) and visible < need and cut < MAX_CANDIDATES:
+    if cut and any(r["raw"] >= cut for r in lexical) and visible < need and cut < MAX_CANDIDATES:
         return found, summaries, facts(tx, tenant, lucene=lucene, vector=None, entity_ids=[], words=[],
                                        valid_at=valid_at, known_at=known_at, states=states, kinds=kinds,
-                                       scope_key=scope_key, pool=pool, need=need, paths=frozenset({"lexical"}))
+                                       scope_key=scope_key, pool=pool, need=need, paths=frozenset({"lexical"}),
+                                       first=wider(cut, visible, need))
     return found, summaries, _found(lexical)
