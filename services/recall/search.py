@@ -15,7 +15,8 @@ short (graph/recall/search.py). See README "Search".
 
 Latency: only the vector path needs the query's embedding, so entities, summaries and the lexical path (one query),
 then the graph path (only when the question names an entity), are read on a second connection while the question is
-embedded; the vector path's query follows the embedding. Each path's result does not depend on which query read it (per-path cuts, filters and widening).
+embedded; the vector path's query follows the embedding. Each path's result does not depend on which query read it
+(per-path cuts, filters and widening).
 """
 
 from __future__ import annotations
