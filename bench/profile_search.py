@@ -41,7 +41,7 @@ from credo.services.recall import search_rules as rules  # noqa: E402
 from credo.services.core.context import Context  # noqa: E402
 
 COUNT = Query("count_tenant", "MATCH (f:Fact {tenant: $t}) RETURN count(*) AS n", frozenset({"t"}))
-SIDE = ("look-up: entities+summaries", "look-up: lexical+graph")
+SIDE = ("look-up: entities+summaries+lexical", "look-up: graph")
 _events: list[tuple[str, str, float, float]] = []  # (stage, thread, start, end) of the search being timed
 
 
@@ -59,7 +59,7 @@ def _timed(name: str, fn):
 def instrument() -> None:
     """Wrap the repository calls and the embedding, so each search leaves its timeline in `_events`."""
     search_repo.facts = _timed("facts", search_repo.facts)
-    search_repo.entities_and_summaries = _timed(SIDE[0], search_repo.entities_and_summaries)
+    search_repo.lookups = _timed(SIDE[0], search_repo.lookups)
     search_service._supported = _timed("support check", search_service._supported)
     Context.embed = _timed("embed", Context.embed)
 
@@ -118,14 +118,10 @@ def main() -> int:
                          scope_key=None, pool=20, need=10)
 
             def lookups(q: str) -> None:
-                ctx.read(lambda tx: (
-                    search_repo.entities_and_summaries(
-                        tx, tenant, entity_lucene=rules.lucene(q, search_service.ENTITY_FIELDS, tenant),
-                        summary_lucene=rules.lucene(q, search_service.SUMMARY_FIELDS, tenant), known_at=None,
-                        states=list(SERVED_VALUES), pool=20),
-                    search_repo.facts(tx, tenant, lucene=rules.lucene(q, search_service.FACT_FIELDS, tenant),
-                                      vector=None, entity_ids=[], words=rules.predicate_words(q),
-                                      paths=frozenset({"lexical", "graph"}), **facts)))
+                ctx.read(lambda tx: search_repo.lookups(
+                    tx, tenant, entity_lucene=rules.lucene(q, search_service.ENTITY_FIELDS, tenant),
+                    summary_lucene=rules.lucene(q, search_service.SUMMARY_FIELDS, tenant),
+                    lucene=rules.lucene(q, search_service.FACT_FIELDS, tenant), **facts))
 
             def vector_query(v: list[float], q: str) -> None:
                 ctx.read(lambda tx: search_repo.facts(

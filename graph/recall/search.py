@@ -1,5 +1,5 @@
-"""Search reads: the fact paths in one query (any subset of them), entities and summaries by full text (tenant-scoped
-indexes).
+"""Search reads: the fact paths in one query (any subset of them); entities, summaries and the lexical path by full
+text in one query (tenant-scoped indexes).
 
 Tenant isolation at the index level: the full-text indexes index `tenant` too, so each Lucene query carries the
 tenant as a required clause; the vector path asks the one `fact_search` vector index with a filter it applies inside
@@ -22,7 +22,7 @@ from credo.schema.facts import Fact
 from credo.schema.search import SEARCH_PATHS, FoundVersion, clearance_rank, epoch_ms
 
 SEARCH_FACTS = load("search_facts")
-SEARCH_ENTITIES_SUMMARIES = load("search_entities_summaries")
+SEARCH_LOOKUPS = load("search_lookups")
 # widening stops here: past it a Lucene match scores too low to matter, and reading more would make one tenant's
 # deep history the cost of every search (the cap bounds only how deep a path looks, never what it may serve)
 MAX_CANDIDATES = 12_800
@@ -39,6 +39,7 @@ def facts(
     valid_at: datetime, known_at: datetime | None,
     states: list[str], kinds: list[str] | None, scope_key: str | None, pool: int,
     need: int, paths: frozenset[str] = frozenset(PATHS), full: int | None = None, vector_floor: float = -1.0,
+    first: int | None = None,
 ) -> tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str], set[str]]:
     """Per path ('lexical', 'vector', 'graph'; only those in `paths` are read), the filtered versions best first
     with the path's score; the fact ids whose found version rests on premises; and the version ids of the found
@@ -50,10 +51,11 @@ def facts(
     cost a bounded number of rows, however large the tenant); while a path that was cut ran out of visible
     candidates before `need` (the caller's limit), the query runs again for that path alone with more (`wider`:
     only the tenant's own versions the index's filter cannot judge — state, kind, scope — can use them up, never
-    another tenant's), so nothing filtered takes a slot of the top `need`."""
+    another tenant's), so nothing filtered takes a slot of the top `need`. `first` replaces the first cut of the
+    paths asked (a path `lookups` read at its first cut and found short goes on here from its wider cut)."""
     # HNSW and Lucene cost grows with k: start near the pool (FIRST_CUT), widen when short (a vector start of 1.5 x
     # the pool was cheaper per query but doubled YAGO's re-queries: bench/history/journal.md)
-    cuts = {path: max(pool * 2, FIRST_CUT[path]) if path in paths else 0 for path in PATHS}
+    cuts = {path: (first or max(pool * 2, FIRST_CUT[path])) if path in paths else 0 for path in PATHS}
     if lucene is None:
         cuts["lexical"] = 0
     kept: list[dict] = []  # the rows of paths that need no wider cut
@@ -80,6 +82,11 @@ def facts(
             break
         kept += [r for r in rows if r["path"] not in short]
         cuts = {p: wider(cuts[p], visible[p], need) if p in short else 0 for p in PATHS}
+    return _found(rows)
+
+
+def _found(rows: list[dict]) -> tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str], set[str]]:
+    """search_facts' rows (or search_lookups' fact rows) as facts' answer: per path best first, premised, sourced."""
     out: dict[str, list[tuple[Fact | FoundVersion, float]]] = {"lexical": [], "vector": [], "graph": []}
     premised: set[str] = set()
     sourced: set[str] = set()
@@ -127,20 +134,32 @@ def wider(cut: int, visible: int, need: int) -> int:
     return min(max(2 * cut, -(-2 * cut * need // visible)), 8 * cut, MAX_CANDIDATES)
 
 
-def entities_and_summaries(
-    tx: Tx, tenant: str, *, entity_lucene: str | None, summary_lucene: str | None, known_at: datetime | None,
-    states: list[str], pool: int,
-) -> tuple[list[tuple[Entity, str, float]], list[tuple[Summary, float]]]:
+def lookups(
+    tx: Tx, tenant: str, *, entity_lucene: str | None, summary_lucene: str | None, lucene: str | None,
+    valid_at: datetime, known_at: datetime | None, states: list[str], kinds: list[str] | None,
+    scope_key: str | None, pool: int, need: int,
+) -> tuple[list[tuple[Entity, str, float]], list[tuple[Summary, float]],
+           tuple[dict[str, list[tuple[Fact | FoundVersion, float]]], set[str], set[str]]]:
     """In one round trip: (entity with merged ids, normalised name, score) of the tenant's canonical entities
-    matching `entity_lucene`, and (summary, score) of its summaries matching `summary_lucene` (filtered by state,
-    known time and clearance), each best first; a None query skips its look-up."""
-    if entity_lucene is None and summary_lucene is None:
-        return [], []
-    rows = tx.rows(SEARCH_ENTITIES_SUMMARIES, tenant=tenant, entity_lucene=sized_text(entity_lucene),
-                   summary_lucene=sized_text(summary_lucene), known_at=(known_at or FAR_FUTURE).isoformat(),
-                   states=sized_list(states), pool=pool)
+    matching `entity_lucene`, (summary, score) of its summaries matching `summary_lucene` (filtered by state, known
+    time and clearance), each best first (a None query skips its look-up), and `facts`' answer for the lexical path
+    alone (`lucene` None: none; the same rows either way: a lexical path whose first cut ran out of visible
+    candidates goes on in `facts` from the cut it widens to)."""
+    cut = max(pool * 2, FIRST_CUT["lexical"]) if lucene is not None else 0
+    rows = tx.rows(SEARCH_LOOKUPS, tenant=tenant, entity_lucene=sized_text(entity_lucene),
+                   summary_lucene=sized_text(summary_lucene), lucene=sized_text(lucene), cut=cut,
+                   valid_at=valid_at.isoformat(), known_at=(known_at or FAR_FUTURE).isoformat(),
+                   states=sized_list(states), any_kind=kinds is None, kinds=sized_list(kinds),
+                   any_scope=scope_key is None, scope_key=sized_text(scope_key), pool=pool, full=pool)
     found = [(Entity(entity_id=e["entity_id"], name=e["name"], kind=e["kind"], aliases=e["aliases"] or [],
                      ids=e["ids"]), e["norm"], float(r["score"])) for r in rows if (e := r["entity"]) is not None]
     summaries = [(summary_from_row(r["summary"], r["trace"]), float(r["score"])) for r in rows
                  if r["summary"] is not None]
-    return found, summaries
+    lexical = [{**r, "path": "lexical"} for r in rows if r["kind"] == "fact"]
+    visible = sum(1 for r in lexical if (r["fact"] or r["found"]) is not None)
+    if cut and any(r["raw"] >= cut for r in lexical) and visible < need and cut < MAX_CANDIDATES:
+        return found, summaries, facts(tx, tenant, lucene=lucene, vector=None, entity_ids=[], words=[],
+                                       valid_at=valid_at, known_at=known_at, states=states, kinds=kinds,
+                                       scope_key=scope_key, pool=pool, need=need, paths=frozenset({"lexical"}),
+                                       first=wider(cut, visible, need))
+    return found, summaries, _found(lexical)

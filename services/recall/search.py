@@ -13,9 +13,10 @@ on the tenant, the known and valid intervals and a sensitivity rank, so another 
 of its top k; what it cannot filter (the state at a known time, kinds, scope) is filtered right after, widening while
 short (graph/recall/search.py). See README "Search".
 
-Latency: only the vector path needs the query's embedding, so entities, summaries and the lexical and graph paths
-are read on a second connection while the question is embedded; the vector path's query follows
-the embedding. Each path's result does not depend on which query read it (per-path cuts, filters and widening).
+Latency: only the vector path needs the query's embedding, so entities, summaries and the lexical path (one query),
+then the graph path (only when the question names an entity), are read on a second connection while the question is
+embedded; the vector path's query follows the embedding. Each path's result does not depend on which query read it
+(per-path cuts, filters and widening).
 """
 
 from __future__ import annotations
@@ -78,20 +79,26 @@ def search(ctx: Context, cmd: cs.SearchQuery, *, paths: frozenset[str] | None = 
     fact_args = dict(valid_at=valid, known_at=known, states=wanted, kinds=memory_kinds,
                      scope_key=None if scope is None else scope_key(scope), pool=pool, need=limit)
     with_vector = "fact" in hit_kinds and "vector" in use and ctx.embedder is not None
+    # measured: bench/bench_search.py --big 10000 --mid 3000 --small 1000 on Neo4j 2026.08.1 (2026-12-04, load
+    # 1.2-2.4, five alternated pairs): p50 over its floor 1.59x against 1.70x with entities + summaries, then lexical +
+    # graph (two queries); CPU per search -0.3 to -0.5 ms client, -0.5 to -0.9 ms server (bench/compare_search_hits.py)
     def lookups(tx: Tx) -> tuple[list[Any], list[Any], dict[str, list[tuple[Fact, float]]], set[str], set[str]]:
-        # what needs no embedding: entities and summaries, then the lexical and graph paths
-        entities, summaries = search_repo.entities_and_summaries(
+        # what needs no embedding: entities, summaries and the lexical path in one query, then the graph path only
+        # when the question names an entity (it finds nothing otherwise)
+        lexical = "fact" in hit_kinds and "lexical" in use
+        entities, summaries, (by_path, premised, sourced) = search_repo.lookups(
             tx, ctx.tenant, entity_lucene=rules.lucene(text, ENTITY_FIELDS, ctx.tenant), summary_lucene=summary_q,
-            known_at=known, states=wanted, pool=pool)
-        by_path: dict[str, list[tuple[Fact, float]]] = {}
-        premised: set[str] = set()
-        sourced: set[str] = set()
-        if "fact" in hit_kinds:
-            mentioned = [e for e, norm, _ in entities if rules.named(text, norm)]
-            by_path, premised, sourced = search_repo.facts(
-                tx, ctx.tenant, lucene=rules.lucene(text, FACT_FIELDS, ctx.tenant), vector=None,
-                entity_ids=sorted({i for e in mentioned for i in e.ids}), words=rules.predicate_words(text),
-                paths=frozenset({"lexical", "graph"}) & use, **fact_args)
+            lucene=rules.lucene(text, FACT_FIELDS, ctx.tenant) if lexical else None, valid_at=valid,
+            known_at=known, states=wanted, kinds=memory_kinds, scope_key=fact_args["scope_key"], pool=pool,
+            need=limit)
+        mentioned = [e for e, norm, _ in entities if rules.named(text, norm)]
+        if "fact" in hit_kinds and "graph" in use and mentioned:
+            graph, graph_premised, graph_sourced = search_repo.facts(
+                tx, ctx.tenant, lucene=None, vector=None, entity_ids=sorted({i for e in mentioned for i in e.ids}),
+                words=rules.predicate_words(text), paths=frozenset({"graph"}), **fact_args)
+            by_path = {**by_path, "graph": graph["graph"]}
+            premised |= graph_premised
+            sourced |= graph_sourced
         return entities, summaries, by_path, premised, sourced
 
     vector: list[float] | None = None

@@ -74,7 +74,7 @@ def test_a_search_hit_on_a_relation_with_no_source_is_one_query_for_facts_and_no
     found = store.search("Alice reports", kinds=["fact"])
     # then the hit is not weak, and the search read entities and facts only: no read of sources after it
     assert [(h.text, h.weak) for h in found.hits] == [(EDGE, False)]
-    assert queries_run == ["search_entities_summaries", "search_facts"]
+    assert queries_run == ["search_lookups", "search_facts"]
 
 
 def test_a_search_hit_on_a_relation_from_one_tool_call_is_still_marked_weak(store, clock, queries_run):
@@ -85,4 +85,16 @@ def test_a_search_hit_on_a_relation_from_one_tool_call_is_still_marked_weak(stor
     found = store.search("Alice reports", kinds=["fact"])
     # then it is marked weak, its sources read because the search query said one is linked
     assert [(h.text, h.weak) for h in found.hits] == [(EDGE, True)]
-    assert queries_run == ["search_entities_summaries", "search_facts", "read_evidence_sources"]
+    assert queries_run == ["search_lookups", "search_facts", "read_evidence_sources"]
+
+
+def test_a_search_naming_no_entity_reads_entities_summaries_and_full_text_in_one_query(store, clock, queries_run):
+    # given a relation between two named entities
+    a_relation(store, clock)
+    queries_run.clear()
+    # when a search finds it by its words without naming either entity
+    found = store.search("who reports to whom", kinds=["fact"])
+    # then entities, summaries and the lexical path were one query, and the graph path (it needs a named entity)
+    # was not asked
+    assert [h.text for h in found.hits] == [EDGE]
+    assert queries_run == ["search_lookups"]

@@ -17,6 +17,8 @@ def _fact_queries(monkeypatch) -> list[dict]:
     def spy(self, query, **params):
         if query is search_repo.SEARCH_FACTS:
             seen.append(dict(params["cuts"]))
+        elif query is search_repo.SEARCH_LOOKUPS and params["cut"] > 0:  # the lexical path beside entities
+            seen.append({"lexical": params["cut"], "vector": 0, "graph": 0})
         return rows(self, query, **params)
 
     monkeypatch.setattr(graph_db.Tx, "rows", spy)
@@ -49,9 +51,12 @@ def test_a_short_path_is_widened_alone_and_still_never_lets_hidden_versions_take
     # when the tenant searches for the word
     cmd = build(SearchQuery, query="ristretto", kinds=["fact"], limit=3)
     hits = search_service.search(store._ctx, cmd).hits
-    # then the valid fact is served alone, and the re-query read only the lexical path, wider
+    # then the valid fact is served alone, and the re-query read only the lexical path, wider (once: it goes on
+    # from the first cut's density)
     assert [h.text for h in hits] == ["Maria drinks a ristretto at nine"]
-    assert len(seen) == 2 and seen[1]["lexical"] > seen[0]["lexical"] and seen[1]["graph"] == 0
+    lexical = [cuts for cuts in seen if cuts["lexical"]]
+    assert len(lexical) == 2 and lexical[1]["lexical"] > lexical[0]["lexical"]
+    assert lexical[1]["graph"] == lexical[1]["vector"] == 0
 
 
 def test_a_question_whose_nearest_versions_are_mostly_history_is_answered_by_one_vector_query(neo4j_db, tenant, clock,

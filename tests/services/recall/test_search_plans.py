@@ -50,7 +50,7 @@ def signatures(monkeypatch) -> dict[str, set[tuple]]:
     rows = graph_db.Tx.rows
 
     def spy(self, query, **params):
-        if query in (search_repo.SEARCH_FACTS, search_repo.SEARCH_ENTITIES_SUMMARIES):
+        if query in (search_repo.SEARCH_FACTS, search_repo.SEARCH_LOOKUPS):
             kind = query.name + ("/vector" if params.get("cuts", {}).get("vector") else "")
             sent = self.parameters(query, params)  # as sent: the caller's clearance ($levels) included
             seen.setdefault(kind, set()).add(tuple(sorted((k, cypher_type(v)) for k, v in sent.items())))
