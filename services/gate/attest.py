@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
 
 from credo.graph.core.db import Tx
 from credo.graph.core import tenant_flags as flag_repo
@@ -38,12 +37,6 @@ UNBOUND = "curate"  # who may write facts without the gate is not bound by the r
 def on(tx: Tx, tenant: str, known: datetime) -> bool:
     """Whether the tenant flag is on at `known`."""
     return flag_repo.flag(tx, tenant, FLAG, known)[0]
-
-
-def required(ctx: Context, *, known_at: Any = None) -> bool:
-    """Whether the tenant required attested human messages as believed now or at `known_at`."""
-    known = ctx.now() if known_at is None else ctx.known_point(known_at)
-    return ctx.read(lambda tx: on(tx, ctx.tenant, known))
 
 
 def voucher(ctx: Context, origin: str) -> str | None:

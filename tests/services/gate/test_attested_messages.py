@@ -16,7 +16,6 @@ from credo.graph.gate import sources as source_repo
 from credo.schema.api_keys import Principal
 from credo.schema.errors import EvidenceRefused, Forbidden
 from credo.services.access import api_keys
-from credo.services.gate import attest
 
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 FLAG = "attested_human_messages"
@@ -171,7 +170,11 @@ def test_the_flag_is_read_as_of_a_known_time(store, agent, clock):
     [said] = agent.ingest_messages("s", [msg(0, f"{CLAIM} since May.")])
     assert said.attested_by == agent.principal.actor
     # and as of a known time while it was on, the flag reads on; before it was ever set, off
-    assert attest.required(store._ctx, known_at=on.known_from + timedelta(minutes=30)) is True
-    assert attest.required(store._ctx, known_at=off.known_from + timedelta(minutes=1)) is False
-    assert attest.required(store._ctx, known_at=on.known_from - timedelta(minutes=1)) is False
-    assert attest.required(store._ctx) is False
+    assert required(store, known_at=on.known_from + timedelta(minutes=30)) is True
+    assert required(store, known_at=off.known_from + timedelta(minutes=1)) is False
+    assert required(store, known_at=on.known_from - timedelta(minutes=1)) is False
+    assert required(store) is False
+
+
+def required(store, **known_at):
+    return {f.flag: f.enabled for f in store.tenant_flags(**known_at)}[FLAG]
