@@ -38,6 +38,17 @@ DEFAULT_BOLT_PORT = 7687
 START_TIMEOUT_S = 120.0
 DOCKER_IMAGE = f"neo4j:{PINNED_VERSION}-community"
 
+# The transaction logs of the server Credo runs itself: Community has no online backup (Credo's backup is an offline
+# dump), so the logs serve only crash recovery and are kept to a bounded size instead of Neo4j's default two days;
+# a forgotten fact's words then leave the logs within a few rotations (the residue report's outside_store names the
+# policy in force). Files are not preallocated: the default 256 MiB per database per file took half a GB on an empty
+# server, and a test run starts several.
+TX_LOG_SETTINGS = (
+    "db.tx_log.preallocate=false",
+    "db.tx_log.rotation.size=64M",
+    "db.tx_log.rotation.retention_policy=128M size",
+    "db.checkpoint.interval.time=5m",
+)
 _JVM_FLAGS = (
     "-Xms512m", "-Xmx1g", "-XX:+UseG1GC", "-XX:-OmitStackTraceInFastThrow",
     "-XX:+UnlockExperimentalVMOptions", "-XX:+TrustFinalNonStaticFields", "-XX:+DisableExplicitGC",
@@ -327,6 +338,7 @@ class LocalNeo4j:
             "server.memory.heap.initial_size=512m",
             "server.memory.heap.max_size=1g",
             "server.memory.pagecache.size=512m",
+            *TX_LOG_SETTINGS,
             *(f"server.directories.{name}={home / name}" for name in ("data", "logs", "plugins", "run")),
         ]
         (home / "conf" / "neo4j.conf").write_text("\n".join(lines) + "\n")

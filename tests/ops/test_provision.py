@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from neo4j import GraphDatabase
 
 from credo.ops import provision_dist as dist
 from credo.ops.provision import LocalNeo4j, check_server, resolve_connection
@@ -152,6 +153,20 @@ def test_starting_twice_returns_the_running_server(started, taken_port):
     assert again.pid == info.pid
     assert again.uri == info.uri
     assert (found.origin, found.pid) == ("local", info.pid)
+
+
+def test_the_servers_transaction_logs_are_bounded_and_not_preallocated(started):
+    _, local, info, _ = started
+    # an empty server's logs took 2 x 256 MiB preallocated and were kept two days: a test run filled a disk with them
+    logs = [p for p in (local.home / "data" / "transactions").rglob("*.transaction.db.*")]
+    with GraphDatabase.driver(info.uri, auth=(info.user, info.password)) as driver:
+        settings = {r["name"]: r["value"] for r in driver.execute_query(
+            "SHOW SETTINGS YIELD name, value WHERE name STARTS WITH 'db.tx_log.' RETURN name, value").records}
+
+    assert logs and all(p.stat().st_size < 16 * 2**20 for p in logs), [(p.name, p.stat().st_size) for p in logs]
+    assert settings["db.tx_log.preallocate"] == "false"
+    assert settings["db.tx_log.rotation.retention_policy"] == "128M size"
+    assert settings["db.tx_log.rotation.size"] == "64.00MiB"
 
 
 def _cli(settings: Settings, *args: str, **extra: str) -> subprocess.CompletedProcess:
