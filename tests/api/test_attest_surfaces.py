@@ -5,6 +5,8 @@ vouched for itself is refused over MCP."""
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import anyio
 from mcp.client import Client
 
@@ -12,14 +14,13 @@ from credo.api.mcp.server import build_server
 from credo.schema.api_keys import Principal
 from credo.services.access import api_keys
 from tests.api.conftest import Tenant, new_tenant
+from tests.messages import messages
 
 FLAG = "attested_human_messages"
 CLAIM = "Ana leads the billing team"
 
 
-def _msg(index, text, origin="human_input", role="user", author="ana"):
-    return {"index": index, "role": role, "origin": origin, "author": author, "text": text,
-            "at": f"2025-03-01T09:0{index}:00+00:00"}
+_msg = messages(datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc), "ana", iso=True)
 
 
 def _key(neo4j_db, tenant: str, preset: str) -> Tenant:

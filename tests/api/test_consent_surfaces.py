@@ -5,6 +5,8 @@ MCP (an agent remembers, sees `surface`, relays the person's answer with the con
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import json
 
 import anyio
@@ -14,13 +16,12 @@ from credo.api.mcp.server import build_server
 from credo.services.access import api_keys
 from tests.api.cli.test_cli import run
 from tests.api.conftest import Tenant, new_tenant
+from tests.messages import messages
 
 CLAIM = "Ana leads the billing team"
 
 
-def _msg(index, text, origin="human_input", role="user", author="ana"):
-    return {"index": index, "role": role, "origin": origin, "author": author, "text": text,
-            "at": f"2025-03-01T09:0{index}:00+00:00"}
+_msg = messages(datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc), "ana", iso=True)
 
 
 def _served(package, fact_id):

@@ -7,7 +7,7 @@ import json
 import socket
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 import anyio
 import httpx
@@ -22,14 +22,13 @@ from credo.api.rest import create_app
 from credo.settings import Settings
 from credo.store import Store
 from tests.api.conftest import semantic_logged_for
+from tests.messages import messages
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=timezone.utc)
 QUOTE = "the billing service moved to Frankfurt last week"
 
 
-def msg(index: int, text: str, origin: str = "human_input", role: str = "user", author: str = "alice") -> dict:
-    return {"index": index, "role": role, "origin": origin, "author": author, "text": text,
-            "at": (T0 + timedelta(minutes=index)).isoformat()}
+msg = messages(T0, "alice", iso=True)
 
 
 TURN = [msg(0, "Hi."), msg(1, "Noted.", origin="agent", role="assistant", author="agent"),

@@ -7,21 +7,20 @@ why, export_prov and the context package never show a hidden source's id, title,
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 import pytest
 
 from credo.schema.errors import CredoError, NotFound
 from credo.schema.provenance import Candidate
+from tests.messages import messages
 
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 HIDDEN_TEXT = "Quokka Hiddenperson has diabetesvex condition."
 BELOW_SECRET = ["public", "internal", "confidential"]
 
 
-def msg(index, text, origin="human_input", role="user", author="maria"):
-    return {"index": index, "role": role, "origin": origin, "author": author, "text": text,
-            "at": (T0 + timedelta(minutes=index)).isoformat()}
+msg = messages(T0, "maria", iso=True)
 
 
 def refusal(call) -> tuple[str, str, str] | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 import pytest
 
@@ -14,6 +14,7 @@ import credo
 from credo.schema.provenance import Candidate
 from credo.services.adapters.extractors import ScriptedExtractor
 from credo.store import Store
+from tests.messages import messages
 
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 
@@ -53,9 +54,7 @@ class FakeEmbedder:
         return [self.vector(t) for t in texts]
 
 
-def msg(index, text, origin="human_input", role="user", author="alice"):
-    return {"index": index, "role": role, "origin": origin, "author": author, "text": text,
-            "at": T0 + timedelta(minutes=index)}
+msg = messages(T0, "alice")
 
 
 @pytest.fixture

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 import pytest
 
 from credo import Store
 from credo.services.facts.dedup_rules import DEFAULT_SOURCE_CONFIDENCE
 from credo.services.adapters.embeddings import default_embedder
+from tests.messages import messages
 
 # these tests exercise the gate and the reads, not consent: the tenant's stored write policy makes semantic writes
 # logged, so remember serves at once (conftest.py `semantic_logged`; consent itself: tests/services/gate/test_consent.py)
@@ -18,9 +19,7 @@ T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 TWO_VOICES = 1 - (1 - DEFAULT_SOURCE_CONFIDENCE) ** 2  # noisy-OR of two independent sources stating no confidence
 
 
-def msg(index, text, author="maria", origin="human_input", role="user"):
-    return {"index": index, "role": role, "origin": origin, "author": author, "text": text,
-            "at": T0 + timedelta(minutes=index)}
+msg = messages(T0, "maria")
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from credo.cypher import Query
 from credo.schema.errors import NotFound, TransitionRefused
 from credo.services.adapters.summarizers import ListSummarizer
 from credo.store import Store
+from tests.messages import messages
 
 # these tests exercise the gate and the reads, not consent: the tenant's stored write policy makes semantic writes
 # logged, so remember serves at once (conftest.py `semantic_logged`; consent itself: tests/services/gate/test_consent.py)
@@ -41,9 +42,7 @@ def estore(neo4j_db, tenant, clock) -> Store:
     return Store(neo4j_db, tenant=tenant, embedder=HashEmbedder(), _clock=clock, _owns_db=False)
 
 
-def _msg(index, text, origin="human_input"):
-    return {"index": index, "role": "user", "origin": origin, "author": "maria", "text": text,
-            "at": T0 + timedelta(minutes=index)}
+_msg = messages(T0, "maria")
 
 
 # every node of the tenant holding the text, except the forget's own probe (held until purge, then deleted: see

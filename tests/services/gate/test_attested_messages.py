@@ -16,15 +16,14 @@ from credo.graph.gate import sources as source_repo
 from credo.schema.api_keys import Principal
 from credo.schema.errors import EvidenceRefused, Forbidden
 from credo.services.access import api_keys
+from tests.messages import messages
 
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 FLAG = "attested_human_messages"
 CLAIM = "Ana leads the billing team"
 
 
-def msg(index, text, origin="human_input", role="user", author="ana"):
-    return {"index": index, "role": role, "origin": origin, "author": author, "text": text,
-            "at": T0 + timedelta(minutes=index)}
+msg = messages(T0, "ana")
 
 
 def shown(index):

@@ -11,15 +11,14 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from credo.schema.errors import EvidenceRefused, InvalidInput
+from tests.messages import messages
 
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 OLD = "Ana leads the billing team"
 NEW = "Ana leads the payments team"
 
 
-def msg(index, text, origin="human_input", role="user", author="ana"):
-    return {"index": index, "role": role, "origin": origin, "author": author, "text": text,
-            "at": T0 + timedelta(minutes=index)}
+msg = messages(T0, "ana")
 
 
 def agent(index, text):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 import pytest
 
@@ -12,13 +12,12 @@ from credo.schema.errors import ConflictError, CredoError, EvidenceRefused, NotF
 from credo.schema.provenance import Candidate, Proposal
 from credo.services.adapters.extractors import OpenAIExtractor, ScriptedExtractor
 from credo.settings import Settings
+from tests.messages import messages
 
 T0 = datetime(2025, 5, 1, 9, 0, tzinfo=timezone.utc)
 
 
-def msg(index, text, origin="human_input", role="user", author="alice"):
-    return {"index": index, "role": role, "origin": origin, "author": author, "text": text,
-            "at": T0 + timedelta(minutes=index)}
+msg = messages(T0, "alice")
 
 
 CONVERSATION = [

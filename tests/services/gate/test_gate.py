@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 import pytest
 
 from credo.schema.errors import EvidenceRefused, InvalidInput, NotFound
 from credo.services.gate.turns import HEDGES_EN, HEDGES_ZH, hedges, is_pure_question, locate
+from tests.messages import messages
 
 # these tests exercise the gate and the reads, not consent: the tenant's stored write policy makes semantic writes
 # logged, so remember serves at once (conftest.py `semantic_logged`; consent itself: tests/services/gate/test_consent.py)
@@ -16,9 +17,7 @@ pytestmark = pytest.mark.usefixtures("semantic_logged")
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 
 
-def msg(index, text, origin="human_input", role="user", author="alice"):
-    return {"index": index, "role": role, "origin": origin, "author": author, "text": text,
-            "at": T0 + timedelta(minutes=index)}
+msg = messages(T0, "alice")
 
 
 def node_count(store):

@@ -4,18 +4,17 @@ carry the claim, canonical Unicode forms match, the latest message holding the q
 from __future__ import annotations
 
 import unicodedata
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timezone
 
 import pytest
 
 from credo.schema.errors import EvidenceRefused
+from tests.messages import messages
 
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 
 
-def msg(index, text, origin="human_input", role="user", author="alice"):
-    return {"index": index, "role": role, "origin": origin, "author": author, "text": text,
-            "at": T0 + timedelta(minutes=index)}
+msg = messages(T0, "alice")
 
 
 class _Q:  # raw count queries for the tests only (not shipped Cypher)

@@ -3,13 +3,14 @@ an explicit `replaces` obeys the lifecycle, and a merge never borrows a third fa
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 import pytest
 
 from credo.schema.errors import EvidenceRefused, InvalidInput, TransitionRefused
 from credo.schema.provenance import Candidate
 from credo.services.adapters.extractors import ScriptedExtractor
+from tests.messages import messages
 
 # these tests exercise the gate and the reads, not consent: the tenant's stored write policy makes semantic writes
 # logged, so remember serves at once (conftest.py `semantic_logged`; consent itself: tests/services/gate/test_consent.py)
@@ -18,9 +19,7 @@ pytestmark = pytest.mark.usefixtures("semantic_logged")
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=timezone.utc)
 
 
-def msg(index, text, origin="human_input", role="user", author="alice"):
-    return {"index": index, "role": role, "origin": origin, "author": author, "text": text,
-            "at": T0 + timedelta(minutes=index)}
+msg = messages(T0, "alice")
 
 
 def agent(index, text="Noted."):

@@ -12,6 +12,7 @@ import pytest
 from credo.schema.errors import InvalidInput
 from credo.services.facts import evidence_rules
 from credo.services.facts.evidence_rules import MISSING_DIRECT
+from tests.messages import messages
 
 # these tests exercise the gate and the reads, not consent: the tenant's stored write policy makes semantic writes
 # logged, so remember serves at once (conftest.py `semantic_logged`; consent itself: tests/services/gate/test_consent.py)
@@ -21,9 +22,7 @@ T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 RULE = "Deploys to production are frozen on Fridays"
 
 
-def msg(index, text, origin="human_input", author="alice"):
-    return {"index": index, "role": "user", "origin": origin, "author": author, "text": text,
-            "at": T0 + timedelta(minutes=index)}
+msg = messages(T0, "alice")
 
 
 def remembered_rule(store, clock, *, operational=True, text=f"{RULE}.", quote=RULE):

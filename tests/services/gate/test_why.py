@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import argparse
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 import pytest
 from prov.model import ProvDerivation, ProvDocument, ProvGeneration, ProvInvalidation
 
 from credo.api.cli import gate as cli_provenance
 from credo.schema.errors import InvalidInput, NotFound
+from tests.messages import messages
 
 T0 = datetime(2025, 6, 1, 9, 0, tzinfo=timezone.utc)
 QUOTE = "the  nightly   export runs at 02:00 UTC"
 
 
-def msg(index, text, origin="human_input", role="user", author="alice"):
-    return {"index": index, "role": role, "origin": origin, "author": author, "text": text,
-            "at": T0 + timedelta(minutes=index)}
+msg = messages(T0, "alice")
 
 
 @pytest.fixture

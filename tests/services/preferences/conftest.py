@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 import pytest
+
+from tests.messages import messages
 
 T0 = datetime(2025, 6, 1, 9, 0, tzinfo=timezone.utc)
 
 
-def msg(index, text, origin="human_input", role="user", author="alice"):
-    """One message of the test conversation."""
-    return {"index": index, "role": role, "origin": origin, "author": author, "text": text,
-            "at": T0 + timedelta(minutes=index)}
+msg = messages(T0, "alice")
 
 
 def remember_preference(store, clock):

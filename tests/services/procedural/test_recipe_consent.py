@@ -5,20 +5,19 @@ recipe's steps, both written after the recipe was recorded. An agent alone never
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 import pytest
 
 from credo.schema.errors import EvidenceRefused, InvalidInput
+from tests.messages import messages
 
 SHAPE = "deploy a service to staging"
 STEPS = ["build the image", "push it to the registry"]
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
 
 
-def msg(index, text, origin="human_input", role="user", author="ana"):
-    return {"index": index, "role": role, "origin": origin, "author": author, "text": text,
-            "at": T0 + timedelta(minutes=index)}
+msg = messages(T0, "ana")
 
 
 def shown(index=1):

@@ -4,7 +4,7 @@ says "not verified"; the human review queue approves, rejects and edits, inside 
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 import pytest
 
@@ -13,14 +13,13 @@ from credo.schema.pages import After
 from credo.services.verify.review import ReviewQueue
 from credo.services.verify.rules import RuleVerifier
 from credo.store import Store
+from tests.messages import messages
 
 T0 = datetime(2025, 6, 1, 9, 0, tzinfo=timezone.utc)
 MESSAGE = "Heads up: don't migrate the orders table while API v1 reads it."
 
 
-def msg(index, text):
-    return {"index": index, "role": "user", "origin": "human_input", "author": "alice", "text": text,
-            "at": T0 + timedelta(minutes=index)}
+msg = messages(T0, "alice")
 
 
 def item_of(store: Store, fact_id: str):
