@@ -2,7 +2,7 @@
 1k-fact tenant alone vs beside a 100k-fact tenant, and 15k YAGO11k facts (the data Graphiti 0.31 was measured on).
 
     .venv/bin/python bench/bench_search.py [--big 100000] [--mid 10000] [--small 1000] [--yago 15000]
-                                           [--queries 120] [--seed 11] [--keep]
+                                           [--queries 120] [--seed 11] [--keep] [--vector-cut K]
 
 Uses NEO4J_URI (run it on an instance of its own). Facts are synthetic sentences ("<person> <verb> <thing> in
 <place>"); the small tenant is written through `add_facts` with the default embedder. The mid and big tenants are
@@ -194,7 +194,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--keep", action="store_true")
     parser.add_argument("--no-bulk", dest="bulk", action="store_false")
+    parser.add_argument("--vector-cut", type=int, default=None,
+                        help="the vector path's first cut (graph/recall/search.py FIRST_CUT; default: the tree's)")
     args = parser.parse_args()
+    if args.vector_cut:
+        from credo.graph.recall import search as search_repo
+        search_repo.FIRST_CUT["vector"] = args.vector_cut
     rng = random.Random(args.seed)
     run = uuid.uuid4().hex[:8]
     asked = distinct(lambda: questions(rng, 1)[0], args.queries + 10)
