@@ -158,7 +158,7 @@ def test_starting_twice_returns_the_running_server(started, taken_port):
 def test_the_servers_transaction_logs_are_bounded_and_not_preallocated(started):
     _, local, info, _ = started
     # an empty server's logs took 2 x 256 MiB preallocated and were kept two days: a test run filled a disk with them
-    logs = [p for p in (local.home / "data" / "transactions").rglob("*.transaction.db.*")]
+    logs = list((local.home / "data" / "transactions").rglob("*.transaction.db.*"))
     with GraphDatabase.driver(info.uri, auth=(info.user, info.password)) as driver:
         settings = {r["name"]: r["value"] for r in driver.execute_query(
             "SHOW SETTINGS YIELD name, value WHERE name STARTS WITH 'db.tx_log.' RETURN name, value").records}
