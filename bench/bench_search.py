@@ -143,10 +143,10 @@ def timed(store: credo.Store, qs: list[str], warm: list[str]) -> tuple[float, fl
 
 # the floor's one query: a filtered top-10 SEARCH of `fact_search` returning ids, with the filter a search of the
 # tenant now sends (tenant, known and valid time, clearance rank)
+INDEX_FILTER = ("f.tenant = $tenant AND f.known_from_key <= $known AND f.known_to_key >= $known "
+                "AND f.valid_from_key <= $valid AND f.valid_to_key >= $valid AND f.sensitivity_rank <= 4")
 FLOOR_SEARCH = Query("read_floor", "CYPHER 25 MATCH (f:Fact) SEARCH f IN (VECTOR INDEX fact_search FOR $vector "
-                     "WHERE f.tenant = $tenant AND f.known_from_key <= $known AND f.known_to_key >= $known "
-                     "AND f.valid_from_key <= $valid AND f.valid_to_key >= $valid AND f.sensitivity_rank <= 4 "
-                     "LIMIT 10) SCORE AS score RETURN f.version_id AS id, score",
+                     f"WHERE {INDEX_FILTER} LIMIT 10) SCORE AS score RETURN f.version_id AS id, score",
                      frozenset({"vector", "tenant", "known", "valid"}))
 
 
